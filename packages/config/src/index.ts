@@ -1,0 +1,58 @@
+import { z } from "zod";
+
+export class EnvError extends Error {
+  constructor(
+    readonly variable: string,
+    readonly rule: string,
+  ) {
+    super(`${variable}: ${rule}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Parses env against a zod object schema; throws EnvError naming the first bad variable. */
+export function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  // Empty strings count as unset so that `FOO=` in an env file falls back to defaults.
+  const cleaned: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== "") cleaned[k] = v;
+  const parsed = schema.safeParse(cleaned);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const variable = String(issue.path[0] ?? "env");
+  const rule = issue.code === "invalid_type" && cleaned[variable] === undefined ? "is required but not set" : issue.message;
+  throw new EnvError(variable, rule);
+}
+
+/** Reads env once at start-up; a bad variable prints one line and exits 1. */
+export function loadEnv<S extends z.ZodObject>(schema: S, service = "vigil"): z.infer<S> {
+  try {
+    return parseEnv(schema, process.env);
+  } catch (err) {
+    if (err instanceof EnvError) {
+      process.stderr.write(`${service}: invalid environment: ${err.variable} ${err.rule}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+const url = (fallback?: string) => {
+  const u = z.string().url("must be a URL such as http://127.0.0.1:8080");
+  return fallback === undefined ? u : u.default(fallback);
+};
+
+/** Variables shared by several services; each service composes what it needs. */
+export const env = {
+  port,
+  url,
+  DATABASE_URL: url("http://127.0.0.1:8080"),
+  DATABASE_AUTH_TOKEN: z.string().optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// URL")
+    .default("redis://127.0.0.1:6379"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+};
+
+export { z };

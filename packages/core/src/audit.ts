@@ -1,0 +1,34 @@
+import { auditLog, type Db } from "@vigil/db-schema";
+import { and, desc, eq, lt } from "drizzle-orm";
+
+/** Who made a change: `user:<id>`, `api-key:<id>`, `location:<id>`, `operator`, `system`. */
+export type Actor = string;
+
+export interface AuditEntry {
+  workspaceId: number;
+  actor: Actor;
+  action: string;
+  targetType: string;
+  targetId?: string | number | null;
+  metadata?: Record<string, unknown>;
+}
+
+/** The insert, for use inside a batch with the change it records. */
+export function auditInsert(db: Db, e: AuditEntry) {
+  return db.insert(auditLog).values({
+    workspaceId: e.workspaceId,
+    actor: e.actor,
+    action: e.action,
+    targetType: e.targetType,
+    targetId: e.targetId === undefined || e.targetId === null ? null : String(e.targetId),
+    metadata: e.metadata ?? null,
+  });
+}
+
+export async function listAuditLog(db: Db, workspaceId: number, opts: { limit?: number; before?: number } = {}) {
+  const limit = Math.min(Math.max(opts.limit ?? 50, 1), 500);
+  const where = opts.before
+    ? and(eq(auditLog.workspaceId, workspaceId), lt(auditLog.id, opts.before))
+    : eq(auditLog.workspaceId, workspaceId);
+  return db.select().from(auditLog).where(where).orderBy(desc(auditLog.id)).limit(limit);
+}

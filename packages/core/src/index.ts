@@ -1,0 +1,6 @@
+export * from "./api-keys";
+export * from "./audit";
+export * from "./errors";
+export * from "./private-locations";
+export * from "./secrets";
+export * from "./workspace";

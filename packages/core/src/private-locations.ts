@@ -1,0 +1,68 @@
+import { Region } from "@vigil/api-contract";
+import { type Db, privateLocation, workspace } from "@vigil/db-schema";
+import { assertWithinLimits } from "@vigil/limits";
+import { and, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { type Actor, auditInsert } from "./audit";
+import { NotFoundError, parseInput } from "./errors";
+import { newSecret, sha256 } from "./secrets";
+import { getWorkspace, limitsOf } from "./workspace";
+
+export const PrivateLocationInput = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
+  region: Region.default("private"),
+});
+
+export type PrivateLocation = typeof privateLocation.$inferSelect;
+
+/** Creates a location and returns its SERVICE_KEY once. Gated by the `private-locations` limit. */
+export async function createPrivateLocation(db: Db, workspaceId: number, input: z.input<typeof PrivateLocationInput>, actor: Actor) {
+  const data = parseInput(PrivateLocationInput, input, "private location");
+  const ws = await getWorkspace(db, workspaceId);
+  assertWithinLimits(limitsOf(ws).limits, [{ kind: "feature", key: "private-locations" }]);
+  const { secret, hash, prefix } = newSecret("loc");
+  const [row] = await db
+    .insert(privateLocation)
+    .values({ workspaceId, name: data.name, region: data.region, keyHash: hash, keyPrefix: prefix })
+    .returning();
+  await auditInsert(db, {
+    workspaceId,
+    actor,
+    action: "private-location.create",
+    targetType: "private-location",
+    targetId: row!.id,
+    metadata: { name: data.name, region: data.region },
+  });
+  const { keyHash: _omit, ...location } = row!;
+  return { location, key: secret };
+}
+
+/** The location a probe's SERVICE_KEY belongs to, or null. */
+export async function verifyLocationKey(db: Db, key: string) {
+  if (!key.startsWith("vgl_loc_")) return null;
+  const [row] = await db
+    .select({ location: privateLocation, workspace })
+    .from(privateLocation)
+    .innerJoin(workspace, eq(workspace.id, privateLocation.workspaceId))
+    .where(and(eq(privateLocation.keyHash, sha256(key)), isNull(privateLocation.deletedAt)));
+  return row ?? null;
+}
+
+export async function listPrivateLocations(db: Db, workspaceId: number) {
+  const rows = await db
+    .select()
+    .from(privateLocation)
+    .where(and(eq(privateLocation.workspaceId, workspaceId), isNull(privateLocation.deletedAt)))
+    .orderBy(privateLocation.id);
+  return rows.map(({ keyHash: _omit, ...rest }) => rest);
+}
+
+export async function deletePrivateLocation(db: Db, workspaceId: number, id: number, actor: Actor): Promise<void> {
+  const res = await db
+    .update(privateLocation)
+    .set({ deletedAt: Date.now(), online: false })
+    .where(and(eq(privateLocation.id, id), eq(privateLocation.workspaceId, workspaceId), isNull(privateLocation.deletedAt)))
+    .returning({ id: privateLocation.id });
+  if (res.length === 0) throw new NotFoundError("private location", id);
+  await auditInsert(db, { workspaceId, actor, action: "private-location.delete", targetType: "private-location", targetId: id });
+}

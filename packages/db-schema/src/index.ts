@@ -1,0 +1,13 @@
+import { type Client, createClient } from "@libsql/client";
+import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
+import * as schema from "./schema";
+
+export * from "./schema";
+export { schema };
+export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
+
+/** One client per process; `url` is `http://…` (sqld) in every app, `file:` only in unit tests. */
+export function createDb(url: string, authToken?: string): Db {
+  const client = createClient({ url, authToken });
+  return drizzle(client, { schema }) as Db;
+}

@@ -1,0 +1,507 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
+const createdAt = () => integer("created_at").notNull().default(now);
+const updatedAt = () => integer("updated_at").notNull().default(now);
+const json = <T>(name: string) => text(name, { mode: "json" }).$type<T>();
+
+// ── Workspaces and people ────────────────────────────────────────────────────
+
+/** The spec fixes id, name, limits, plan, paid_until (unix s) and ends_at (unix s or null). */
+export const workspace = sqliteTable("workspace", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name"),
+  slug: text("slug").unique(),
+  limits: text("limits"),
+  plan: text("plan"),
+  paidUntil: integer("paid_until"),
+  endsAt: integer("ends_at"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const user = sqliteTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name"),
+  email: text("email").unique(),
+  emailVerified: integer("emailVerified", { mode: "timestamp_ms" }),
+  image: text("image"),
+  createdAt: createdAt(),
+});
+
+export const account = sqliteTable(
+  "account",
+  {
+    userId: text("userId")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    provider: text("provider").notNull(),
+    providerAccountId: text("providerAccountId").notNull(),
+    refresh_token: text("refresh_token"),
+    access_token: text("access_token"),
+    expires_at: integer("expires_at"),
+    token_type: text("token_type"),
+    scope: text("scope"),
+    id_token: text("id_token"),
+    session_state: text("session_state"),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerAccountId] })],
+);
+
+export const session = sqliteTable("session", {
+  sessionToken: text("sessionToken").primaryKey(),
+  userId: text("userId")
+    .notNull()
+    .references(() => user.id, { onDelete: "cascade" }),
+  expires: integer("expires", { mode: "timestamp_ms" }).notNull(),
+});
+
+export const verificationToken = sqliteTable(
+  "verification_token",
+  {
+    identifier: text("identifier").notNull(),
+    token: text("token").notNull(),
+    expires: integer("expires", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.identifier, t.token] })],
+);
+
+export const MEMBER_ROLES = ["owner", "admin", "member"] as const;
+export const workspaceMember = sqliteTable(
+  "workspace_member",
+  {
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspace.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    role: text("role", { enum: MEMBER_ROLES }).notNull().default("member"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] })],
+);
+
+export const invitation = sqliteTable("invitation", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  workspaceId: integer("workspace_id")
+    .notNull()
+    .references(() => workspace.id, { onDelete: "cascade" }),
+  email: text("email").notNull(),
+  role: text("role", { enum: MEMBER_ROLES }).notNull().default("member"),
+  tokenHash: text("token_hash").notNull().unique(),
+  expiresAt: integer("expires_at").notNull(),
+  acceptedAt: integer("accepted_at"),
+  createdAt: createdAt(),
+});
+
+/** Keys are shown once; only the SHA-256 hash is kept. */
+export const apiKey = sqliteTable("api_key", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  workspaceId: integer("workspace_id")
+    .notNull()
+    .references(() => workspace.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  prefix: text("prefix").notNull(),
+  hash: text("hash").notNull().unique(),
+  createdBy: text("created_by"),
+  createdAt: createdAt(),
+  lastUsedAt: integer("last_used_at"),
+  expiresAt: integer("expires_at"),
+  revokedAt: integer("revoked_at"),
+});
+
+// ── Monitors and probes ──────────────────────────────────────────────────────
+
+export type Assertion = Record<string, unknown> & { kind: string };
+export type HeaderMap = Record<string, string>;
+
+export const MONITOR_KINDS = ["http", "tcp"] as const;
+export const MONITOR_STATUSES = ["active", "degraded", "error"] as const;
+
+export const monitor = sqliteTable(
+  "monitor",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspace.id, { onDelete: "cascade" }),
+    /** The YAML entry key; `apply` matches on it. */
+    key: text("key"),
+    name: text("name").notNull().default(""),
+    description: text("description").notNull().default(""),
+    kind: text("kind", { enum: MONITOR_KINDS }).notNull(),
+    frequency: text("frequency").notNull(),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    public: integer("public", { mode: "boolean" }).notNull().default(false),
+    regions: json<string[]>("regions").notNull(),
+    retry: integer("retry").notNull().default(3),
+    timeoutMs: integer("timeout_ms").notNull().default(45_000),
+    degradedAfterMs: integer("degraded_after_ms"),
+    // HTTP
+    url: text("url"),
+    method: text("method"),
+    headers: json<HeaderMap>("headers"),
+    body: text("body"),
+    followRedirects: integer("follow_redirects", { mode: "boolean" }),
+    assertions: json<Assertion[]>("assertions"),
+    // TCP
+    host: text("host"),
+    port: integer("port"),
+    // OTLP metric export
+    otelEndpoint: text("otel_endpoint"),
+    otelHeaders: json<HeaderMap>("otel_headers"),
+    /** Current status, moved only by evaluation. */
+    status: text("status", { enum: MONITOR_STATUSES }).notNull().default("active"),
+    statusCronTimestamp: integer("status_cron_timestamp"),
+    /** Bumped on every change so probes can tell what to reload. */
+    version: integer("version").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: integer("deleted_at"),
+  },
+  (t) => [
+    uniqueIndex("monitor_workspace_key").on(t.workspaceId, t.key).where(sql`${t.deletedAt} is null and ${t.key} is not null`),
+    index("monitor_workspace").on(t.workspaceId),
+  ],
+);
+
+export const privateLocation = sqliteTable(
+  "private_location",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspace.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    region: text("region").notNull().default("private"),
+    keyPrefix: text("key_prefix").notNull(),
+    keyHash: text("key_hash").notNull().unique(),
+    lastSeenAt: integer("last_seen_at"),
+    online: integer("online", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+    deletedAt: integer("deleted_at"),
+  },
+  (t) => [index("private_location_workspace").on(t.workspaceId)],
+);
+
+export const CHECK_STATUSES = ["success", "degraded", "error"] as const;
+
+/** The latest result of each location serving a monitor. */
+export const monitorLocationStatus = sqliteTable(
+  "monitor_location_status",
+  {
+    monitorId: integer("monitor_id")
+      .notNull()
+      .references(() => monitor.id, { onDelete: "cascade" }),
+    locationId: integer("location_id")
+      .notNull()
+      .references(() => privateLocation.id, { onDelete: "cascade" }),
+    status: text("status", { enum: CHECK_STATUSES }).notNull(),
+    cronTimestamp: integer("cron_timestamp").notNull(),
+    resultId: text("result_id").notNull(),
+    latencyMs: integer("latency_ms"),
+    statusCode: integer("status_code"),
+    errorMessage: text("error_message"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.monitorId, t.locationId] })],
+);
+
+/** Check results (the libSQL analytics backend). `id` is the probe's ULID: ingest is idempotent on it. */
+export const checkResult = sqliteTable(
+  "check_result",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: integer("workspace_id").notNull(),
+    monitorId: integer("monitor_id").notNull(),
+    locationId: integer("location_id").notNull(),
+    region: text("region").notNull(),
+    cronTimestamp: integer("cron_timestamp").notNull(),
+    startedAt: integer("started_at").notNull(),
+    status: text("status", { enum: CHECK_STATUSES }).notNull(),
+    latencyMs: integer("latency_ms").notNull(),
+    statusCode: integer("status_code"),
+    errorMessage: text("error_message"),
+    attempts: integer("attempts").notNull().default(1),
+    timings: json<Record<string, number>>("timings"),
+    assertions: json<unknown[]>("assertions"),
+    /** Set once evaluation has taken the result into account; pending rows are re-evaluated. */
+    evaluatedAt: integer("evaluated_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("check_result_slot").on(t.monitorId, t.locationId, t.cronTimestamp),
+    index("check_result_monitor_time").on(t.monitorId, t.cronTimestamp),
+    index("check_result_pending").on(t.evaluatedAt),
+    index("check_result_workspace_time").on(t.workspaceId, t.cronTimestamp),
+  ],
+);
+
+// ── Alerts ───────────────────────────────────────────────────────────────────
+
+export const CHANNEL_KINDS = [
+  "slack",
+  "email",
+  "discord",
+  "grafana-oncall",
+  "google-chat",
+  "sms",
+  "whatsapp",
+  "telegram",
+  "webhook",
+  "opsgenie",
+  "pagerduty",
+  "ntfy",
+  "ms-teams",
+] as const;
+
+export const notificationChannel = sqliteTable(
+  "notification_channel",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspace.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: CHANNEL_KINDS }).notNull(),
+    config: json<Record<string, unknown>>("config").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    failingSince: integer("failing_since"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("notification_channel_name").on(t.workspaceId, t.name)],
+);
+
+export const monitorChannel = sqliteTable(
+  "monitor_channel",
+  {
+    monitorId: integer("monitor_id")
+      .notNull()
+      .references(() => monitor.id, { onDelete: "cascade" }),
+    channelId: integer("channel_id")
+      .notNull()
+      .references(() => notificationChannel.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.monitorId, t.channelId] })],
+);
+
+export const EVENT_STATUSES = ["degraded", "error", "recovered"] as const;
+
+export const incident = sqliteTable(
+  "incident",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspace.id, { onDelete: "cascade" }),
+    monitorId: integer("monitor_id")
+      .notNull()
+      .references(() => monitor.id, { onDelete: "cascade" }),
+    startedAt: integer("started_at").notNull(),
+    acknowledgedAt: integer("acknowledged_at"),
+    acknowledgedBy: text("acknowledged_by"),
+    resolvedAt: integer("resolved_at"),
+    cause: text("cause"),
+  },
+  (t) => [index("incident_monitor").on(t.monitorId, t.resolvedAt)],
+);
+
+/** One row per status change; unique per (monitor, slot, status) so a replayed evaluation adds nothing. */
+export const statusEvent = sqliteTable(
+  "status_event",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspace.id, { onDelete: "cascade" }),
+    monitorId: integer("monitor_id")
+      .notNull()
+      .references(() => monitor.id, { onDelete: "cascade" }),
+    status: text("status", { enum: EVENT_STATUSES }).notNull(),
+    previousStatus: text("previous_status", { enum: MONITOR_STATUSES }).notNull(),
+    cronTimestamp: integer("cron_timestamp").notNull(),
+    statusCode: integer("status_code"),
+    latencyMs: integer("latency_ms"),
+    errorMessage: text("error_message"),
+    incidentId: integer("incident_id").references(() => incident.id, { onDelete: "set null" }),
+    /** Set when an active maintenance window held back the notifications. */
+    suppressed: integer("suppressed", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("status_event_slot").on(t.monitorId, t.cronTimestamp, t.status),
+    index("status_event_workspace_time").on(t.workspaceId, t.createdAt),
+  ],
+);
+
+export const DELIVERY_OUTCOMES = ["sent", "retrying", "failed", "suppressed"] as const;
+
+/** The delivery log: one row per attempt. */
+export const notificationDelivery = sqliteTable(
+  "notification_delivery",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => statusEvent.id, { onDelete: "cascade" }),
+    channelId: integer("channel_id")
+      .notNull()
+      .references(() => notificationChannel.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    outcome: text("outcome", { enum: DELIVERY_OUTCOMES }).notNull(),
+    responseCode: integer("response_code"),
+    error: text("error"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("notification_delivery_event").on(t.eventId, t.channelId),
+    index("notification_delivery_channel").on(t.channelId, t.createdAt),
+  ],
+);
+
+// ── Status pages ─────────────────────────────────────────────────────────────
+
+export const statusPage = sqliteTable("status_page", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  workspaceId: integer("workspace_id")
+    .notNull()
+    .references(() => workspace.id, { onDelete: "cascade" }),
+  slug: text("slug").notNull().unique(),
+  title: text("title").notNull(),
+  description: text("description").notNull().default(""),
+  customDomain: text("custom_domain").unique(),
+  passwordHash: text("password_hash"),
+  published: integer("published", { mode: "boolean" }).notNull().default(true),
+  whiteLabel: integer("white_label", { mode: "boolean" }).notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const statusPageGroup = sqliteTable("status_page_group", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  pageId: integer("page_id")
+    .notNull()
+    .references(() => statusPage.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  order: integer("order").notNull().default(0),
+});
+
+export const statusPageComponent = sqliteTable("status_page_component", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  pageId: integer("page_id")
+    .notNull()
+    .references(() => statusPage.id, { onDelete: "cascade" }),
+  groupId: integer("group_id").references(() => statusPageGroup.id, { onDelete: "set null" }),
+  monitorId: integer("monitor_id").references(() => monitor.id, { onDelete: "set null" }),
+  name: text("name").notNull(),
+  description: text("description").notNull().default(""),
+  order: integer("order").notNull().default(0),
+});
+
+export const REPORT_STATUSES = ["investigating", "identified", "monitoring", "resolved"] as const;
+
+export const statusReport = sqliteTable("status_report", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  workspaceId: integer("workspace_id")
+    .notNull()
+    .references(() => workspace.id, { onDelete: "cascade" }),
+  pageId: integer("page_id").references(() => statusPage.id, { onDelete: "cascade" }),
+  title: text("title").notNull(),
+  status: text("status", { enum: REPORT_STATUSES }).notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const statusReportUpdate = sqliteTable("status_report_update", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  reportId: integer("report_id")
+    .notNull()
+    .references(() => statusReport.id, { onDelete: "cascade" }),
+  status: text("status", { enum: REPORT_STATUSES }).notNull(),
+  message: text("message").notNull(),
+  date: integer("date").notNull(),
+  createdAt: createdAt(),
+});
+
+export const statusReportComponent = sqliteTable(
+  "status_report_component",
+  {
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => statusReport.id, { onDelete: "cascade" }),
+    componentId: integer("component_id")
+      .notNull()
+      .references(() => statusPageComponent.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.reportId, t.componentId] })],
+);
+
+export const maintenance = sqliteTable(
+  "maintenance",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspace.id, { onDelete: "cascade" }),
+    pageId: integer("page_id").references(() => statusPage.id, { onDelete: "set null" }),
+    title: text("title").notNull(),
+    message: text("message").notNull().default(""),
+    startsAt: integer("starts_at").notNull(),
+    endsAt: integer("ends_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("maintenance_window").on(t.workspaceId, t.startsAt, t.endsAt)],
+);
+
+export const maintenanceMonitor = sqliteTable(
+  "maintenance_monitor",
+  {
+    maintenanceId: integer("maintenance_id")
+      .notNull()
+      .references(() => maintenance.id, { onDelete: "cascade" }),
+    monitorId: integer("monitor_id")
+      .notNull()
+      .references(() => monitor.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.maintenanceId, t.monitorId] })],
+);
+
+export const pageSubscriber = sqliteTable(
+  "page_subscriber",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    pageId: integer("page_id")
+      .notNull()
+      .references(() => statusPage.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    confirmedAt: integer("confirmed_at"),
+    unsubscribedAt: integer("unsubscribed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("page_subscriber_email").on(t.pageId, t.email)],
+);
+
+// ── Audit ────────────────────────────────────────────────────────────────────
+
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspace.id, { onDelete: "cascade" }),
+    /** Who did it: `user:<id>`, `api-key:<id>`, `operator`, `system`. */
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id"),
+    metadata: json<Record<string, unknown>>("metadata"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_log_workspace_time").on(t.workspaceId, t.createdAt)],
+);

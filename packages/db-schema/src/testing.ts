@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createDb, type Db } from "./index";
+import { migrate } from "./migrate";
+import { type RunningSqld, startSqld } from "./sqld";
+
+/** A port the OS just handed out and released. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestDatabase {
+  url: string;
+  db: Db;
+  sqld: RunningSqld;
+  dir: string;
+  close(): Promise<void>;
+}
+
+/** A real sqld on a loopback port with a fresh, migrated database. */
+export async function startTestDatabase(): Promise<TestDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), "vigil-sqld-"));
+  const sqld = await startSqld({ dbPath: join(dir, "data.sqld"), httpPort: await freePort() });
+  const db = createDb(sqld.url);
+  await migrate(db);
+  return {
+    url: sqld.url,
+    db,
+    sqld,
+    dir,
+    async close() {
+      db.$client.close();
+      await sqld.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import { type Logger, pino } from "pino";
+import { collectDefaultMetrics, Registry } from "prom-client";
+
+export type { Logger };
+
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
+  return pino({ name: service, level, base: { service } });
+}
+
+export interface ServiceContext {
+  service: string;
+  logger: Logger;
+  registry: Registry;
+}
+
+/** A Hono app that already answers `GET /healthz` and `GET /metrics` (Prometheus text). */
+export function createServiceApp(
+  service: string,
+  logger: Logger,
+  health?: () => Promise<Record<string, unknown>> | Record<string, unknown>,
+) {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  const app = new Hono();
+  app.get("/healthz", async (c) => c.json({ status: "ok", service, ...(health ? await health() : {}) }));
+  app.get("/metrics", async (c) => c.text(await registry.metrics(), 200, { "content-type": registry.contentType }));
+  return { app, registry, ctx: { service, logger, registry } satisfies ServiceContext };
+}
+
+export interface Started {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Listens, and on SIGINT/SIGTERM closes the server then runs `onShutdown` before exiting. */
+export async function listen(
+  app: Hono,
+  opts: { port: number; host: string; logger: Logger; onShutdown?: () => Promise<void>; handleSignals?: boolean },
+): Promise<Started> {
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: opts.port, hostname: opts.host }, () => resolve(s));
+    s.once("error", reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  opts.logger.info({ port, host: opts.host }, "listening");
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((r) => server.close(() => r()));
+      await opts.onShutdown?.();
+    })());
+  if (opts.handleSignals !== false) {
+    for (const sig of ["SIGINT", "SIGTERM"] as const) {
+      process.once(sig, () => {
+        opts.logger.info({ signal: sig }, "shutting down");
+        const timer = setTimeout(() => process.exit(1), 10_000);
+        timer.unref();
+        close().then(
+          () => process.exit(0),
+          (err) => {
+            opts.logger.error({ err }, "shutdown failed");
+            process.exit(1);
+          },
+        );
+      });
+    }
+  }
+  return { port, close };
+}

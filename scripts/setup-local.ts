@@ -1,0 +1,67 @@
+// One-shot step of `pnpm start`: migrate the embedded database and make sure the local
+// workspace, its API key and its private location exist; prints what a new user needs.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  createApiKey,
+  createPrivateLocation,
+  createWorkspace,
+  listWorkspaces,
+  setLimits,
+  verifyApiKey,
+  verifyLocationKey,
+} from "@vigil/core";
+import { createDb } from "@vigil/db-schema";
+import { migrate } from "@vigil/db-schema/migrate";
+import { waitForSqld } from "@vigil/db-schema/sqld";
+import { DATABASE_URL, LOCAL_STATE, type LocalState } from "./local";
+
+const runId = process.env.VIGIL_RUN_ID ?? "manual";
+const region = process.env.VIGIL_LOCAL_REGION || "iad";
+
+await waitForSqld(DATABASE_URL, 30_000);
+const db = createDb(DATABASE_URL);
+await migrate(db);
+
+const previous: Partial<LocalState> = existsSync(LOCAL_STATE) ? JSON.parse(readFileSync(LOCAL_STATE, "utf8")) : {};
+const lines: string[] = [];
+
+let workspaceId = previous.workspaceId;
+const workspaces = await listWorkspaces(db);
+if (!workspaceId || !workspaces.some((w) => w.id === workspaceId)) {
+  if (workspaces.length > 0) workspaceId = workspaces[0]!.id;
+  else {
+    const ws = await createWorkspace(db, { name: "Local", slug: "local" }, "operator");
+    await setLimits(db, ws.id, "unlimited", "operator");
+    workspaceId = ws.id;
+    lines.push(`Created workspace ${ws.id} "Local" with the UNLIMITED limits preset (local run only; compose starts restricted).`);
+  }
+}
+
+let apiKey = previous.apiKey;
+if (!apiKey || (await verifyApiKey(db, apiKey))?.workspace.id !== workspaceId) {
+  apiKey = (await createApiKey(db, workspaceId, { name: "local CLI" }, "operator")).key;
+  lines.push("Created an API key for the CLI.");
+}
+
+let serviceKey = previous.serviceKey;
+let locationId = previous.locationId;
+const loc = serviceKey ? await verifyLocationKey(db, serviceKey) : null;
+if (!loc || loc.workspace.id !== workspaceId) {
+  const created = await createPrivateLocation(db, workspaceId, { name: "local", region: region as "iad" }, "operator");
+  serviceKey = created.key;
+  locationId = created.location.id;
+  lines.push(`Created private location ${locationId} "local" (region ${region}) for the local probe.`);
+}
+
+const state: LocalState = { runId, workspaceId, locationId: locationId!, serviceKey: serviceKey!, apiKey };
+writeFileSync(LOCAL_STATE, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+db.$client.close();
+
+console.log(
+  [
+    ...lines,
+    `Database ready at ${DATABASE_URL}; workspace ${workspaceId}; local probe location ${locationId}.`,
+    `CLI: export VIGIL_API_URL=http://127.0.0.1:3001 VIGIL_API_TOKEN=${apiKey}`,
+    "Dashboard http://127.0.0.1:3002   Status pages http://127.0.0.1:3003   API http://127.0.0.1:3001",
+  ].join("\n"),
+);
