@@ -1,1 +1,5 @@
+export * from "./assertions";
+export * from "./check";
 export * from "./common";
+export * from "./monitor";
+export * from "./rest";

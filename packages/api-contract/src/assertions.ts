@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+export const COMPARATORS = ["eq", "not_eq", "gt", "gte", "lt", "lte", "contains", "not_contains", "empty", "not_empty"] as const;
+const NUMBER_COMPARATORS = ["eq", "not_eq", "gt", "gte", "lt", "lte"] as const;
+const STRING_COMPARATORS = ["eq", "not_eq", "contains", "not_contains", "empty", "not_empty"] as const;
+
+const numberCompare = z.enum(NUMBER_COMPARATORS, { error: `must be one of ${NUMBER_COMPARATORS.join(", ")}` });
+const stringCompare = z.enum(STRING_COMPARATORS, { error: `must be one of ${STRING_COMPARATORS.join(", ")}` });
+const anyCompare = z.enum(COMPARATORS, { error: `must be one of ${COMPARATORS.join(", ")}` });
+
+export const StatusCodeAssertion = z.object({
+  kind: z.literal("statusCode"),
+  compare: numberCompare,
+  target: z.number().int().min(100, "must be an HTTP status (100-599)").max(599, "must be an HTTP status (100-599)"),
+});
+
+export const TextBodyAssertion = z.object({
+  kind: z.literal("textBody"),
+  compare: stringCompare,
+  target: z.string().default(""),
+});
+
+export const HeaderAssertion = z.object({
+  kind: z.literal("header"),
+  key: z.string().min(1, "must name a header"),
+  compare: stringCompare,
+  target: z.string().default(""),
+});
+
+export const JsonBodyAssertion = z.object({
+  kind: z.literal("jsonBody"),
+  path: z.string().regex(/^\$/, "must be a JSONPath starting with $ (e.g. $.status)"),
+  compare: anyCompare,
+  target: z.union([z.string(), z.number(), z.boolean(), z.null()]).default(null),
+});
+
+export const LatencyAssertion = z.object({
+  kind: z.literal("latency"),
+  compare: numberCompare,
+  target: z.number().min(0, "must be milliseconds, 0 or more"),
+});
+
+export const Assertion = z.discriminatedUnion(
+  "kind",
+  [StatusCodeAssertion, TextBodyAssertion, HeaderAssertion, JsonBodyAssertion, LatencyAssertion],
+  { error: "kind must be one of statusCode, textBody, header, jsonBody, latency" },
+);
+export type Assertion = z.infer<typeof Assertion>;
+export type AssertionInput = z.input<typeof Assertion>;

@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { Assertion } from "./assertions";
+
+const headers = z.record(z.string(), z.string());
+
+/** What a probe runs: a monitor reduced to its check, with durations in milliseconds. */
+export const HttpCheck = z.object({
+  kind: z.literal("http"),
+  url: z.string().url(),
+  method: z.string().default("GET"),
+  headers: headers.default({}),
+  body: z.string().optional(),
+  followRedirects: z.boolean().default(true),
+  timeoutMs: z.number().int().positive().default(45_000),
+  degradedAfterMs: z.number().int().positive().optional(),
+  retry: z.number().int().min(0).default(3),
+  assertions: z.array(Assertion).default([]),
+});
+export type HttpCheck = z.infer<typeof HttpCheck>;
+
+export const TcpCheck = z.object({
+  kind: z.literal("tcp"),
+  host: z.string().min(1),
+  port: z.number().int().min(1).max(65535),
+  timeoutMs: z.number().int().positive().default(45_000),
+  degradedAfterMs: z.number().int().positive().optional(),
+  retry: z.number().int().min(0).default(3),
+});
+export type TcpCheck = z.infer<typeof TcpCheck>;
+
+export const CheckDefinition = z.discriminatedUnion("kind", [HttpCheck, TcpCheck]);
+export type CheckDefinition = z.infer<typeof CheckDefinition>;
+
+export const CHECK_STATUSES = ["success", "degraded", "error"] as const;
+export const CheckStatus = z.enum(CHECK_STATUSES);
+export type CheckStatus = z.infer<typeof CheckStatus>;
+
+const ms = z.number().min(0);
+export const CheckTimings = z.object({
+  dns: ms.optional(),
+  connect: ms.optional(),
+  tls: ms.optional(),
+  firstByte: ms.optional(),
+  download: ms.optional(),
+  total: ms,
+});
+export type CheckTimings = z.infer<typeof CheckTimings>;
+
+export const AssertionOutcome = z.object({
+  kind: z.string(),
+  ok: z.boolean(),
+  message: z.string(),
+});
+export type AssertionOutcome = z.infer<typeof AssertionOutcome>;
+
+/** The outcome of one check (all its attempts). A target's failure is data, never an exception. */
+export const CheckResult = z.object({
+  status: CheckStatus,
+  latencyMs: ms,
+  statusCode: z.number().int().min(100).max(599).optional(),
+  errorMessage: z.string().max(2000).optional(),
+  timings: CheckTimings.optional(),
+  attempts: z.number().int().min(1),
+  assertions: z.array(AssertionOutcome).max(100).optional(),
+});
+export type CheckResult = z.infer<typeof CheckResult>;

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { Assertion } from "./assertions";
+import { Frequency, Region } from "./common";
+import { HttpRequest, MonitorInput, OpenTelemetry, TcpRequest } from "./monitor";
+
+// ── Monitors over REST (/v1/monitors) ────────────────────────────────────────
+
+export const MONITOR_STATUSES = ["active", "degraded", "error"] as const;
+
+const monitorCommon = {
+  id: z.number().int(),
+  key: z.string().nullable(),
+  name: z.string(),
+  description: z.string(),
+  frequency: Frequency,
+  active: z.boolean(),
+  public: z.boolean(),
+  regions: z.array(Region),
+  retry: z.number().int(),
+  /** milliseconds */
+  timeout: z.number().int(),
+  /** milliseconds */
+  degradedAfter: z.number().int().nullable(),
+  openTelemetry: OpenTelemetry.nullable(),
+  channels: z.array(z.string()),
+  status: z.enum(MONITOR_STATUSES),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+};
+
+/** A stored monitor as every REST response shows it. OTLP header values are redacted ("***"). */
+export const Monitor = z.discriminatedUnion("kind", [
+  z.object({ ...monitorCommon, kind: z.literal("http"), request: HttpRequest, assertions: z.array(Assertion) }),
+  z.object({ ...monitorCommon, kind: z.literal("tcp"), request: TcpRequest }),
+]);
+export type Monitor = z.infer<typeof Monitor>;
+
+/** POST /v1/monitors/batch: all or nothing. */
+export const MonitorBatchInput = z.object({ monitors: z.array(MonitorInput).min(1, "must hold at least one monitor").max(1000) });
+export const MonitorBatchOutput = z.object({ monitors: z.array(Monitor) });
+
+/** POST /v1/monitors/apply: make the workspace's keyed monitors match `monitors`. */
+export const ApplyInput = z.object({
+  monitors: z.array(MonitorInput).max(1000),
+  prune: z.boolean().default(false),
+  dryRun: z.boolean().default(false),
+});
+export const ApplyOutput = z.object({
+  create: z.array(z.string()),
+  update: z.array(z.string()),
+  delete: z.array(z.string()),
+  unchanged: z.array(z.string()),
+  applied: z.boolean(),
+});
+export type ApplyOutput = z.infer<typeof ApplyOutput>;
+
+/** GET /v1/whoami */
+export const WhoAmI = z.object({
+  workspace: z.object({ id: z.number().int(), name: z.string().nullable(), plan: z.string().nullable() }),
+  apiKey: z.object({ id: z.number().int(), name: z.string() }),
+});
