@@ -36,9 +36,18 @@ export function loadEnv<S extends z.ZodObject>(schema: S, service = "vigil"): z.
   }
 }
 
-const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+const port = (fallback: number) =>
+  z.coerce
+    .number({ error: "must be a port number" })
+    .int("must be a port number")
+    .min(0, "must be a port number 0-65535")
+    .max(65535, "must be a port number 0-65535")
+    .default(fallback);
 const url = (fallback?: string) => {
-  const u = z.string().url("must be a URL such as http://127.0.0.1:8080");
+  const u = z
+    .string()
+    .regex(/^https?:\/\/[^\s/]+/, "must be a URL such as http://127.0.0.1:8080")
+    .pipe(z.string().url("must be a URL such as http://127.0.0.1:8080"));
   return fallback === undefined ? u : u.default(fallback);
 };
 

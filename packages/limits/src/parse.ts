@@ -68,6 +68,11 @@ export function retentionMonths(limits: Limits): number {
 /** Oldest timestamp (ms) still kept under `data-retention`, counting calendar months back from now. */
 export function retentionCutoff(limits: Limits, nowMs = Date.now()): number {
   const d = new Date(nowMs);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
   d.setUTCMonth(d.getUTCMonth() - retentionMonths(limits));
+  // Clamp to the target month's last day: 31 May minus 3 months is 28 Feb, not 3 March.
+  const lastDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, lastDay));
   return d.getTime();
 }

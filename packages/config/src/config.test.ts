@@ -1,0 +1,60 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { EnvError, env, parseEnv, z } from "./index";
+
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+
+describe("environment parsing", () => {
+  const Schema = z.object({ PORT: env.port(3001), DATABASE_URL: env.DATABASE_URL, SERVICE_KEY: z.string() });
+
+  it("applies defaults and coerces numbers", () => {
+    expect(parseEnv(Schema, { SERVICE_KEY: "k" })).toEqual({ PORT: 3001, DATABASE_URL: "http://127.0.0.1:8080", SERVICE_KEY: "k" });
+    expect(parseEnv(Schema, { SERVICE_KEY: "k", PORT: "4000" }).PORT).toBe(4000);
+  });
+
+  it("an empty variable counts as unset", () => {
+    expect(parseEnv(Schema, { SERVICE_KEY: "k", PORT: "" }).PORT).toBe(3001);
+  });
+
+  it("a missing required variable is named with the rule", () => {
+    expect(() => parseEnv(Schema, {})).toThrow(new EnvError("SERVICE_KEY", "is required but not set"));
+  });
+
+  it("an invalid variable is named with the rule it breaks", () => {
+    expect(() => parseEnv(Schema, { SERVICE_KEY: "k", DATABASE_URL: "nope" })).toThrow(/^DATABASE_URL: must be a URL/);
+    expect(() => parseEnv(Schema, { SERVICE_KEY: "k", PORT: "70000" })).toThrow(/^PORT: /);
+  });
+});
+
+describe("service start-up", () => {
+  const run = (entry: string, extra: Record<string, string>) => {
+    const clean = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !["SERVICE_KEY", "SERVICE_INGEST_URL", "PORT"].includes(k)),
+    );
+    return spawnSync(`${root}node_modules/.bin/tsx`, [entry], {
+      cwd: root,
+      env: { ...clean, ...extra } as NodeJS.ProcessEnv,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+  };
+
+  it("the probe without SERVICE_KEY prints the variable's name and exits 1", () => {
+    const r = run("apps/private-location/src/main.ts", { SERVICE_INGEST_URL: "http://127.0.0.1:3001", PORT: "0" });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toBe("private-location: invalid environment: SERVICE_KEY is required but not set");
+  });
+
+  it("the probe with a malformed SERVICE_INGEST_URL names that variable and exits 1", () => {
+    const r = run("apps/private-location/src/main.ts", { SERVICE_KEY: "vgl_loc_abc", SERVICE_INGEST_URL: "server:3001", PORT: "0" });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^private-location: invalid environment: SERVICE_INGEST_URL must be a URL/);
+  });
+
+  it("the server with an invalid REDIS_URL names it and exits 1", () => {
+    const r = run("apps/server/src/main.ts", { REDIS_URL: "localhost:6379", PORT: "0" });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toBe("server: invalid environment: REDIS_URL must be a redis:// URL");
+  });
+});
