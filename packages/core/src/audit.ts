@@ -1,4 +1,4 @@
-import { auditLog, type Db } from "@vigil/db-schema";
+import { auditLog, type Conn, type Db } from "@vigil/db-schema";
 import { and, desc, eq, lt } from "drizzle-orm";
 
 /** Who made a change: `user:<id>`, `api-key:<id>`, `location:<id>`, `operator`, `system`. */
@@ -14,7 +14,7 @@ export interface AuditEntry {
 }
 
 /** The insert, for use inside a batch with the change it records. */
-export function auditInsert(db: Db, e: AuditEntry) {
+export function auditInsert(db: Conn, e: AuditEntry) {
   return db.insert(auditLog).values({
     workspaceId: e.workspaceId,
     actor: e.actor,

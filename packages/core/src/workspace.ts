@@ -1,4 +1,4 @@
-import { type Db, workspace } from "@vigil/db-schema";
+import { type Conn, type Db, workspace } from "@vigil/db-schema";
 import {
   effectiveLimits,
   type Limits,
@@ -17,7 +17,7 @@ import { NotFoundError, parseInput, ValidationError } from "./errors";
 
 export type Workspace = typeof workspace.$inferSelect;
 
-export async function getWorkspace(db: Db, id: number): Promise<Workspace> {
+export async function getWorkspace(db: Conn, id: number): Promise<Workspace> {
   const [ws] = await db.select().from(workspace).where(eq(workspace.id, id));
   if (!ws) throw new NotFoundError("workspace", id);
   return ws;

@@ -11,3 +11,7 @@ export function createDb(url: string, authToken?: string): Db {
   const client = createClient({ url, authToken });
   return drizzle(client, { schema }) as Db;
 }
+
+/** A database handle or an open transaction on it: domain functions accept either. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type Conn = Db | Tx;
