@@ -2,4 +2,5 @@ export * from "./assertions";
 export * from "./check";
 export * from "./common";
 export * from "./monitor";
+export * from "./probe";
 export * from "./rest";

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { CheckDefinition, CheckResult } from "./check";
+import { Frequency } from "./common";
+
+/** A ULID: the probe names each result so a resent batch is recognised. */
+export const Ulid = z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, "must be a ULID (26 Crockford base32 characters)");
+
+export const IngestResult = CheckResult.extend({
+  id: Ulid,
+  monitorId: z.number().int().positive(),
+  /** The scheduled slot, ms since epoch. */
+  cronTimestamp: z.number().int().positive(),
+  startedAt: z.number().int().positive(),
+});
+export type IngestResult = z.infer<typeof IngestResult>;
+
+/** POST /v1/probe/results */
+export const IngestBatch = z.object({
+  results: z.array(IngestResult).min(1, "must hold at least one result").max(1000, "must hold at most 1000 results"),
+});
+export type IngestBatch = z.infer<typeof IngestBatch>;
+
+export const IngestOutput = z.object({
+  accepted: z.number().int(),
+  duplicates: z.number().int(),
+  /** Results of monitors that are gone or not this workspace's; the probe drops them. */
+  ignored: z.number().int(),
+  /** False when the queue was unreachable: results are stored and will be evaluated later. */
+  queued: z.boolean(),
+});
+export type IngestOutput = z.infer<typeof IngestOutput>;
+
+export const ProbeMonitor = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  frequency: Frequency,
+  intervalMs: z.number().int(),
+  version: z.number().int(),
+  check: CheckDefinition,
+  openTelemetry: z.object({ endpoint: z.string(), headers: z.record(z.string(), z.string()) }).nullable(),
+});
+export type ProbeMonitor = z.infer<typeof ProbeMonitor>;
+
+/** GET /v1/probe/monitors (ETag / If-None-Match). */
+export const ProbeMonitorList = z.object({
+  location: z.object({ id: z.number().int(), name: z.string(), region: z.string() }),
+  monitors: z.array(ProbeMonitor),
+});
+export type ProbeMonitorList = z.infer<typeof ProbeMonitorList>;
+
+/** An on-demand run the server asks a probe for (trigger, test now). */
+export const RunRequest = z.object({
+  runId: z.string().min(1),
+  monitorId: z.number().int().nullable(),
+  check: CheckDefinition,
+});
+export type RunRequest = z.infer<typeof RunRequest>;
+
+/** GET /v1/probe/wait: long-poll answer. */
+export const ProbeWaitOutput = z.object({ etag: z.string(), changed: z.boolean(), runs: z.array(RunRequest) });
+export type ProbeWaitOutput = z.infer<typeof ProbeWaitOutput>;
+
+/** POST /v1/probe/runs/:runId */
+export const RunResultInput = CheckResult;
