@@ -1,11 +1,19 @@
 import { env, z } from "@vigil/config";
+import { NotifierEnv } from "@vigil/notifier";
 
 export const ServerEnv = z.object({
+  ...NotifierEnv.shape,
   PORT: env.port(3001),
   HOST: z.string().default("0.0.0.0"),
   DATABASE_URL: env.DATABASE_URL,
   DATABASE_AUTH_TOKEN: env.DATABASE_AUTH_TOKEN,
   REDIS_URL: env.REDIS_URL,
   LOG_LEVEL: env.LOG_LEVEL,
+  PROBE_WAIT_MS: z.coerce.number().int().min(1000).max(120_000).default(25_000),
+  /** Namespaces queues and pub/sub; two installs may share one Redis with different prefixes. */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, "must be lowercase letters, digits or dashes")
+    .default("vigil"),
 });
 export type ServerEnv = z.infer<typeof ServerEnv>;

@@ -40,6 +40,13 @@ export const LatencyAssertion = z.object({
   target: z.number().min(0, "must be milliseconds, 0 or more"),
 });
 
+export type Comparator = (typeof COMPARATORS)[number];
+export type StatusCodeAssertion = z.infer<typeof StatusCodeAssertion>;
+export type TextBodyAssertion = z.infer<typeof TextBodyAssertion>;
+export type HeaderAssertion = z.infer<typeof HeaderAssertion>;
+export type JsonBodyAssertion = z.infer<typeof JsonBodyAssertion>;
+export type LatencyAssertion = z.infer<typeof LatencyAssertion>;
+
 export const Assertion = z.discriminatedUnion(
   "kind",
   [StatusCodeAssertion, TextBodyAssertion, HeaderAssertion, JsonBodyAssertion, LatencyAssertion],

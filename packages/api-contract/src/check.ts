@@ -60,7 +60,10 @@ export const CheckResult = z.object({
   statusCode: z.number().int().min(100).max(599).optional(),
   errorMessage: z.string().max(2000).optional(),
   timings: CheckTimings.optional(),
-  attempts: z.number().int().min(1),
+  /** 0 when the deadline left no room for even one attempt. */
+  attempts: z.number().int().min(0),
   assertions: z.array(AssertionOutcome).max(100).optional(),
+  /** The body was larger than what checks read (1 MiB); assertions saw only its start. */
+  bodyTruncated: z.boolean().optional(),
 });
 export type CheckResult = z.infer<typeof CheckResult>;

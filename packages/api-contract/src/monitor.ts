@@ -40,7 +40,7 @@ const httpUrl = (what: string) =>
   z
     .string()
     .url(`must be a ${what} URL`)
-    .refine((u) => /^https?:$/.test(new URL(u).protocol), `must be an http:// or https:// ${what} URL`);
+    .refine((u) => !URL.canParse(u) || /^https?:$/.test(new URL(u).protocol), `must be an http:// or https:// ${what} URL`);
 
 export const OpenTelemetry = z.object({
   endpoint: httpUrl("OTLP/HTTP").describe("OTLP/HTTP metrics endpoint, e.g. http://otel:4318/v1/metrics"),

@@ -29,7 +29,11 @@ export async function createApiKey(db: Db, workspaceId: number, input: z.input<t
 }
 
 /** The workspace a bearer key belongs to, or null when unknown, revoked or expired. */
-export async function verifyApiKey(db: Db, key: string, nowMs = Date.now()): Promise<{ keyId: number; workspace: Workspace } | null> {
+export async function verifyApiKey(
+  db: Db,
+  key: string,
+  nowMs = Date.now(),
+): Promise<{ keyId: number; keyName: string; workspace: Workspace } | null> {
   if (!key.startsWith("vgl_key_")) return null;
   const [row] = await db
     .select({ key: apiKey, workspace })
@@ -38,7 +42,7 @@ export async function verifyApiKey(db: Db, key: string, nowMs = Date.now()): Pro
     .where(and(eq(apiKey.hash, sha256(key)), isNull(apiKey.revokedAt)));
   if (!row) return null;
   if (row.key.expiresAt !== null && row.key.expiresAt <= nowMs) return null;
-  return { keyId: row.key.id, workspace: row.workspace };
+  return { keyId: row.key.id, keyName: row.key.name, workspace: row.workspace };
 }
 
 export async function revokeApiKey(db: Db, workspaceId: number, id: number, actor: Actor): Promise<boolean> {

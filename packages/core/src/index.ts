@@ -1,5 +1,6 @@
 export * from "./api-keys";
 export * from "./audit";
+export * from "./channels";
 export * from "./errors";
 export * from "./ingest";
 export * from "./monitors";

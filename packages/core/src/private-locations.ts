@@ -66,3 +66,12 @@ export async function deletePrivateLocation(db: Db, workspaceId: number, id: num
   if (res.length === 0) throw new NotFoundError("private location", id);
   await auditInsert(db, { workspaceId, actor, action: "private-location.delete", targetType: "private-location", targetId: id });
 }
+
+/** Live locations of a workspace whose region is one of `regions`, most recently seen first. */
+export async function locationsServing(db: Db, workspaceId: number, regions: readonly string[]) {
+  const rows = await db
+    .select({ id: privateLocation.id, name: privateLocation.name, region: privateLocation.region, lastSeenAt: privateLocation.lastSeenAt })
+    .from(privateLocation)
+    .where(and(eq(privateLocation.workspaceId, workspaceId), isNull(privateLocation.deletedAt)));
+  return rows.filter((r) => regions.includes(r.region)).sort((a, b) => (b.lastSeenAt ?? 0) - (a.lastSeenAt ?? 0));
+}

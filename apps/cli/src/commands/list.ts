@@ -1,0 +1,37 @@
+import { monitorTarget } from "@vigil/api-contract";
+import type { Ctx } from "../context";
+
+/** `vigil list`: the workspace's monitors as a table, or as JSON with --json. */
+export async function list(ctx: Ctx): Promise<number> {
+  const { api } = await ctx.api();
+  const monitors = await api.listMonitors();
+  if (ctx.json) {
+    ctx.io.stdout(`${JSON.stringify(monitors, null, 2)}\n`);
+    return 0;
+  }
+  if (monitors.length === 0) {
+    ctx.io.stdout("no monitors yet; create some with `vigil create monitors.yaml`\n");
+    return 0;
+  }
+  const rows = [
+    ["ID", "KEY", "NAME", "KIND", "EVERY", "REGIONS", "ACTIVE", "STATUS", "TARGET"],
+    ...monitors.map((m) => [
+      String(m.id),
+      m.key ?? "-",
+      m.name || "-",
+      m.kind,
+      m.frequency,
+      m.regions.join(","),
+      m.active ? "yes" : "no",
+      m.status,
+      m.kind === "http" ? monitorTarget({ kind: "http", url: m.request.url }) : monitorTarget({ kind: "tcp", ...m.request }),
+    ]),
+  ];
+  ctx.io.stdout(table(rows));
+  return 0;
+}
+
+export function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
+  return rows.map((r) => `${r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ")}\n`).join("");
+}

@@ -1,0 +1,128 @@
+import { createRequire } from "node:module";
+import { createInterface } from "node:readline/promises";
+import { pathToFileURL } from "node:url";
+import { Command, CommanderError } from "commander";
+import { ApiError } from "./api";
+import { apply } from "./commands/apply";
+import { create } from "./commands/create";
+import { deleteMonitors } from "./commands/delete";
+import { importMonitors } from "./commands/import";
+import { list } from "./commands/list";
+import { login } from "./commands/login";
+import { schema } from "./commands/schema";
+import { trigger } from "./commands/trigger";
+import { validate } from "./commands/validate";
+import { whoami } from "./commands/whoami";
+import { type Ctx, type GlobalFlags, makeCtx, reportApiError } from "./context";
+import { CliError, type Io } from "./io";
+
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+
+/** Runs one `vigil` invocation and returns its exit code; no process globals, so tests call it directly. */
+export async function run(argv: readonly string[], io: Io): Promise<number> {
+  let exitCode = 0;
+  const program = new Command("vigil")
+    .description("Manage Vigil uptime monitors from YAML files")
+    .version(version)
+    .option("--api-url <url>", "server URL (env VIGIL_API_URL, default http://127.0.0.1:3001)")
+    .option("--token <token>", "API token (env VIGIL_API_TOKEN, or saved by `vigil login`)")
+    .option("--json", "print machine-readable JSON")
+    .showHelpAfterError("(run `vigil --help` for usage)")
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  // Each action resolves the global flags (given before or after the command) and records its exit code.
+  const action =
+    <A extends unknown[]>(fn: (ctx: Ctx, ...args: A) => Promise<number>) =>
+    async (...args: A) => {
+      const cmd = args.at(-1) as Command;
+      exitCode = await fn(makeCtx(io, cmd.optsWithGlobals<GlobalFlags>()), ...(args.slice(0, -1) as A));
+    };
+
+  program
+    .command("create")
+    .description("upload every monitor of a YAML file in one batch; monitoring starts right away")
+    .argument("<config_file>", "monitors YAML file")
+    .action(action((ctx, file: string) => create(ctx, file)));
+  program
+    .command("apply")
+    .description("make the workspace's monitors match a YAML file (matched by entry key)")
+    .argument("<file>", "monitors YAML file")
+    .option("--dry-run", "show the plan without changing anything")
+    .option("--prune", "delete keyed monitors that are not in the file")
+    .action(action((ctx, file: string, flags: { dryRun?: boolean; prune?: boolean }) => apply(ctx, file, flags)));
+  program
+    .command("import")
+    .description("write the workspace's monitors as a YAML file")
+    .option("-o, --output <file>", "write to a file instead of stdout")
+    .action(action((ctx, flags: { output?: string }) => importMonitors(ctx, flags)));
+  program
+    .command("validate")
+    .description("check a monitors YAML file without contacting the server")
+    .argument("<file>", "monitors YAML file")
+    .action(action((ctx, file: string) => validate(ctx, file)));
+  program
+    .command("schema")
+    .description("print the JSON Schema of the monitors file (for editors)")
+    .action(action((ctx) => schema(ctx)));
+  program
+    .command("list")
+    .description("list the workspace's monitors")
+    .action(action((ctx) => list(ctx)));
+  program
+    .command("delete")
+    .description("delete monitors by id")
+    .argument("<id...>", "monitor ids (see `vigil list`)")
+    .action(action((ctx, ids: string[]) => deleteMonitors(ctx, ids)));
+  program
+    .command("trigger")
+    .description("run a monitor's check now and print the result")
+    .argument("<id>", "monitor id")
+    .action(action((ctx, id: string) => trigger(ctx, id)));
+  program
+    .command("whoami")
+    .description("show the server, workspace and API key in use")
+    .action(action((ctx) => whoami(ctx)));
+  program
+    .command("login")
+    .description("check an API token and save it with the server URL")
+    .action(action((ctx) => login(ctx)));
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1; // commander printed it already
+    if (error instanceof ApiError) return reportApiError(io, error);
+    if (error instanceof CliError) {
+      io.stderr(`vigil: ${error.message}\n`);
+      return error.exitCode;
+    }
+    io.stderr(`vigil: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 2;
+  }
+}
+
+/** The real process: stdio, environment, and a prompt when there is a terminal. */
+export async function main(): Promise<void> {
+  const io: Io = {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    env: process.env,
+    stderrIsTty: process.stderr.isTTY === true,
+    prompt: process.stdin.isTTY
+      ? async (question) => {
+          const rl = createInterface({ input: process.stdin, output: process.stderr });
+          try {
+            return await rl.question(question);
+          } finally {
+            rl.close();
+          }
+        }
+      : undefined,
+  };
+  process.exitCode = await run(process.argv.slice(2), io);
+}
+
+// `tsx src/main.ts ...` runs it directly; bin/vigil.mjs imports it and calls main().
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

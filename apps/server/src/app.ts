@@ -1,0 +1,41 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { routePath } from "hono/route";
+import { apiKeyAuth, probeAuth } from "./auth/bearer";
+import type { Env, ServerDeps } from "./context";
+import { errorBody, toErrorResponse } from "./errors";
+import { openApiDocument } from "./openapi";
+import { channels } from "./routes/channels";
+import { monitors } from "./routes/monitors";
+import { probe } from "./routes/probe";
+import { workspaceRoutes } from "./routes/workspace";
+
+/** The REST API on top of a service app that already answers /healthz and /metrics. */
+export function mountApi(app: Hono, deps: ServerDeps): Hono {
+  const api = new Hono<Env>();
+  api.use("*", async (c, next) => {
+    c.set("deps", deps);
+    await next();
+    deps.metrics.requests.inc({ method: c.req.method, route: routePath(c), status: String(c.res.status) });
+  });
+  api.use(
+    "*",
+    bodyLimit({ maxSize: 8 * 1024 * 1024, onError: (c) => c.json(errorBody("body_too_large", "request body is larger than 8 MiB"), 413) }),
+  );
+  api.onError((err, c) => {
+    if (!(err instanceof Error) || err.name !== "HTTPException") deps.metrics.errors.inc({ kind: "unhandled" });
+    return toErrorResponse(err, c, deps.logger);
+  });
+  api.notFound((c) => c.json(errorBody("not_found", `no route ${c.req.method} ${c.req.path}`), 404));
+
+  api.get("/openapi.json", (c) => c.json(openApiDocument()));
+  api.use("/v1/probe/*", probeAuth);
+  api.route("/v1/probe", probe);
+  api.use("/v1/*", apiKeyAuth);
+  api.route("/v1/monitors", monitors);
+  api.route("/v1/channels", channels);
+  api.route("/v1", workspaceRoutes);
+
+  app.route("/", api);
+  return app;
+}

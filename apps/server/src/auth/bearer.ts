@@ -1,0 +1,33 @@
+import { verifyApiKey, verifyLocationKey } from "@vigil/core";
+import { createMiddleware } from "hono/factory";
+import type { Env } from "../context";
+import { errorBody } from "../errors";
+
+const bearer = (header: string | undefined) => {
+  const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  return m?.[1];
+};
+
+/** API key → workspace; another workspace's resources then answer 404, not 403. */
+export const apiKeyAuth = createMiddleware<Env>(async (c, next) => {
+  const token = bearer(c.req.header("authorization"));
+  const found = token ? await verifyApiKey(c.var.deps.db, token) : null;
+  if (!found) return c.json(errorBody("unauthorized", "missing or invalid API key (Authorization: Bearer <key>)"), 401);
+  c.set("workspace", found.workspace);
+  c.set("apiKeyId", found.keyId);
+  c.set("apiKeyName", found.keyName);
+  c.set("actor", `api-key:${found.keyId}`);
+  await next();
+});
+
+/** SERVICE_KEY → private location. */
+export const probeAuth = createMiddleware<Env>(async (c, next) => {
+  const token = bearer(c.req.header("authorization"));
+  const found = token ? await verifyLocationKey(c.var.deps.db, token) : null;
+  if (!found) return c.json(errorBody("unauthorized", "unknown SERVICE_KEY: create a private location and use the key it shows"), 401);
+  const { location } = found;
+  c.set("location", { id: location.id, workspaceId: location.workspaceId, name: location.name, region: location.region });
+  c.set("workspace", found.workspace);
+  c.set("actor", `location:${location.id}`);
+  await next();
+});

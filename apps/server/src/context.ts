@@ -1,0 +1,44 @@
+import type { Analytics } from "@vigil/analytics";
+import type { Workspace } from "@vigil/core";
+import type { Db } from "@vigil/db-schema";
+import type { NotifierEnv } from "@vigil/notifier";
+import type { EvaluateProducer, ProbeBus } from "@vigil/queue";
+import type { Logger } from "@vigil/service";
+import type { Counter, Registry } from "prom-client";
+
+export interface ServerMetrics {
+  requests: Counter<"method" | "route" | "status">;
+  ingestRows: Counter<"outcome">;
+  errors: Counter<"kind">;
+}
+
+export interface ServerDeps {
+  db: Db;
+  bus: ProbeBus;
+  evaluate: EvaluateProducer;
+  analytics: Analytics;
+  logger: Logger;
+  registry: Registry;
+  metrics: ServerMetrics;
+  notifierEnv: NotifierEnv;
+  /** Longest a probe long-poll is held open. */
+  probeWaitMs: number;
+}
+
+export interface ProbeLocation {
+  id: number;
+  workspaceId: number;
+  name: string;
+  region: string;
+}
+
+export type Env = {
+  Variables: {
+    deps: ServerDeps;
+    workspace: Workspace;
+    actor: string;
+    apiKeyId: number;
+    apiKeyName: string;
+    location: ProbeLocation;
+  };
+};

@@ -1,0 +1,65 @@
+import { ErrorBody } from "@vigil/api-contract";
+import { z } from "zod";
+
+export interface RouteDoc {
+  method: "get" | "post" | "patch" | "put" | "delete";
+  /** Hono path, e.g. /v1/monitors/:id */
+  path: string;
+  summary: string;
+  tag: string;
+  auth?: "apiKey" | "serviceKey";
+  body?: z.ZodType;
+  query?: z.ZodObject;
+  response?: z.ZodType;
+  status?: number;
+}
+
+const docs: RouteDoc[] = [];
+
+/** Records a route for the OpenAPI document; the same zod schemas validate the requests. */
+export function describeRoute(doc: RouteDoc): void {
+  docs.push(doc);
+}
+
+const schema = (s: z.ZodType, io: "input" | "output") => z.toJSONSchema(s, { io, unrepresentable: "any", target: "openapi-3.0" });
+
+export function openApiDocument(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const d of docs) {
+    const path = d.path.replace(/:(\w+)/g, "{$1}");
+    const params = [...d.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
+    const query = d.query
+      ? Object.entries(d.query.shape).map(([name, s]) => ({
+          name,
+          in: "query",
+          required: !(s as z.ZodType).safeParse(undefined).success,
+          schema: schema(s as z.ZodType, "input"),
+        }))
+      : [];
+    paths[path] ??= {};
+    paths[path][d.method] = {
+      summary: d.summary,
+      tags: [d.tag],
+      security: d.auth ? [{ [d.auth]: [] }] : [],
+      parameters: [...params, ...query],
+      ...(d.body ? { requestBody: { required: true, content: { "application/json": { schema: schema(d.body, "input") } } } } : {}),
+      responses: {
+        [String(d.status ?? 200)]: d.response
+          ? { description: "OK", content: { "application/json": { schema: schema(d.response, "output") } } }
+          : { description: "No content" },
+        default: { description: "Error", content: { "application/json": { schema: schema(ErrorBody, "output") } } },
+      },
+    };
+  }
+  return {
+    openapi: "3.0.3",
+    info: { title: "Vigil API", version: "1.0.0", description: "Monitors, notification channels, private locations and probe ingest." },
+    components: {
+      securitySchemes: {
+        apiKey: { type: "http", scheme: "bearer", description: "A workspace API key (vgl_key_…)" },
+        serviceKey: { type: "http", scheme: "bearer", description: "A private location's SERVICE_KEY (vgl_loc_…)" },
+      },
+    },
+    paths,
+  };
+}

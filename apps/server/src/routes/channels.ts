@@ -1,0 +1,143 @@
+import { monitorTarget } from "@vigil/api-contract";
+import {
+  ChannelInput,
+  ChannelPatch,
+  createChannel,
+  deleteChannel,
+  getChannel,
+  getChannelForSending,
+  getMonitor,
+  listChannels,
+  updateChannel,
+} from "@vigil/core";
+import { notify } from "@vigil/notifier";
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Env } from "../context";
+import { errorBody } from "../errors";
+import { describeRoute } from "../openapi";
+import { valid } from "../validate";
+import { idParam } from "./params";
+
+export const channels = new Hono<Env>();
+const tag = "notification channels";
+const Channel = z.object({
+  id: z.number(),
+  name: z.string(),
+  kind: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  enabled: z.boolean(),
+  failingSince: z.number().nullable(),
+  monitors: z.array(z.number()),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+
+describeRoute({
+  method: "get",
+  path: "/v1/channels",
+  summary: "List notification channels (secrets shown as ***)",
+  tag,
+  auth: "apiKey",
+  response: z.object({ channels: z.array(Channel) }),
+});
+channels.get("/", async (c) => c.json({ channels: await listChannels(c.var.deps.db, c.var.workspace.id) }));
+
+describeRoute({
+  method: "post",
+  path: "/v1/channels",
+  summary: "Create a notification channel",
+  tag,
+  auth: "apiKey",
+  body: ChannelInput,
+  response: Channel,
+  status: 201,
+});
+channels.post("/", valid("json", z.unknown(), "channel"), async (c) =>
+  c.json(await createChannel(c.var.deps.db, c.var.workspace.id, c.req.valid("json"), c.var.actor), 201),
+);
+
+describeRoute({ method: "get", path: "/v1/channels/:id", summary: "Read a notification channel", tag, auth: "apiKey", response: Channel });
+channels.get("/:id", async (c) => c.json(await getChannel(c.var.deps.db, c.var.workspace.id, idParam(c))));
+
+describeRoute({
+  method: "patch",
+  path: "/v1/channels/:id",
+  summary: "Change a channel; *** keeps a stored secret",
+  tag,
+  auth: "apiKey",
+  body: ChannelPatch,
+  response: Channel,
+});
+channels.patch("/:id", valid("json", z.unknown(), "channel"), async (c) =>
+  c.json(await updateChannel(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor)),
+);
+
+describeRoute({ method: "delete", path: "/v1/channels/:id", summary: "Delete a channel", tag, auth: "apiKey", status: 204 });
+channels.delete("/:id", async (c) => {
+  await deleteChannel(c.var.deps.db, c.var.workspace.id, idParam(c), c.var.actor);
+  return c.body(null, 204);
+});
+
+for (const [action, enabled] of [
+  ["enable", true],
+  ["disable", false],
+] as const) {
+  describeRoute({
+    method: "post",
+    path: `/v1/channels/:id/${action}`,
+    summary: `${action[0]!.toUpperCase()}${action.slice(1)} a channel`,
+    tag,
+    auth: "apiKey",
+    response: Channel,
+  });
+  channels.post(`/:id/${action}`, async (c) =>
+    c.json(await updateChannel(c.var.deps.db, c.var.workspace.id, idParam(c), { enabled }, c.var.actor)),
+  );
+}
+
+const Links = z.object({ monitors: z.array(z.number().int().positive()).max(10_000) });
+describeRoute({
+  method: "put",
+  path: "/v1/channels/:id/monitors",
+  summary: "Set the monitors this channel alerts for",
+  tag,
+  auth: "apiKey",
+  body: Links,
+  response: Channel,
+});
+channels.put("/:id/monitors", valid("json", Links, "channel"), async (c) =>
+  c.json(await updateChannel(c.var.deps.db, c.var.workspace.id, idParam(c), { monitors: c.req.valid("json").monitors }, c.var.actor)),
+);
+
+const TestOutput = z.object({ ok: z.boolean(), status: z.number().optional(), error: z.string().optional() });
+describeRoute({
+  method: "post",
+  path: "/v1/channels/:id/test",
+  summary: "Send a test message through the channel",
+  tag,
+  auth: "apiKey",
+  response: TestOutput,
+});
+channels.post("/:id/test", async (c) => {
+  const id = idParam(c);
+  const row = await getChannelForSending(c.var.deps.db, c.var.workspace.id, id);
+  // A test speaks of a monitor the channel alerts for, when it has one, so the message looks real.
+  const [linked] = (await getChannel(c.var.deps.db, c.var.workspace.id, id)).monitors;
+  const m = linked ? await getMonitor(c.var.deps.db, c.var.workspace.id, linked) : null;
+  const monitor = m
+    ? {
+        id: m.id,
+        name: m.name,
+        url: monitorTarget({
+          kind: m.kind,
+          url: m.kind === "http" ? m.request.url : null,
+          host: m.kind === "tcp" ? m.request.host : null,
+          port: m.kind === "tcp" ? m.request.port : null,
+        }),
+      }
+    : { id: 1, name: "Vigil test notification", url: "https://example.com" };
+  const outcome = await notify(row, { type: "test", monitor, cronTimestamp: Date.now() }, c.var.deps.notifierEnv);
+  if (outcome.ok) return c.json({ ok: true, status: outcome.status });
+  return c.json(errorBody("delivery_failed", outcome.error, { status: outcome.status, retryable: outcome.retryable }), 502);
+});

@@ -1,0 +1,183 @@
+import {
+  ApplyInput,
+  ApplyOutput,
+  CheckResult,
+  Monitor,
+  MonitorBatchInput,
+  MonitorBatchOutput,
+  MonitorInput,
+  toCheckDefinition,
+} from "@vigil/api-contract";
+import { applyMonitors, createMonitor, createMonitors, deleteMonitor, getMonitor, listMonitors, toInput, updateMonitor } from "@vigil/core";
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Env } from "../context";
+import { errorBody } from "../errors";
+import { describeRoute } from "../openapi";
+import { runOnProbe } from "../runs";
+import { valid } from "../validate";
+import { idParam } from "./params";
+
+export const monitors = new Hono<Env>();
+const tag = "monitors";
+
+const changed = async (c: { var: Env["Variables"] }) => {
+  // Probes hear about it at once; if Redis is away they still see the new ETag on their next poll.
+  await c.var.deps.bus.monitorsChanged(c.var.workspace.id).catch(() => {});
+};
+
+describeRoute({
+  method: "get",
+  path: "/v1/monitors",
+  summary: "List monitors",
+  tag,
+  auth: "apiKey",
+  response: z.object({ monitors: z.array(Monitor) }),
+});
+monitors.get("/", async (c) => c.json({ monitors: await listMonitors(c.var.deps.db, c.var.workspace.id) }));
+
+describeRoute({
+  method: "post",
+  path: "/v1/monitors",
+  summary: "Create a monitor",
+  tag,
+  auth: "apiKey",
+  body: MonitorInput,
+  response: Monitor,
+  status: 201,
+});
+monitors.post("/", valid("json", z.unknown(), "monitor"), async (c) => {
+  const monitor = await createMonitor(c.var.deps.db, c.var.workspace.id, c.req.valid("json"), c.var.actor);
+  await changed(c);
+  return c.json(monitor, 201);
+});
+
+describeRoute({
+  method: "post",
+  path: "/v1/monitors/batch",
+  summary: "Create many monitors in one transaction",
+  tag,
+  auth: "apiKey",
+  body: MonitorBatchInput,
+  response: MonitorBatchOutput,
+  status: 201,
+});
+monitors.post(
+  "/batch",
+  valid(
+    "json",
+    z.object({ monitors: z.array(z.unknown()).min(1, "must hold at least one monitor").max(1000, "must hold at most 1000 monitors") }),
+    "monitors",
+  ),
+  async (c) => {
+    const created = await createMonitors(c.var.deps.db, c.var.workspace.id, c.req.valid("json").monitors, c.var.actor);
+    await changed(c);
+    return c.json({ monitors: created }, 201);
+  },
+);
+
+const ApplyBody = z.object({
+  monitors: z.array(z.unknown()).max(1000, "must hold at most 1000 monitors"),
+  prune: z.boolean().default(false),
+  dryRun: z.boolean().default(false),
+});
+describeRoute({
+  method: "post",
+  path: "/v1/monitors/apply",
+  summary: "Make keyed monitors match a file (plan, dry run, prune)",
+  tag,
+  auth: "apiKey",
+  body: ApplyInput,
+  response: ApplyOutput,
+});
+monitors.post("/apply", valid("json", ApplyBody, "apply"), async (c) => {
+  const body = c.req.valid("json");
+  const plan = await applyMonitors(c.var.deps.db, c.var.workspace.id, body.monitors, body, c.var.actor);
+  if (plan.applied) await changed(c);
+  return c.json(plan);
+});
+
+const RunOutput = z.object({ location: z.object({ id: z.number(), name: z.string(), region: z.string() }), result: CheckResult });
+describeRoute({
+  method: "post",
+  path: "/v1/monitors/test",
+  summary: "Run a monitor definition once on a probe, without saving it",
+  tag,
+  auth: "apiKey",
+  body: MonitorInput,
+  response: RunOutput,
+});
+monitors.post("/test", valid("json", MonitorInput, "monitor"), async (c) => {
+  const input = c.req.valid("json");
+  const out = await runOnProbe(c.var.deps, c.var.workspace.id, input.regions, null, toCheckDefinition(input));
+  if (!out.ok) return c.json(errorBody(out.code, out.message), out.code === "no_probe" ? 409 : 504);
+  return c.json({ location: out.location, result: out.result });
+});
+
+describeRoute({ method: "get", path: "/v1/monitors/:id", summary: "Read a monitor", tag, auth: "apiKey", response: Monitor });
+monitors.get("/:id", async (c) => c.json(await getMonitor(c.var.deps.db, c.var.workspace.id, idParam(c))));
+
+describeRoute({
+  method: "patch",
+  path: "/v1/monitors/:id",
+  summary: "Change a monitor",
+  tag,
+  auth: "apiKey",
+  body: z.record(z.string(), z.unknown()),
+  response: Monitor,
+});
+monitors.patch("/:id", valid("json", z.record(z.string(), z.unknown()), "monitor"), async (c) => {
+  const monitor = await updateMonitor(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor);
+  await changed(c);
+  return c.json(monitor);
+});
+
+describeRoute({ method: "delete", path: "/v1/monitors/:id", summary: "Delete a monitor", tag, auth: "apiKey", status: 204 });
+monitors.delete("/:id", async (c) => {
+  await deleteMonitor(c.var.deps.db, c.var.workspace.id, idParam(c), c.var.actor);
+  await changed(c);
+  return c.body(null, 204);
+});
+
+describeRoute({
+  method: "post",
+  path: "/v1/monitors/:id/trigger",
+  summary: "Run a monitor now on a probe serving it",
+  tag,
+  auth: "apiKey",
+  response: RunOutput,
+});
+monitors.post("/:id/trigger", async (c) => {
+  const m = await getMonitor(c.var.deps.db, c.var.workspace.id, idParam(c));
+  const out = await runOnProbe(c.var.deps, c.var.workspace.id, m.regions, m.id, toCheckDefinition(toInput(m)));
+  if (!out.ok) return c.json(errorBody(out.code, out.message), out.code === "no_probe" ? 409 : 504);
+  return c.json({ location: out.location, result: out.result });
+});
+
+const SummaryQuery = z.object({
+  from: z.coerce.number().int().min(0).optional(),
+  to: z.coerce.number().int().min(0).optional(),
+  bucket: z.enum(["hour", "day"]).default("hour"),
+  locationId: z.coerce.number().int().positive().optional(),
+});
+describeRoute({
+  method: "get",
+  path: "/v1/monitors/:id/summary",
+  summary: "Uptime and latency percentiles per bucket",
+  tag,
+  auth: "apiKey",
+  query: SummaryQuery,
+});
+monitors.get("/:id/summary", valid("query", SummaryQuery, "query"), async (c) => {
+  const m = await getMonitor(c.var.deps.db, c.var.workspace.id, idParam(c));
+  const q = c.req.valid("query");
+  const to = q.to ?? Date.now();
+  const from = q.from ?? to - 86_400_000;
+  return c.json({
+    monitorId: m.id,
+    from,
+    to,
+    bucket: q.bucket,
+    series: await c.var.deps.analytics.series({ monitorId: m.id, from, to, bucket: q.bucket, locationId: q.locationId }),
+  });
+});

@@ -1,0 +1,106 @@
+import { IngestBatch, IngestOutput, ProbeMonitorList, ProbeWaitOutput, RunResultInput } from "@vigil/api-contract";
+import { monitorsEtag, monitorsForLocation, recordResults, touchLocation } from "@vigil/core";
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Env } from "../context";
+import { describeRoute } from "../openapi";
+import { valid } from "../validate";
+
+export const probe = new Hono<Env>();
+const tag = "probe";
+
+const etagOf = async (c: { var: Env["Variables"] }) => {
+  const loc = c.var.location;
+  return `"${loc.id}-${(await monitorsEtag(c.var.deps.db, loc.workspaceId, loc.region)).replaceAll('"', "")}"`;
+};
+
+describeRoute({
+  method: "get",
+  path: "/v1/probe/monitors",
+  summary: "The monitors this location runs (ETag, If-None-Match)",
+  tag,
+  auth: "serviceKey",
+  response: ProbeMonitorList,
+});
+probe.get("/monitors", async (c) => {
+  const { deps, location } = c.var;
+  await touchLocation(deps.db, location.id);
+  const etag = await etagOf(c);
+  if (c.req.header("if-none-match") === etag) return c.body(null, 304, { etag });
+  const monitors = await monitorsForLocation(deps.db, location);
+  c.header("etag", etag);
+  return c.json({ location: { id: location.id, name: location.name, region: location.region }, monitors });
+});
+
+const WaitQuery = z.object({ etag: z.string().max(200).default(""), timeout: z.coerce.number().int().min(0).max(120_000).default(25_000) });
+describeRoute({
+  method: "get",
+  path: "/v1/probe/wait",
+  summary: "Long-poll: returns when monitors change or a run is requested",
+  tag,
+  auth: "serviceKey",
+  query: WaitQuery,
+  response: ProbeWaitOutput,
+});
+probe.get("/wait", valid("query", WaitQuery, "query"), async (c) => {
+  const { deps, location } = c.var;
+  const q = c.req.valid("query");
+  await touchLocation(deps.db, location.id);
+  const answer = async () => {
+    const runs = await deps.bus.takeRuns(location.id);
+    const etag = await etagOf(c);
+    return { etag, changed: etag !== q.etag, runs };
+  };
+  let out = await answer();
+  if (!out.changed && out.runs.length === 0) {
+    await deps.bus.waitForWake(location.id, location.workspaceId, Math.min(q.timeout, deps.probeWaitMs), c.req.raw.signal);
+    out = await answer();
+  }
+  return c.json(out);
+});
+
+describeRoute({
+  method: "post",
+  path: "/v1/probe/results",
+  summary: "Ingest a batch of results (idempotent on result ids)",
+  tag,
+  auth: "serviceKey",
+  body: IngestBatch,
+  response: IngestOutput,
+});
+probe.post("/results", valid("json", z.unknown(), "results"), async (c) => {
+  const { deps, location } = c.var;
+  const outcome = await recordResults(deps.db, location, c.req.valid("json"));
+  deps.metrics.ingestRows.inc({ outcome: "accepted" }, outcome.accepted);
+  deps.metrics.ingestRows.inc({ outcome: "duplicate" }, outcome.duplicates);
+  deps.metrics.ingestRows.inc({ outcome: "ignored" }, outcome.ignored);
+  let queued = true;
+  try {
+    await deps.evaluate.add(outcome.toEvaluate);
+  } catch (err) {
+    // Stored and pending: the workflows' sweep evaluates them once Redis is back.
+    queued = false;
+    deps.metrics.errors.inc({ kind: "queue" });
+    deps.logger.warn(
+      { err: (err as Error).message, locationId: location.id, pending: outcome.toEvaluate.length },
+      "evaluation not queued; results kept pending",
+    );
+  }
+  return c.json({ accepted: outcome.accepted, duplicates: outcome.duplicates, ignored: outcome.ignored, queued });
+});
+
+describeRoute({
+  method: "post",
+  path: "/v1/probe/runs/:runId",
+  summary: "Answer an on-demand run",
+  tag,
+  auth: "serviceKey",
+  body: RunResultInput,
+  status: 204,
+});
+probe.post("/runs/:runId", valid("json", RunResultInput, "result"), async (c) => {
+  const runId = c.req.param("runId");
+  if (!/^[0-9A-Z]{26}$/.test(runId)) return c.body(null, 404);
+  await c.var.deps.bus.publishRunResult(runId, c.req.valid("json"));
+  return c.body(null, 204);
+});

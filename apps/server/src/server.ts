@@ -1,0 +1,65 @@
+import { libsqlAnalytics } from "@vigil/analytics";
+import { createDb } from "@vigil/db-schema";
+import { NotifierEnv } from "@vigil/notifier";
+import { createRedis, EvaluateProducer, ProbeBus } from "@vigil/queue";
+import { createLogger, createServiceApp, listen } from "@vigil/service";
+import { Counter } from "prom-client";
+import { mountApi } from "./app";
+import type { ServerDeps } from "./context";
+import type { ServerEnv } from "./env";
+
+/** Builds and starts the server; returns a handle so tests can run it in-process. */
+export async function startServer(env: ServerEnv, opts: { handleSignals?: boolean } = {}) {
+  const logger = createLogger("server", env.LOG_LEVEL);
+  const db = createDb(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
+  const redis = createRedis(env.REDIS_URL, "producer");
+  const sub = createRedis(env.REDIS_URL, "subscriber");
+  for (const r of [redis, sub]) r.on("error", (err) => logger.warn({ err: err.message }, "redis"));
+  const { app, registry } = createServiceApp("server", logger, () => ({ redis: redis.status }));
+  const metrics = {
+    requests: new Counter({
+      name: "vigil_http_requests_total",
+      help: "HTTP requests",
+      labelNames: ["method", "route", "status"] as const,
+      registers: [registry],
+    }),
+    ingestRows: new Counter({
+      name: "vigil_ingest_rows_total",
+      help: "Results received from probes",
+      labelNames: ["outcome"] as const,
+      registers: [registry],
+    }),
+    errors: new Counter({
+      name: "vigil_server_errors_total",
+      help: "Errors by kind",
+      labelNames: ["kind"] as const,
+      registers: [registry],
+    }),
+  };
+  const evaluate = new EvaluateProducer(redis, env.QUEUE_PREFIX);
+  const deps: ServerDeps = {
+    db,
+    bus: new ProbeBus(redis, sub, env.QUEUE_PREFIX),
+    evaluate,
+    analytics: libsqlAnalytics(db),
+    logger,
+    registry,
+    metrics,
+    notifierEnv: NotifierEnv.parse(env),
+    probeWaitMs: env.PROBE_WAIT_MS,
+  };
+  mountApi(app, deps);
+  const started = await listen(app, {
+    port: env.PORT,
+    host: env.HOST,
+    logger,
+    handleSignals: opts.handleSignals,
+    onShutdown: async () => {
+      await evaluate.close();
+      redis.disconnect();
+      sub.disconnect();
+      db.$client.close();
+    },
+  });
+  return { ...started, deps };
+}

@@ -1,0 +1,16 @@
+import type { Assertion, AssertionOutcome } from "@vigil/api-contract";
+
+/** What assertions look at: the final response of one attempt. */
+export interface ResponseView {
+  statusCode: number;
+  /** Lower-case names, as undici delivers them. */
+  headers: Record<string, string | string[] | undefined>;
+  /** The decoded body, or for a JSON-RPC check the JSON-RPC reply message (not the SSE framing). */
+  body: string;
+  bodyTruncated: boolean;
+  latencyMs: number;
+  /** textBody eq/not_eq compares parsed JSON when both sides parse (JSON-RPC: key order and spacing don't matter). */
+  jsonText: boolean;
+}
+
+export type Evaluator<A extends Assertion> = (assertion: A, response: ResponseView) => AssertionOutcome;

@@ -1,0 +1,240 @@
+import { type Conn, type Db, monitor, monitorChannel, notificationChannel } from "@vigil/db-schema";
+import { assertWithinLimits, type LimitCheck } from "@vigil/limits";
+import { CHANNEL_KINDS, type ChannelKind, REDACTED, redactConfig, validateChannelConfig } from "@vigil/notifier";
+import { and, count, eq, inArray, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { type Actor, auditInsert } from "./audit";
+import { ConflictError, NotFoundError, parseInput, ValidationError } from "./errors";
+import { getWorkspace, limitsOf } from "./workspace";
+
+type Row = typeof notificationChannel.$inferSelect;
+
+const name = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
+const monitorIds = z.array(z.number().int().positive()).max(10_000);
+
+export const ChannelInput = z
+  .object({
+    name,
+    kind: z.enum(CHANNEL_KINDS, { error: `must be one of ${CHANNEL_KINDS.join(", ")}` }),
+    config: z.record(z.string(), z.unknown()),
+    enabled: z.boolean().default(true),
+    /** Monitors to alert through this channel. */
+    monitors: monitorIds.optional(),
+  })
+  .strict();
+
+export const ChannelPatch = z
+  .object({
+    name: name.optional(),
+    config: z.record(z.string(), z.unknown()).optional(),
+    enabled: z.boolean().optional(),
+    monitors: monitorIds.optional(),
+  })
+  .strict();
+
+export interface ChannelView {
+  id: number;
+  name: string;
+  kind: ChannelKind;
+  /** Secrets shown as "***". */
+  config: Record<string, unknown>;
+  enabled: boolean;
+  failingSince: number | null;
+  monitors: number[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+const toView = (row: Row, monitors: number[]): ChannelView => ({
+  id: row.id,
+  name: row.name,
+  kind: row.kind,
+  config: redactConfig(row.kind, row.config),
+  enabled: row.enabled,
+  failingSince: row.failingSince,
+  monitors,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+/** The limits a channel of `kind` touches; `total` counts channels after the write. */
+function channelChecks(kind: ChannelKind, total: number): LimitCheck[] {
+  const checks: LimitCheck[] = [
+    { kind: "feature", key: "notifications" },
+    { kind: "count", key: "notification-channels", total },
+  ];
+  if (kind === "sms" || kind === "whatsapp") checks.push({ kind: "feature", key: "sms" });
+  if (kind === "pagerduty") checks.push({ kind: "feature", key: "incident-alerting" });
+  return checks;
+}
+
+function validConfig(kind: ChannelKind, config: unknown): Record<string, unknown> {
+  const v = validateChannelConfig(kind, config);
+  if (!v.ok) {
+    const issues = v.issues.map((i) => ({ path: i.path === "kind" ? "kind" : `config${i.path ? `.${i.path}` : ""}`, message: i.message }));
+    throw new ValidationError(`${issues[0]!.path} ${issues[0]!.message}`, issues);
+  }
+  // Store what the user sent (validated), not the parsed form with defaults, so edits round-trip.
+  return config as Record<string, unknown>;
+}
+
+/** "***" in an edit means "keep the stored secret", at the top level and one level down (header maps). */
+function keepSecrets(next: Record<string, unknown>, stored: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(next).map(([k, v]) => {
+      if (v === REDACTED) return [k, stored[k]];
+      const s = stored[k];
+      if (v && typeof v === "object" && !Array.isArray(v) && s && typeof s === "object") {
+        return [
+          k,
+          Object.fromEntries(Object.entries(v).map(([hk, hv]) => [hk, hv === REDACTED ? (s as Record<string, unknown>)[hk] : hv])),
+        ];
+      }
+      return [k, v];
+    }),
+  );
+}
+
+async function linkedMonitors(tx: Conn, channelIds: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>(channelIds.map((id) => [id, []]));
+  if (channelIds.length === 0) return out;
+  const rows = await tx
+    .select({ channelId: monitorChannel.channelId, monitorId: monitorChannel.monitorId })
+    .from(monitorChannel)
+    .innerJoin(monitor, eq(monitor.id, monitorChannel.monitorId))
+    .where(and(inArray(monitorChannel.channelId, channelIds), isNull(monitor.deletedAt)))
+    .orderBy(monitorChannel.monitorId);
+  for (const r of rows) out.get(r.channelId)?.push(r.monitorId);
+  return out;
+}
+
+async function setLinks(tx: Conn, workspaceId: number, channelId: number, ids: number[]) {
+  const unique = [...new Set(ids)];
+  if (unique.length > 0) {
+    const found = await tx
+      .select({ id: monitor.id })
+      .from(monitor)
+      .where(and(eq(monitor.workspaceId, workspaceId), isNull(monitor.deletedAt), inArray(monitor.id, unique)));
+    const ok = new Set(found.map((f) => f.id));
+    const missing = unique.findIndex((id) => !ok.has(id));
+    if (missing >= 0)
+      throw new ValidationError(`monitors.${missing} no monitor ${unique[missing]}`, [
+        { path: `monitors.${missing}`, message: `no monitor ${unique[missing]} in this workspace` },
+      ]);
+  }
+  await tx.delete(monitorChannel).where(eq(monitorChannel.channelId, channelId));
+  if (unique.length > 0) await tx.insert(monitorChannel).values(unique.map((monitorId) => ({ monitorId, channelId })));
+}
+
+async function assertNameFree(tx: Conn, workspaceId: number, channelName: string, exceptId?: number) {
+  const [clash] = await tx
+    .select({ id: notificationChannel.id })
+    .from(notificationChannel)
+    .where(and(eq(notificationChannel.workspaceId, workspaceId), eq(notificationChannel.name, channelName)));
+  if (clash && clash.id !== exceptId) throw new ConflictError(`a notification channel named "${channelName}" already exists`);
+}
+
+export async function createChannel(db: Db, workspaceId: number, raw: unknown, actor: Actor): Promise<ChannelView> {
+  const input = parseInput(ChannelInput, raw, "channel");
+  const config = validConfig(input.kind, input.config);
+  const row = await db.transaction(
+    async (tx) => {
+      const ws = await getWorkspace(tx, workspaceId);
+      const [{ n } = { n: 0 }] = await tx
+        .select({ n: count() })
+        .from(notificationChannel)
+        .where(eq(notificationChannel.workspaceId, workspaceId));
+      assertWithinLimits(limitsOf(ws).limits, channelChecks(input.kind, n + 1));
+      await assertNameFree(tx, workspaceId, input.name);
+      const [created] = await tx
+        .insert(notificationChannel)
+        .values({ workspaceId, name: input.name, kind: input.kind, config, enabled: input.enabled })
+        .returning();
+      if (input.monitors) await setLinks(tx, workspaceId, created!.id, input.monitors);
+      await auditInsert(tx, {
+        workspaceId,
+        actor,
+        action: "channel.create",
+        targetType: "channel",
+        targetId: created!.id,
+        metadata: { kind: input.kind, name: input.name },
+      });
+      return created!;
+    },
+    { behavior: "immediate" },
+  );
+  return toView(row, (await linkedMonitors(db, [row.id])).get(row.id) ?? []);
+}
+
+async function getRow(tx: Conn, workspaceId: number, id: number): Promise<Row> {
+  const [row] = await tx
+    .select()
+    .from(notificationChannel)
+    .where(and(eq(notificationChannel.id, id), eq(notificationChannel.workspaceId, workspaceId)));
+  if (!row) throw new NotFoundError("notification channel", id);
+  return row;
+}
+
+export async function getChannel(db: Db, workspaceId: number, id: number): Promise<ChannelView> {
+  const row = await getRow(db, workspaceId, id);
+  return toView(row, (await linkedMonitors(db, [id])).get(id) ?? []);
+}
+
+/** The stored channel with its secrets, for sending only. */
+export async function getChannelForSending(db: Db, workspaceId: number, id: number): Promise<Row> {
+  return getRow(db, workspaceId, id);
+}
+
+export async function listChannels(db: Db, workspaceId: number): Promise<ChannelView[]> {
+  const rows = await db
+    .select()
+    .from(notificationChannel)
+    .where(eq(notificationChannel.workspaceId, workspaceId))
+    .orderBy(notificationChannel.id);
+  const links = await linkedMonitors(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toView(r, links.get(r.id) ?? []));
+}
+
+export async function updateChannel(db: Db, workspaceId: number, id: number, raw: unknown, actor: Actor): Promise<ChannelView> {
+  const patch = parseInput(ChannelPatch, raw, "channel");
+  await db.transaction(
+    async (tx) => {
+      const row = await getRow(tx, workspaceId, id);
+      const set: Partial<typeof notificationChannel.$inferInsert> = { updatedAt: Date.now() };
+      if (patch.name !== undefined && patch.name !== row.name) {
+        await assertNameFree(tx, workspaceId, patch.name, id);
+        set.name = patch.name;
+      }
+      if (patch.config !== undefined) set.config = validConfig(row.kind, keepSecrets(patch.config, row.config));
+      if (patch.enabled !== undefined) {
+        set.enabled = patch.enabled;
+        // Re-enabling is the user saying "try again": clear the failing mark.
+        if (patch.enabled) set.failingSince = null;
+      }
+      await tx.update(notificationChannel).set(set).where(eq(notificationChannel.id, id));
+      if (patch.monitors) await setLinks(tx, workspaceId, id, patch.monitors);
+      await auditInsert(tx, {
+        workspaceId,
+        actor,
+        action: "channel.update",
+        targetType: "channel",
+        targetId: id,
+        metadata: { fields: Object.keys(patch) },
+      });
+    },
+    { behavior: "immediate" },
+  );
+  return getChannel(db, workspaceId, id);
+}
+
+export async function deleteChannel(db: Db, workspaceId: number, id: number, actor: Actor): Promise<void> {
+  const res = await db
+    .delete(notificationChannel)
+    .where(and(eq(notificationChannel.id, id), eq(notificationChannel.workspaceId, workspaceId)))
+    .returning({ id: notificationChannel.id });
+  if (res.length === 0) throw new NotFoundError("notification channel", id);
+  await auditInsert(db, { workspaceId, actor, action: "channel.delete", targetType: "channel", targetId: id });
+}

@@ -1,0 +1,4 @@
+export { formatYamlError, type ParsedMonitors, type ParseResult, parseMonitorsYaml, type YamlError } from "./parse";
+export type { Segment } from "./positions";
+export { monitorsJsonSchema } from "./schema";
+export { SCHEMA_COMMENT, serializeMonitorsYaml } from "./serialize";

@@ -1,0 +1,111 @@
+import { HttpMonitorInput, type Monitor, MonitorInput } from "@vigil/api-contract";
+import * as yaml from "js-yaml";
+
+export const SCHEMA_COMMENT = "# yaml-language-server: $schema=./vigil.schema.json";
+
+type AnyMonitor = Monitor | MonitorInput;
+
+/** The values the schema fills in: parse a minimal monitor, drop what we gave it. Never restated here. */
+function schemaDefaults(minimal: Record<string, unknown> & { request: Record<string, unknown> }) {
+  const parsed = MonitorInput.parse(minimal) as Record<string, unknown> & { request: Record<string, unknown> };
+  const strip = (o: Record<string, unknown>, given: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(o).filter(([k]) => !(k in given)));
+  return { ...strip(parsed, minimal), request: strip(parsed.request, minimal.request) };
+}
+const DEFAULTS = {
+  http: schemaDefaults({ kind: "http", frequency: "1m", regions: ["ams"], request: { url: "http://x" } }),
+  tcp: schemaDefaults({ kind: "tcp", frequency: "1m", regions: ["ams"], request: { host: "x", port: 1 } }),
+};
+
+const EntryKey = HttpMonitorInput.shape.key.unwrap();
+const isValidKey = (k: unknown): k is string => typeof k === "string" && EntryKey.safeParse(k).success;
+
+// An empty string is kept: it can differ from "not set" (a jsonBody target of "" is not null).
+function isEmpty(v: unknown): boolean {
+  return (
+    v === undefined ||
+    v === null ||
+    (Array.isArray(v) && v.length === 0) ||
+    (typeof v === "object" && v !== null && Object.keys(v).length === 0)
+  );
+}
+
+/** Copies the fields that differ from the default, in the order a person would write them. */
+function pick(source: Record<string, unknown>, defaults: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) {
+    const v = source[k];
+    if (isEmpty(v)) continue;
+    if (k in defaults && JSON.stringify(defaults[k]) === JSON.stringify(v)) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+function toEntry(m: AnyMonitor): Record<string, unknown> {
+  const defaults = DEFAULTS[m.kind];
+  const entry = pick(m as Record<string, unknown>, defaults, [
+    "name",
+    "description",
+    "kind",
+    "frequency",
+    "active",
+    "public",
+    "regions",
+    "retry",
+    "timeout",
+    "degradedAfter",
+  ]);
+  if ("id" in m && m.name === "") delete entry.name; // a stored monitor's "" means it has no name
+  entry.request = pick(
+    m.request,
+    defaults.request,
+    m.kind === "http" ? ["url", "method", "headers", "body", "followRedirects"] : ["host", "port"],
+  );
+  if (m.kind === "http" && m.assertions.length > 0) {
+    entry.assertions = m.assertions.map((a) => pick(a as Record<string, unknown>, {}, ["kind", "key", "path", "compare", "target"]));
+  }
+  if (m.openTelemetry) entry.openTelemetry = pick(m.openTelemetry, {}, ["endpoint", "headers"]);
+  if (m.channels && m.channels.length > 0) entry.channels = m.channels;
+  return entry;
+}
+
+function slug(name: string): string {
+  return name
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 90);
+}
+
+/** Entry keys: the monitor's key, else a slug of its name, else `monitor-<id>`; never two alike. */
+function entryKeys(monitors: readonly AnyMonitor[]): string[] {
+  const taken = new Set<string>(monitors.map((m) => m.key).filter(isValidKey));
+  return monitors.map((m, i) => {
+    if (isValidKey(m.key)) return m.key;
+    const base = slug(m.name ?? "") || ("id" in m ? `monitor-${m.id}` : `monitor-${i + 1}`);
+    let key = base;
+    for (let n = 2; taken.has(key); n++) key = `${base}-${n}`;
+    taken.add(key);
+    return key;
+  });
+}
+
+// Short lists (regions, channels) and assertion items read best on one line, like the examples.
+const flowStyle = (documents: yaml.Document[]) =>
+  yaml.visit(documents, (node, ctx) => {
+    if (node.kind === "sequence" && node.items.every((i) => i.kind === "scalar")) node.style = yaml.COLLECTION_STYLE.FLOW;
+    if (node.kind === "mapping" && ctx.parent?.kind === "sequence") node.style = yaml.COLLECTION_STYLE.FLOW;
+  });
+
+/**
+ * Writes monitors as a monitors file (what `vigil import` prints). Durations are milliseconds, as
+ * OpenStatus writes them; fields at their default are left out. Parsing the output gives the same monitors.
+ */
+export function serializeMonitorsYaml(monitors: readonly Monitor[] | readonly MonitorInput[]): string {
+  const list: readonly AnyMonitor[] = monitors;
+  const keys = entryKeys(list);
+  const blocks = list.map((m, i) => yaml.dump({ [keys[i] as string]: toEntry(m) }, { lineWidth: -1, noRefs: true, transform: flowStyle }));
+  return `${SCHEMA_COMMENT}\n${blocks.join("\n")}`;
+}

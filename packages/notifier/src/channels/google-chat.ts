@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { defineChannel } from "../channel";
+import { httpUrl } from "../fields";
+import { escapeHtml, facts, headline, LINK_LABEL, monitorLink, STATUS_EMOJI } from "../format";
+
+export const googleChat = defineChannel({
+  kind: "google-chat",
+  config: z.object({ webhookUrl: httpUrl("https://chat.googleapis.com/v1/spaces/AAAA/messages?key=...&token=...") }),
+  secrets: ["webhookUrl"],
+  build: (config, event, { env }) => {
+    const message = {
+      // The text line is what notifications and the space's preview show.
+      text: `${STATUS_EMOJI[event.type]} ${headline(event)}`,
+      cardsV2: [
+        {
+          cardId: `vigil-monitor-${event.monitor.id}`,
+          card: {
+            header: { title: headline(event), subtitle: "Vigil" },
+            sections: [
+              {
+                widgets: [
+                  // decoratedText renders a subset of HTML, so user strings are escaped.
+                  ...facts(event).map((f) => ({ decoratedText: { topLabel: f.label, text: escapeHtml(f.value), wrapText: true } })),
+                  { buttonList: { buttons: [{ text: LINK_LABEL, onClick: { openLink: { url: monitorLink(event, env) } } }] } },
+                ],
+              },
+            ],
+          },
+        },
+      ],
+    };
+    return {
+      transport: "http",
+      method: "POST",
+      url: config.webhookUrl,
+      headers: { "content-type": "application/json; charset=UTF-8" },
+      body: JSON.stringify(message),
+    };
+  },
+});

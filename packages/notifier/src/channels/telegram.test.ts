@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { notify } from "../notify";
+import { type CaptureServer, expectedRequest, startCaptureServer, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
+
+let server: CaptureServer;
+beforeAll(async () => {
+  server = await startCaptureServer(() => ({ status: 200, body: '{"ok":true}' }));
+});
+afterAll(() => server.close());
+
+async function deliver(type: keyof typeof TEST_EVENTS) {
+  const result = await notify({ kind: "telegram", config: { chatId: "-1001234567890" } }, TEST_EVENTS[type], testEnv(server.url), {
+    now: TEST_NOW,
+  });
+  expect(result).toEqual({ ok: true, status: 200 });
+  return server.requests.at(-1);
+}
+
+describe("telegram channel", () => {
+  it("an error sends an HTML message to the chat through the bot token's sendMessage", async () => {
+    expect(await deliver("error")).toEqual(
+      expectedRequest("/bot123456:TEST-TOKEN/sendMessage", [["content-type", "application/json"]], {
+        chat_id: "-1001234567890",
+        text: '🔴 <b>API health is down</b>\nStatus: error\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 503\nLatency: 1532 ms\nError: expected status 200, got 503\n<a href="https://vigil.example.com/monitors/42">Open in Vigil</a>',
+        parse_mode: "HTML",
+        link_preview_options: {
+          is_disabled: true,
+        },
+      }),
+    );
+  });
+
+  it("degraded sends the slow latency", async () => {
+    expect(await deliver("degraded")).toEqual(
+      expectedRequest("/bot123456:TEST-TOKEN/sendMessage", [["content-type", "application/json"]], {
+        chat_id: "-1001234567890",
+        text: '🟠 <b>API health is degraded</b>\nStatus: degraded\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 200\nLatency: 2450 ms\n<a href="https://vigil.example.com/monitors/42">Open in Vigil</a>',
+        parse_mode: "HTML",
+        link_preview_options: {
+          is_disabled: true,
+        },
+      }),
+    );
+  });
+
+  it("a recovery sends the status code and latency", async () => {
+    expect(await deliver("recovered")).toEqual(
+      expectedRequest("/bot123456:TEST-TOKEN/sendMessage", [["content-type", "application/json"]], {
+        chat_id: "-1001234567890",
+        text: '🟢 <b>API health has recovered</b>\nStatus: recovered\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 200\nLatency: 87 ms\n<a href="https://vigil.example.com/monitors/42">Open in Vigil</a>',
+        parse_mode: "HTML",
+        link_preview_options: {
+          is_disabled: true,
+        },
+      }),
+    );
+  });
+
+  it("a test sends the monitor's name, URL and time", async () => {
+    expect(await deliver("test")).toEqual(
+      expectedRequest("/bot123456:TEST-TOKEN/sendMessage", [["content-type", "application/json"]], {
+        chat_id: "-1001234567890",
+        text: '🔔 <b>Test notification for API health</b>\nStatus: test\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\n<a href="https://vigil.example.com/monitors/42">Open in Vigil</a>',
+        parse_mode: "HTML",
+        link_preview_options: {
+          is_disabled: true,
+        },
+      }),
+    );
+  });
+});
+
+describe("telegram setup and escaping", () => {
+  it("a name and error with HTML characters are escaped, so Telegram accepts the message", async () => {
+    const event = { ...TEST_EVENTS.error, monitor: { ...TEST_EVENTS.error.monitor, name: "R&D <api>" }, errorMessage: "got <html>" };
+    await notify({ kind: "telegram", config: { chatId: "@vigil_alerts" } }, event, testEnv(server.url), { now: TEST_NOW });
+    const message = JSON.parse(server.requests.at(-1)!.body);
+    expect(message.chat_id).toBe("@vigil_alerts");
+    expect(message.text).toContain("🔴 <b>R&amp;D &lt;api&gt; is down</b>\n");
+    expect(message.text).toContain("Error: got &lt;html&gt;\n");
+  });
+
+  it("without TELEGRAM_BOT_TOKEN nothing is sent and the failure names the variable", async () => {
+    const before = server.requests.length;
+    const env = testEnv(server.url);
+    delete env.TELEGRAM_BOT_TOKEN;
+    await expect(notify({ kind: "telegram", config: { chatId: "-1001234567890" } }, TEST_EVENTS.error, env)).resolves.toEqual({
+      ok: false,
+      retryable: false,
+      error: "TELEGRAM_BOT_TOKEN is not set; the telegram channel needs it",
+    });
+    expect(server.requests.length).toBe(before);
+  });
+});

@@ -1,0 +1,37 @@
+import { createHmac } from "node:crypto";
+import { z } from "zod";
+import { defineChannel } from "../channel";
+import { toWebhookPayload } from "../event";
+import { headerMap, httpUrl } from "../fields";
+
+/** HMAC-SHA256 over `${timestamp}.${body}`, so a captured request cannot be replayed with a new timestamp. */
+export function signWebhook(secret: string, timestamp: number, body: string): string {
+  return "sha256=" + createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
+}
+
+export const webhook = defineChannel({
+  kind: "webhook",
+  config: z.object({
+    url: httpUrl("https://example.com/hooks/vigil"),
+    headers: headerMap().default({}),
+    secret: z.string({ error: "must be a string" }).min(16, "must be at least 16 characters").optional(),
+  }),
+  secrets: ["headers", "secret"],
+  build: (config, event, { now }) => {
+    const body = JSON.stringify(toWebhookPayload(event)); // exactly the spec's fields, nothing more
+    // Header names are case-insensitive: lower-casing the user's keeps one value per name.
+    const userHeaders = Object.fromEntries(Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value]));
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      // The payload has no room for "this is a test", so the event type travels in a header.
+      "x-vigil-event": event.type,
+      ...userHeaders,
+    };
+    if (config.secret !== undefined) {
+      const timestamp = Math.floor(now / 1000);
+      headers["x-vigil-timestamp"] = String(timestamp);
+      headers["x-vigil-signature"] = signWebhook(config.secret, timestamp, body);
+    }
+    return { transport: "http", method: "POST", url: config.url, headers, body };
+  },
+});

@@ -1,0 +1,90 @@
+import nodemailer from "nodemailer";
+import { request } from "undici";
+import type { OutgoingHttp, OutgoingMail, OutgoingRequest } from "./channel";
+
+export type SendResult = { ok: true; status: number } | { ok: false; retryable: boolean; status?: number; error: string };
+
+export interface SendOptions {
+  timeoutMs?: number;
+}
+
+/** Provider error bodies can be whole HTML pages; a delivery log needs the start of it. */
+const EXCERPT_CHARS = 500;
+
+async function excerpt(body: AsyncIterable<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of body) {
+    text += decoder.decode(chunk, { stream: true });
+    if (text.length > EXCERPT_CHARS) break; // leaving the loop destroys the rest of the stream
+  }
+  text = text.trim();
+  return text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS - 1) + "…" : text;
+}
+
+/** 408/429 and 5xx say "later"; any other 4xx says the request itself is wrong and will stay wrong. */
+const retryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
+
+async function sendHttp(req: OutgoingHttp, timeoutMs: number): Promise<SendResult> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const res = await request(req.url, { method: req.method, headers: req.headers, body: req.body, signal });
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      await res.body.dump();
+      return { ok: true, status: res.statusCode };
+    }
+    const text = await excerpt(res.body);
+    return {
+      ok: false,
+      retryable: retryableStatus(res.statusCode),
+      status: res.statusCode,
+      error: `HTTP ${res.statusCode}${text ? `: ${text}` : ""}`,
+    };
+  } catch (err) {
+    // Never echo the URL: for webhook-style channels it is the credential.
+    if (signal.aborted) return { ok: false, retryable: true, error: `no response within ${timeoutMs} ms` };
+    const { code, message } = err as NodeJS.ErrnoException;
+    // The client refusing the request itself (e.g. a header value it cannot encode) will refuse it again.
+    if (code === "UND_ERR_INVALID_ARG") return { ok: false, retryable: false, error: `request refused by the HTTP client: ${message}` };
+    return { ok: false, retryable: true, error: `network error: ${code ?? ""} ${message}`.replace(/\s+/g, " ").trim() };
+  }
+}
+
+async function sendSmtp(req: OutgoingMail, timeoutMs: number): Promise<SendResult> {
+  const transport = nodemailer.createTransport(req.smtpUrl, {
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
+  try {
+    const info = await transport.sendMail({ ...req.mail, date: new Date(req.mail.date) });
+    return { ok: true, status: Number.parseInt(String(info.response), 10) || 250 };
+  } catch (err) {
+    const { responseCode, message } = err as { responseCode?: number; message: string };
+    // SMTP inverts HTTP: 4xx replies are transient, 5xx permanent. No reply at all is a network failure.
+    const retryable = responseCode === undefined || (responseCode >= 400 && responseCode < 500);
+    return {
+      ok: false,
+      retryable,
+      ...(responseCode !== undefined && { status: responseCode }),
+      error: `SMTP ${responseCode ?? "error"}: ${message}`.slice(0, EXCERPT_CHARS),
+    };
+  } finally {
+    transport.close();
+  }
+}
+
+/** Sends one request; never throws for the provider's failure, classifies it as retryable or permanent. */
+export function send(req: OutgoingRequest, { timeoutMs = 10_000 }: SendOptions = {}): Promise<SendResult> {
+  return req.transport === "smtp" ? sendSmtp(req, timeoutMs) : sendHttp(req, timeoutMs);
+}
+
+/** Sends requests in order and stops at the first failure, which is then the outcome. */
+export async function deliver(requests: readonly OutgoingRequest[], options: SendOptions = {}): Promise<SendResult> {
+  let last: SendResult = { ok: false, retryable: false, error: "nothing to send" };
+  for (const req of requests) {
+    last = await send(req, options);
+    if (!last.ok) return last;
+  }
+  return last;
+}

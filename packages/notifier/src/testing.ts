@@ -1,0 +1,162 @@
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
+import { NotifierEnv } from "./env";
+import type { NotificationEvent } from "./event";
+
+/** Loopback servers and fixtures for the notifier's tests (and for apps that test their use of it). */
+
+export interface CapturedRequest {
+  method: string;
+  path: string;
+  /** Raw header pairs in wire order, minus `host` (carries the port) and `connection` (the client's pooling). */
+  headers: [string, string][];
+  body: string;
+}
+
+export type Reply = { status: number; body?: string } | "hang";
+
+export interface CaptureServer {
+  /** Base URL, e.g. http://127.0.0.1:40123 */
+  url: string;
+  requests: CapturedRequest[];
+  close(): Promise<void>;
+}
+
+const TRANSPORT_HEADERS = new Set(["host", "connection"]);
+
+function pairs(raw: string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (!TRANSPORT_HEADERS.has(name.toLowerCase())) out.push([name, raw[i + 1]!]);
+  }
+  return out;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** An HTTP server on 127.0.0.1 that records every request and answers with `reply` ("hang" never answers). */
+export async function startCaptureServer(
+  reply: (req: CapturedRequest) => Reply = () => ({ status: 200, body: "ok" }),
+): Promise<CaptureServer> {
+  const requests: CapturedRequest[] = [];
+  const server = createServer(async (req, res) => {
+    const captured: CapturedRequest = {
+      method: req.method ?? "",
+      path: req.url ?? "",
+      headers: pairs(req.rawHeaders),
+      body: await readBody(req),
+    };
+    requests.push(captured);
+    const answer = reply(captured);
+    if (answer === "hang") return;
+    res.writeHead(answer.status, { "content-type": "text/plain; charset=utf-8" }).end(answer.body ?? "");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * The request a test expects to capture: always a POST, `headers` in wire order followed by the
+ * content-length of `body` (a string, or an object compared as its JSON text, so key order counts).
+ */
+export function expectedRequest(path: string, headers: [string, string][], body: string | object): CapturedRequest {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  return { method: "POST", path, headers: [...headers, ["content-length", String(Buffer.byteLength(text))]], body: text };
+}
+
+/** A URL nothing listens on: bind a port, then release it. */
+export async function refusedUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+export interface CapturedMail {
+  from: string;
+  to: string[];
+  /** The DATA section exactly as received, CRLF line endings. */
+  raw: string;
+}
+
+export interface SmtpCaptureServer {
+  /** e.g. smtp://127.0.0.1:40123 */
+  url: string;
+  mails: CapturedMail[];
+  close(): Promise<void>;
+}
+
+/** A plain-text SMTP server on 127.0.0.1; `reject` answers DATA with that SMTP reply code instead of 250. */
+export async function startSmtpServer(reject?: { code: number; message: string }): Promise<SmtpCaptureServer> {
+  const mails: CapturedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        if (reject) return callback(Object.assign(new Error(reject.message), { responseCode: reject.code }));
+        const from = session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address;
+        mails.push({ from, to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.server.address() as AddressInfo;
+  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Env for tests: every provider base URL points at `base`, every credential is a recognisable fake. */
+export function testEnv(base: string, overrides: Record<string, string> = {}): NotifierEnv {
+  return NotifierEnv.parse({
+    DASHBOARD_URL: "https://vigil.example.com",
+    TELEGRAM_API_URL: base,
+    TELEGRAM_BOT_TOKEN: "123456:TEST-TOKEN",
+    TWILIO_API_URL: base,
+    TWILIO_ACCOUNT_SID: "AC00000000000000000000000000000001",
+    TWILIO_AUTH_TOKEN: "twilio-secret",
+    TWILIO_FROM: "+15005550006",
+    TWILIO_WHATSAPP_FROM: "+14155238886",
+    OPSGENIE_API_URL: base,
+    OPSGENIE_EU_API_URL: `${base}/eu`,
+    PAGERDUTY_EVENTS_URL: base,
+    NTFY_URL: base,
+    EMAIL_PROVIDER_API_URL: base,
+    EMAIL_PROVIDER_API_KEY: "re_test_key",
+    EMAIL_FROM: "Vigil <alerts@vigil.example.com>",
+    ...overrides,
+  });
+}
+
+/** Sending time used by tests: 2024-05-01T12:00:30Z. */
+export const TEST_NOW = Date.UTC(2024, 4, 1, 12, 0, 30);
+
+const monitor = { id: 42, name: "API health", url: "https://api.example.com/health" };
+const slot = Date.UTC(2024, 4, 1, 12, 0, 0);
+
+/** One event of each type, with the optional fields a real one of that type carries. */
+export const TEST_EVENTS = {
+  error: { type: "error", monitor, cronTimestamp: slot, statusCode: 503, latency: 1532.4, errorMessage: "expected status 200, got 503" },
+  degraded: { type: "degraded", monitor, cronTimestamp: slot, statusCode: 200, latency: 2450 },
+  recovered: { type: "recovered", monitor, cronTimestamp: slot, statusCode: 200, latency: 87 },
+  test: { type: "test", monitor, cronTimestamp: slot },
+} satisfies Record<NotificationEvent["type"], NotificationEvent>;
