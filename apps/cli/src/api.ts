@@ -1,14 +1,14 @@
 import {
   type ApplyInput,
   ApplyOutput,
-  CheckResult,
   ErrorBody,
-  Monitor,
   type MonitorBatchInput,
   MonitorBatchOutput,
+  MonitorList,
+  RunOutput,
   WhoAmI,
 } from "@vigil/api-contract";
-import { z } from "zod";
+import type { z } from "zod";
 import { CliError } from "./io";
 
 export type Issue = { path: string; message: string };
@@ -25,8 +25,7 @@ export class ApiError extends CliError {
   }
 }
 
-// The list route's body is not in api-contract yet: accept a bare array or `{ monitors }` (like the batch route).
-const MonitorList = z.union([z.array(Monitor), z.object({ monitors: z.array(Monitor) }).transform((b) => b.monitors)]);
+const MonitorListBody = MonitorList.transform((b) => b.monitors);
 
 export type ApiOptions = { apiUrl: string; token: string; timeoutMs?: number; userAgent?: string };
 
@@ -74,9 +73,9 @@ export function createApi({ apiUrl, token, timeoutMs = 60_000, userAgent = "vigi
   return {
     createBatch: (body: z.input<typeof MonitorBatchInput>) => call("POST", "/v1/monitors/batch", MonitorBatchOutput, body),
     apply: (body: z.input<typeof ApplyInput>) => call("POST", "/v1/monitors/apply", ApplyOutput, body),
-    listMonitors: () => call("GET", "/v1/monitors", MonitorList),
+    listMonitors: () => call("GET", "/v1/monitors", MonitorListBody),
     deleteMonitor: (id: number) => call("DELETE", `/v1/monitors/${id}`, null),
-    trigger: (id: number) => call("POST", `/v1/monitors/${id}/trigger`, CheckResult),
+    trigger: (id: number) => call("POST", `/v1/monitors/${id}/trigger`, RunOutput),
     whoami: () => call("GET", "/v1/whoami", WhoAmI),
   };
 }

@@ -7,26 +7,28 @@ const DURATION_RE = /^(\d+(?:\.\d+)?)(ms|s|m)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000 } as const;
 
 /** Milliseconds as a number, or a duration string such as "800ms", "45s", "1m". */
-export const Duration = z.union([z.number(), z.string()]).transform((v, ctx) => {
-  if (typeof v === "number") {
-    if (!Number.isInteger(v) || v <= 0) {
-      ctx.addIssue({ code: "custom", message: "must be a positive whole number of milliseconds" });
+export const Duration = z
+  .union([z.number(), z.string()], { error: 'must be milliseconds or a duration such as "800ms", "45s" or "1m"' })
+  .transform((v, ctx) => {
+    if (typeof v === "number") {
+      if (!Number.isInteger(v) || v <= 0) {
+        ctx.addIssue({ code: "custom", message: "must be a positive whole number of milliseconds" });
+        return z.NEVER;
+      }
+      return v;
+    }
+    const m = DURATION_RE.exec(v.trim());
+    if (!m) {
+      ctx.addIssue({ code: "custom", message: 'must be milliseconds or a duration such as "800ms", "45s" or "1m"' });
       return z.NEVER;
     }
-    return v;
-  }
-  const m = DURATION_RE.exec(v.trim());
-  if (!m) {
-    ctx.addIssue({ code: "custom", message: 'must be milliseconds or a duration such as "800ms", "45s" or "1m"' });
-    return z.NEVER;
-  }
-  const out = Math.round(Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS]);
-  if (out <= 0) {
-    ctx.addIssue({ code: "custom", message: "must be more than 0" });
-    return z.NEVER;
-  }
-  return out;
-});
+    const out = Math.round(Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS]);
+    if (out <= 0) {
+      ctx.addIssue({ code: "custom", message: "must be more than 0" });
+      return z.NEVER;
+    }
+    return out;
+  });
 
 export const MAX_TIMEOUT_MS = 120_000;
 const timeout = Duration.pipe(z.number().max(MAX_TIMEOUT_MS, `must be at most ${MAX_TIMEOUT_MS / 1000}s`));
@@ -76,7 +78,9 @@ const common = {
   /** The YAML entry key; unique per workspace. */
   key: z
     .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, "must be letters, digits, dot, dash or underscore (at most 100)")
+    .min(1, "must not be empty")
+    .max(100, "must be at most 100 characters")
+    .regex(/^[^\s\p{Cc}](?:[^\p{Cc}]*[^\s\p{Cc}])?$/u, "must not start or end with a space or hold control characters")
     .optional(),
   name: z.string().max(200, "must be at most 200 characters").optional(),
   description: z.string().max(2000, "must be at most 2000 characters").default(""),

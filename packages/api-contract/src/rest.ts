@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Assertion } from "./assertions";
+import { CheckResult } from "./check";
 import { Frequency, Region } from "./common";
 import { HttpRequest, MonitorInput, OpenTelemetry, TcpRequest } from "./monitor";
 
@@ -59,3 +60,13 @@ export const WhoAmI = z.object({
   workspace: z.object({ id: z.number().int(), name: z.string().nullable(), plan: z.string().nullable() }),
   apiKey: z.object({ id: z.number().int(), name: z.string() }),
 });
+
+/** GET /v1/monitors */
+export const MonitorList = z.object({ monitors: z.array(Monitor) });
+
+/** POST /v1/monitors/:id/trigger and /v1/monitors/test: one run on a probe serving the monitor. */
+export const RunOutput = z.object({
+  location: z.object({ id: z.number().int(), name: z.string(), region: z.string() }),
+  result: CheckResult,
+});
+export type RunOutput = z.infer<typeof RunOutput>;

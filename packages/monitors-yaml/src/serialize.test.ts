@@ -319,7 +319,7 @@ describe("monitorsJsonSchema", () => {
       additionalProperties: { oneOf: { properties: Record<string, { enum?: string[]; description?: string }>; required: string[] }[] };
     };
     expect(schema.$schema).toBe("http://json-schema.org/draft-07/schema#");
-    expect(schema.propertyNames.pattern).toBe("^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$");
+    expect(schema.propertyNames.pattern).toBe("^[^\\s\\p{Cc}](?:[^\\p{Cc}]*[^\\s\\p{Cc}])?$");
     const [http, tcp] = schema.additionalProperties.oneOf;
     expect(http?.properties.frequency?.enum).toEqual([...FREQUENCIES]);
     expect(http?.properties.key).toBeUndefined();

@@ -181,7 +181,7 @@ describe("vigil import, list, delete, trigger", () => {
   const monitors = parsed().map((m, i) => stored(m, i + 1));
 
   it("import writes YAML that validates and loads back as the same monitors", async () => {
-    server = await loopback({ "GET /v1/monitors": { status: 200, body: monitors } });
+    server = await loopback({ "GET /v1/monitors": { status: 200, body: { monitors } } });
     const t = setup(server.url);
     expect(await run(["import"], t.io)).toBe(0);
     expect(server.requests[0]).toMatchObject({ method: "GET", path: "/v1/monitors" });
@@ -193,7 +193,7 @@ describe("vigil import, list, delete, trigger", () => {
     expect(t.stderr()).toContain("OTLP header values are redacted by the server (***)");
   });
 
-  it("import -o writes the file (also from a { monitors } body)", async () => {
+  it("import -o writes the file", async () => {
     server = await loopback({ "GET /v1/monitors": { status: 200, body: { monitors: [{ ...monitors[1], key: null, name: "Main DB" }] } } });
     const t = setup(server.url);
     expect(await run(["import", "-o", "out.yaml"], t.io)).toBe(0);
@@ -203,7 +203,7 @@ describe("vigil import, list, delete, trigger", () => {
   });
 
   it("list prints a table, or JSON with --json", async () => {
-    server = await loopback({ "GET /v1/monitors": { status: 200, body: monitors } });
+    server = await loopback({ "GET /v1/monitors": { status: 200, body: { monitors } } });
     const t = setup(server.url);
     expect(await run(["list"], t.io)).toBe(0);
     expect(t.stdout()).toBe(
@@ -252,12 +252,14 @@ describe("vigil import, list, delete, trigger", () => {
       attempts: 4,
       assertions: [{ kind: "statusCode", ok: false, message: "503 eq 200" }],
     };
-    server = await loopback({ "POST /v1/monitors/7/trigger": { status: 200, body: result } });
+    server = await loopback({
+      "POST /v1/monitors/7/trigger": { status: 200, body: { location: { id: 2, name: "edge-1", region: "iad" }, result } },
+    });
     const t = setup(server.url);
     expect(await run(["trigger", "7"], t.io)).toBe(0);
     expect(server.requests[0]).toMatchObject({ method: "POST", path: "/v1/monitors/7/trigger" });
     expect(t.stdout()).toBe(
-      "error in 312ms, HTTP 503 (4 attempts)\nerror: assertion failed: status code 503 is not 200\n  FAIL statusCode: 503 eq 200\n",
+      "ran on edge-1 (iad)\nerror in 312ms, HTTP 503 (4 attempts)\nerror: assertion failed: status code 503 is not 200\n  FAIL statusCode: 503 eq 200\n",
     );
   });
 });

@@ -1,11 +1,12 @@
 import {
   ApplyInput,
   ApplyOutput,
-  CheckResult,
   Monitor,
   MonitorBatchInput,
   MonitorBatchOutput,
   MonitorInput,
+  MonitorList,
+  RunOutput,
   toCheckDefinition,
 } from "@vigil/api-contract";
 import { applyMonitors, createMonitor, createMonitors, deleteMonitor, getMonitor, listMonitors, toInput, updateMonitor } from "@vigil/core";
@@ -97,7 +98,6 @@ monitors.post("/apply", valid("json", ApplyBody, "apply"), async (c) => {
   return c.json(plan);
 });
 
-const RunOutput = z.object({ location: z.object({ id: z.number(), name: z.string(), region: z.string() }), result: CheckResult });
 describeRoute({
   method: "post",
   path: "/v1/monitors/test",
