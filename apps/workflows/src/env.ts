@@ -1,11 +1,30 @@
 import { env, z } from "@vigil/config";
+import { NotifierEnv } from "@vigil/notifier";
+
+const ms = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
 
 export const WorkflowsEnv = z.object({
+  ...NotifierEnv.shape,
   PORT: env.port(3000),
   HOST: z.string().default("0.0.0.0"),
   DATABASE_URL: env.DATABASE_URL,
   DATABASE_AUTH_TOKEN: env.DATABASE_AUTH_TOKEN,
   REDIS_URL: env.REDIS_URL,
   LOG_LEVEL: env.LOG_LEVEL,
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, "must be lowercase letters, digits or dashes")
+    .default("vigil"),
+  /** 12 attempts doubling from 1 s: the last one is about an hour after the first. */
+  NOTIFY_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(12),
+  NOTIFY_BACKOFF_MS: ms(1000),
+  EVALUATE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  NOTIFY_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
+  /** How often pending results and undispatched events are swept up. */
+  SWEEP_INTERVAL_MS: ms(15_000, 100),
+  /** A job whose worker died is taken up again after this long. */
+  JOB_LOCK_MS: ms(30_000, 1000),
+  PROBE_HEALTH_INTERVAL_MS: ms(30_000, 100),
+  RETENTION_INTERVAL_MS: ms(3_600_000, 1000),
 });
 export type WorkflowsEnv = z.infer<typeof WorkflowsEnv>;

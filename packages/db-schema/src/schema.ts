@@ -330,10 +330,13 @@ export const statusEvent = sqliteTable(
     incidentId: integer("incident_id").references(() => incident.id, { onDelete: "set null" }),
     /** Set when an active maintenance window held back the notifications. */
     suppressed: integer("suppressed", { mode: "boolean" }).notNull().default(false),
+    /** Set once a notify job per channel is queued; a sweep queues those still unset after a crash. */
+    dispatchedAt: integer("dispatched_at"),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("status_event_slot").on(t.monitorId, t.cronTimestamp, t.status),
+    index("status_event_undispatched").on(t.dispatchedAt),
     index("status_event_workspace_time").on(t.workspaceId, t.createdAt),
   ],
 );

@@ -1,0 +1,16 @@
+import type { Db } from "@vigil/db-schema";
+import type { NotifierEnv } from "@vigil/notifier";
+import type { NotifyJob } from "@vigil/queue";
+import type { Logger } from "@vigil/service";
+import type { Counter, Histogram } from "prom-client";
+
+export interface WorkflowContext {
+  db: Db;
+  logger: Logger;
+  notifierEnv: NotifierEnv;
+  notifyQueue(jobs: NotifyJob[]): Promise<void>;
+  metrics: {
+    deliveries: Counter<"outcome">;
+    evaluationLag: Histogram;
+  };
+}

@@ -1,0 +1,43 @@
+import { channelsForEvent, evaluateMonitor, markDispatched, recordDelivery } from "@vigil/core";
+import type { Db } from "@vigil/db-schema";
+import { EvaluateJob, type NotifyJob } from "@vigil/queue";
+import type { Job } from "bullmq";
+import type { WorkflowContext } from "../context";
+
+/** Queues one notify job per enabled channel, or logs the suppression; then marks the event dispatched. */
+export async function dispatch(ctx: WorkflowContext, event: { id: number; suppressed: boolean; monitorId: number }): Promise<number> {
+  const channelIds = await channelsForEvent(ctx.db, event.id);
+  if (event.suppressed) {
+    for (const channelId of channelIds)
+      await recordDelivery(ctx.db, { eventId: event.id, channelId, attempt: 0, outcome: "suppressed", error: "maintenance window" });
+    ctx.metrics.deliveries.inc({ outcome: "suppressed" }, channelIds.length);
+  } else {
+    await ctx.notifyQueue(channelIds.map((channelId): NotifyJob => ({ eventId: event.id, channelId })));
+  }
+  await markDispatched(ctx.db, [event.id]);
+  return channelIds.length;
+}
+
+export function evaluateProcessor(ctx: WorkflowContext) {
+  return async (job: Job) => {
+    const data = EvaluateJob.parse(job.data);
+    const out = await evaluateMonitor(ctx.db as Db, data.monitorId);
+    if (out.cronTimestamp !== null) ctx.metrics.evaluationLag.observe(Math.max(0, Date.now() - data.cronTimestamp) / 1000);
+    if (out.event) {
+      const n = await dispatch(ctx, out.event);
+      ctx.logger.info(
+        {
+          monitorId: data.monitorId,
+          eventId: out.event.id,
+          status: out.event.status,
+          cronTimestamp: out.event.cronTimestamp,
+          channels: n,
+          suppressed: out.event.suppressed,
+          jobId: job.id,
+        },
+        "status changed",
+      );
+    }
+    return { status: out.status, event: out.event?.id ?? null };
+  };
+}

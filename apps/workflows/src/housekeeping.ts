@@ -1,0 +1,38 @@
+import type { Analytics } from "@vigil/analytics";
+import { applyRetention, markSilentLocations, pendingEvaluations, undispatchedEvents } from "@vigil/core";
+import type { EvaluateJob } from "@vigil/queue";
+import type { Job } from "bullmq";
+import type { WorkflowContext } from "./context";
+import { dispatch } from "./evaluate/processor";
+
+/** Results and events older than this without progress are taken to be stranded. */
+const STRANDED_MS = 10_000;
+
+export function housekeepingProcessor(ctx: WorkflowContext, analytics: Analytics, enqueueEvaluate: (jobs: EvaluateJob[]) => Promise<void>) {
+  return async (job: Job) => {
+    switch (job.name) {
+      case "sweep": {
+        // Results stored while Redis was away, and events whose notify jobs a crash may have lost.
+        const pending = await pendingEvaluations(ctx.db, STRANDED_MS);
+        await enqueueEvaluate(pending);
+        const events = await undispatchedEvents(ctx.db, STRANDED_MS);
+        for (const e of events) await dispatch(ctx, e);
+        if (pending.length + events.length > 0)
+          ctx.logger.info({ pendingMonitors: pending.length, undispatchedEvents: events.length }, "swept stranded work");
+        return { pending: pending.length, events: events.length };
+      }
+      case "probe-health": {
+        const offline = await markSilentLocations(ctx.db);
+        for (const id of offline) ctx.logger.warn({ locationId: id }, "private location went silent; marked offline");
+        return { offline };
+      }
+      case "retention": {
+        const deleted = await applyRetention(ctx.db, analytics.deleteBefore);
+        ctx.logger.info({ deleted }, "retention applied");
+        return { deleted };
+      }
+      default:
+        return "unknown";
+    }
+  };
+}

@@ -1,0 +1,45 @@
+import { alreadyDelivered, channelForDelivery, notificationFor, recordDelivery } from "@vigil/core";
+import { notify } from "@vigil/notifier";
+import { NotifyJob } from "@vigil/queue";
+import { type Job, UnrecoverableError } from "bullmq";
+import type { WorkflowContext } from "../context";
+
+/**
+ * Sends one event to one channel. Every attempt lands in the delivery log; retryable failures
+ * throw so BullMQ retries with backoff; permanent ones stop at once.
+ */
+export function notifyProcessor(ctx: WorkflowContext) {
+  return async (job: Job) => {
+    const { eventId, channelId } = NotifyJob.parse(job.data);
+    const log = { eventId, channelId, jobId: job.id };
+    if (await alreadyDelivered(ctx.db, eventId, channelId)) return "already delivered";
+    const info = await notificationFor(ctx.db, eventId);
+    const channel = await channelForDelivery(ctx.db, channelId);
+    if (!info || !channel) return "gone";
+    if (!channel.enabled) return "channel disabled";
+    const attempt = job.attemptsMade + 1;
+    const res = await notify(channel, info.event, ctx.notifierEnv);
+    if (res.ok) {
+      await recordDelivery(ctx.db, { eventId, channelId, attempt, outcome: "sent", responseCode: res.status });
+      ctx.metrics.deliveries.inc({ outcome: "sent" });
+      ctx.logger.info({ ...log, monitorId: info.event.monitor.id, status: info.event.type, attempt }, "alert delivered");
+      return "sent";
+    }
+    const last = !res.retryable || attempt >= (job.opts.attempts ?? 1);
+    await recordDelivery(ctx.db, {
+      eventId,
+      channelId,
+      attempt,
+      outcome: last ? "failed" : "retrying",
+      responseCode: res.status,
+      error: res.error,
+    });
+    ctx.metrics.deliveries.inc({ outcome: last ? "failed" : "retrying" });
+    ctx.logger.warn(
+      { ...log, attempt, retryable: res.retryable, error: res.error },
+      last ? "alert failed" : "alert delivery will be retried",
+    );
+    if (!res.retryable) throw new UnrecoverableError(res.error);
+    throw new Error(res.error);
+  };
+}

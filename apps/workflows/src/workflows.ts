@@ -1,0 +1,128 @@
+import { libsqlAnalytics } from "@vigil/analytics";
+import { createDb } from "@vigil/db-schema";
+import { NotifierEnv } from "@vigil/notifier";
+import { createRedis, type EvaluateJob, evaluateJobId, type NotifyJob, notifyJobId, QUEUES } from "@vigil/queue";
+import { createLogger, createServiceApp, listen } from "@vigil/service";
+import { Queue, Worker } from "bullmq";
+import { Counter, Gauge, Histogram } from "prom-client";
+import type { WorkflowContext } from "./context";
+import type { WorkflowsEnv } from "./env";
+import { evaluateProcessor } from "./evaluate/processor";
+import { housekeepingProcessor } from "./housekeeping";
+import { notifyProcessor } from "./notify/processor";
+
+export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: boolean } = {}) {
+  const logger = createLogger("workflows", env.LOG_LEVEL);
+  const db = createDb(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
+  const connection = createRedis(env.REDIS_URL, "worker");
+  connection.on("error", (err) => logger.warn({ err: err.message }, "redis"));
+  const prefix = env.QUEUE_PREFIX;
+
+  const queues = {
+    evaluate: new Queue(QUEUES.evaluate, { connection, prefix }),
+    notify: new Queue(QUEUES.notify, { connection, prefix }),
+    maintenance: new Queue(QUEUES.maintenance, { connection, prefix }),
+  };
+  for (const q of Object.values(queues)) q.on("error", (err) => logger.warn({ err: err.message, queue: q.name }, "queue"));
+
+  const { app, registry } = createServiceApp("workflows", logger, () => ({ redis: connection.status }));
+  const metrics = {
+    deliveries: new Counter({
+      name: "vigil_deliveries_total",
+      help: "Notification attempts by outcome",
+      labelNames: ["outcome"] as const,
+      registers: [registry],
+    }),
+    evaluationLag: new Histogram({
+      name: "vigil_evaluation_lag_seconds",
+      help: "From a result's slot to its evaluation",
+      buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
+      registers: [registry],
+    }),
+  };
+  new Gauge({
+    name: "vigil_queue_jobs",
+    help: "Jobs per queue and state",
+    labelNames: ["queue", "state"] as const,
+    registers: [registry],
+    async collect() {
+      for (const q of Object.values(queues)) {
+        const counts = await q.getJobCounts("waiting", "active", "delayed", "failed").catch(() => null);
+        for (const [state, n] of Object.entries(counts ?? {})) this.set({ queue: q.name, state }, n);
+      }
+    },
+  });
+
+  const ctx: WorkflowContext = {
+    db,
+    logger,
+    notifierEnv: NotifierEnv.parse(env),
+    metrics,
+    async notifyQueue(jobs: NotifyJob[]) {
+      if (jobs.length === 0) return;
+      await queues.notify.addBulk(
+        jobs.map((data) => ({
+          name: "notify",
+          data,
+          opts: {
+            jobId: notifyJobId(data),
+            attempts: env.NOTIFY_ATTEMPTS,
+            backoff: { type: "exponential", delay: env.NOTIFY_BACKOFF_MS },
+            removeOnComplete: { age: 7 * 86_400 },
+            removeOnFail: { age: 30 * 86_400 },
+          },
+        })),
+      );
+    },
+  };
+  const enqueueEvaluate = async (jobs: EvaluateJob[]) => {
+    if (jobs.length === 0) return;
+    await queues.evaluate.addBulk(
+      jobs.map((data) => ({
+        name: "evaluate",
+        data,
+        opts: {
+          jobId: evaluateJobId(data),
+          removeOnComplete: 1000,
+          removeOnFail: 5000,
+          attempts: 5,
+          backoff: { type: "exponential", delay: 500 },
+        },
+      })),
+    );
+  };
+
+  const workerOpts = { connection, prefix, lockDuration: env.JOB_LOCK_MS, stalledInterval: env.JOB_LOCK_MS, maxStalledCount: 100 };
+  const workers = [
+    new Worker(QUEUES.evaluate, evaluateProcessor(ctx), { ...workerOpts, concurrency: env.EVALUATE_CONCURRENCY }),
+    new Worker(QUEUES.notify, notifyProcessor(ctx), { ...workerOpts, concurrency: env.NOTIFY_CONCURRENCY }),
+    new Worker(QUEUES.maintenance, housekeepingProcessor(ctx, libsqlAnalytics(db), enqueueEvaluate), { ...workerOpts, concurrency: 1 }),
+  ];
+  for (const w of workers) {
+    w.on("error", (err) => logger.warn({ err: err.message, queue: w.name }, "worker"));
+    w.on("failed", (job, err) => {
+      if (w.name !== QUEUES.notify) logger.error({ jobId: job?.id, queue: w.name, err: err.message }, "job failed");
+    });
+  }
+
+  const started = await listen(app, {
+    port: env.PORT,
+    host: env.HOST,
+    logger,
+    handleSignals: opts.handleSignals,
+    onShutdown: async () => {
+      await Promise.all(workers.map((w) => w.close()));
+      await Promise.all(Object.values(queues).map((q) => q.close()));
+      connection.disconnect();
+      db.$client.close();
+    },
+  });
+  // Durable schedules: BullMQ job schedulers, upserted at every start (after the HTTP port is up, so
+  // /healthz answers while Redis is still away).
+  const schedules = Promise.all([
+    queues.maintenance.upsertJobScheduler("sweep", { every: env.SWEEP_INTERVAL_MS }, { name: "sweep" }),
+    queues.maintenance.upsertJobScheduler("probe-health", { every: env.PROBE_HEALTH_INTERVAL_MS }, { name: "probe-health" }),
+    queues.maintenance.upsertJobScheduler("retention", { every: env.RETENTION_INTERVAL_MS }, { name: "retention" }),
+  ]).catch((err) => logger.error({ err: (err as Error).message }, "could not set up schedules"));
+  return { ...started, queues, workers, ctx, schedules };
+}

@@ -1,0 +1,74 @@
+import { type Db, monitorChannel, notificationChannel, notificationDelivery, statusEvent } from "@vigil/db-schema";
+import { and, desc, eq, isNull } from "drizzle-orm";
+
+/** Enabled channels linked to the event's monitor: one notification each. */
+export async function channelsForEvent(db: Db, eventId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: notificationChannel.id })
+    .from(statusEvent)
+    .innerJoin(monitorChannel, eq(monitorChannel.monitorId, statusEvent.monitorId))
+    .innerJoin(notificationChannel, eq(notificationChannel.id, monitorChannel.channelId))
+    .where(and(eq(statusEvent.id, eventId), eq(notificationChannel.enabled, true)))
+    .orderBy(notificationChannel.id);
+  return rows.map((r) => r.id);
+}
+
+/** True once a delivery of this event to this channel has succeeded: a replayed job sends nothing. */
+export async function alreadyDelivered(db: Db, eventId: number, channelId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: notificationDelivery.id })
+    .from(notificationDelivery)
+    .where(
+      and(
+        eq(notificationDelivery.eventId, eventId),
+        eq(notificationDelivery.channelId, channelId),
+        eq(notificationDelivery.outcome, "sent"),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+export type DeliveryOutcome = "sent" | "retrying" | "failed" | "suppressed";
+
+export async function recordDelivery(
+  db: Db,
+  d: { eventId: number; channelId: number; attempt: number; outcome: DeliveryOutcome; responseCode?: number; error?: string },
+  nowMs = Date.now(),
+): Promise<void> {
+  const insert = db.insert(notificationDelivery).values({
+    eventId: d.eventId,
+    channelId: d.channelId,
+    attempt: d.attempt,
+    outcome: d.outcome,
+    responseCode: d.responseCode ?? null,
+    error: d.error?.slice(0, 1000) ?? null,
+    createdAt: nowMs,
+  });
+  // A success clears the channel's failing mark; a final failure sets it (once).
+  if (d.outcome === "sent") {
+    await db.batch([insert, db.update(notificationChannel).set({ failingSince: null }).where(eq(notificationChannel.id, d.channelId))]);
+  } else if (d.outcome === "failed") {
+    await db.batch([
+      insert,
+      db
+        .update(notificationChannel)
+        .set({ failingSince: nowMs })
+        .where(and(eq(notificationChannel.id, d.channelId), isNull(notificationChannel.failingSince))),
+    ]);
+  } else await insert;
+}
+
+export async function channelForDelivery(db: Db, channelId: number) {
+  const [row] = await db.select().from(notificationChannel).where(eq(notificationChannel.id, channelId));
+  return row ?? null;
+}
+
+export async function listDeliveries(db: Db, channelId: number, limit = 100) {
+  return db
+    .select()
+    .from(notificationDelivery)
+    .where(eq(notificationDelivery.channelId, channelId))
+    .orderBy(desc(notificationDelivery.id))
+    .limit(limit);
+}
