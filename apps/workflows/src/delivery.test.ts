@@ -1,0 +1,174 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { notificationChannel, notificationDelivery } from "@vigil/db-schema";
+import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import { startTestRedis } from "@vigil/queue/testing";
+import { eq } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { ingest, producerFor, Receiver, seed, until, WorkflowsProcess, workflowsEnv } from "./test-harness";
+
+const REDIS = "redis://127.0.0.1:6379";
+const base = Date.UTC(2026, 10, 22, 9);
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup(n: number, redisUrl = REDIS, extra: Record<string, string> = {}) {
+  const t: TestDatabase = await startTestDatabase();
+  const receiver = new Receiver();
+  await receiver.start();
+  const env = await workflowsEnv(t.url, redisUrl, extra);
+  const wf = new WorkflowsProcess(env);
+  const { producer, close } = producerFor(redisUrl, env.QUEUE_PREFIX);
+  cleanups.push(
+    () => t.close(),
+    () => receiver.stop(),
+    () => wf.kill(),
+    close,
+  );
+  const seeded = await seed(t, n, receiver.url());
+  return { t, receiver, wf, producer, ...seeded };
+}
+
+const byEvent = (r: Receiver) => {
+  const counts = new Map<string, number>();
+  for (const x of r.received) {
+    const key = `${(x.body.monitor as { id: number }).id}:${x.body.status}:${x.body.cronTimestamp}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+};
+
+describe("alerts", () => {
+  it("a monitor going down then up sends error once and recovered once, with exactly the spec's payload", async () => {
+    const s = await setup(1);
+    s.wf.start();
+    await s.wf.waitHealthy();
+    const id = s.monitors[0]!;
+    await ingest(s.t, s.producer, s.location, [{ monitorId: id, cronTimestamp: base, status: "success" }]);
+    await ingest(s.t, s.producer, s.location, [
+      { monitorId: id, cronTimestamp: base + 30_000, status: "error", errorMessage: "connection refused" },
+    ]);
+    await until("error alert", () => s.receiver.received.length === 1);
+    await ingest(s.t, s.producer, s.location, [
+      { monitorId: id, cronTimestamp: base + 60_000, status: "error", errorMessage: "connection refused" },
+    ]);
+    await ingest(s.t, s.producer, s.location, [{ monitorId: id, cronTimestamp: base + 90_000, status: "success", latencyMs: 7 }]);
+    await until("recovered alert", () => s.receiver.received.length === 2);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(s.receiver.received.map((r) => r.raw)).toEqual([
+      `{"monitor":{"id":${id},"name":"Monitor 0","url":"db.internal:5432"},"cronTimestamp":${base + 30_000},"status":"error","latency":5,"errorMessage":"connection refused"}`,
+      `{"monitor":{"id":${id},"name":"Monitor 0","url":"db.internal:5432"},"cronTimestamp":${base + 90_000},"status":"recovered","latency":7}`,
+    ]);
+    const log = await s.t.db.select().from(notificationDelivery);
+    expect(log.map((d) => [d.outcome, d.attempt, d.responseCode])).toEqual([
+      ["sent", 1, 200],
+      ["sent", 1, 200],
+    ]);
+  });
+
+  it("workflows killed in the middle of deliveries and restarted: every alert arrives once", { timeout: 120_000 }, async () => {
+    const n = 24;
+    const s = await setup(n);
+    s.receiver.answerBudget = 8;
+    s.wf.start();
+    await s.wf.waitHealthy();
+    await ingest(
+      s.t,
+      s.producer,
+      s.location,
+      s.monitors.map((monitorId) => ({ monitorId, cronTimestamp: base, status: "error" as const, errorMessage: "down" })),
+    );
+    // Eight delivered and logged, more in flight and held by the receiver: kill now.
+    await until(
+      "8 deliveries logged",
+      async () => (await s.t.db.select().from(notificationDelivery)).filter((d) => d.outcome === "sent").length === 8,
+    );
+    await until("deliveries in flight", () => s.receiver.heldCount > 0);
+    await s.wf.kill("SIGKILL");
+    s.receiver.dropHeld();
+    s.receiver.answerBudget = Number.POSITIVE_INFINITY;
+    s.wf.start();
+    await until("all alerts", () => s.receiver.received.length >= n, 60_000);
+    await new Promise((r) => setTimeout(r, 3000));
+    const counts = byEvent(s.receiver);
+    expect(counts.size).toBe(n);
+    expect([...counts.values()].every((c) => c === 1)).toBe(true);
+    expect(s.receiver.received).toHaveLength(n);
+  });
+
+  it("a receiver down for 30 s gets the alert after it returns, and the channel is not marked failing", { timeout: 120_000 }, async () => {
+    const s = await setup(1);
+    const port = s.receiver.port;
+    await s.receiver.stop();
+    s.wf.start();
+    await s.wf.waitHealthy();
+    await ingest(s.t, s.producer, s.location, [{ monitorId: s.monitors[0]!, cronTimestamp: base, status: "error", errorMessage: "down" }]);
+    await until("a failed attempt", async () => (await s.t.db.select().from(notificationDelivery)).some((d) => d.outcome === "retrying"));
+    await new Promise((r) => setTimeout(r, 30_000));
+    expect(s.receiver.received).toHaveLength(0);
+    await s.receiver.start(port);
+    await until("delivery after return", () => s.receiver.received.length === 1, 60_000, 200);
+    const log = await s.t.db.select().from(notificationDelivery);
+    expect(log.filter((d) => d.outcome === "retrying").length).toBeGreaterThanOrEqual(3);
+    expect(log.at(-1)).toMatchObject({ outcome: "sent" });
+    const [ch] = await s.t.db.select().from(notificationChannel);
+    expect(ch!.failingSince).toBeNull();
+  });
+
+  it("a permanent refusal (400) is not retried and marks the channel failing", async () => {
+    const s = await setup(1);
+    s.receiver.status = 400;
+    s.wf.start();
+    await s.wf.waitHealthy();
+    await ingest(s.t, s.producer, s.location, [{ monitorId: s.monitors[0]!, cronTimestamp: base, status: "error" }]);
+    await until("failed delivery", async () => (await s.t.db.select().from(notificationDelivery)).length === 1);
+    await new Promise((r) => setTimeout(r, 2000));
+    const log = await s.t.db.select().from(notificationDelivery);
+    expect(log.map((d) => [d.outcome, d.responseCode])).toEqual([["failed", 400]]);
+    const [ch] = await s.t.db.select().from(notificationChannel).where(eq(notificationChannel.id, log[0]!.channelId));
+    expect(ch!.failingSince).not.toBeNull();
+  });
+
+  it("results stored while Redis is down are evaluated once it returns, and a restarted append-only Redis loses nothing", {
+    timeout: 120_000,
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vigil-redis-"));
+    const redis = await startTestRedis(dir);
+    cleanups.push(
+      () => redis.stop(),
+      () => rmSync(dir, { recursive: true, force: true }),
+    );
+    const s = await setup(6, redis.url);
+    s.wf.start();
+    await s.wf.waitHealthy();
+    // Half the monitors go down while Redis is away: the results are stored but nothing is queued.
+    await redis.stop();
+    await ingest(
+      s.t,
+      s.producer,
+      s.location,
+      s.monitors.slice(0, 3).map((monitorId) => ({ monitorId, cronTimestamp: base, status: "error" as const })),
+    );
+    await redis.start();
+    await until("alerts for results stored while Redis was down", () => s.receiver.received.length === 3, 60_000);
+    // The rest go down, and Redis restarts in the middle of their deliveries.
+    s.receiver.answerBudget = 1;
+    await ingest(
+      s.t,
+      s.producer,
+      s.location,
+      s.monitors.slice(3).map((monitorId) => ({ monitorId, cronTimestamp: base, status: "error" as const })),
+    );
+    await until("deliveries held", () => s.receiver.heldCount > 0 || s.receiver.received.length === 6);
+    await redis.stop();
+    s.receiver.dropHeld();
+    s.receiver.answerBudget = Number.POSITIVE_INFINITY;
+    await redis.start();
+    await until("every alert", () => s.receiver.received.length >= 6, 60_000);
+    await new Promise((r) => setTimeout(r, 3000));
+    expect([...byEvent(s.receiver).values()]).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+});

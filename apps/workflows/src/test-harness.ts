@@ -1,0 +1,190 @@
+// Test-only: workflows as a real process, a controllable webhook receiver, results fed as the server would.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { fileURLToPath } from "node:url";
+import { createChannel, createMonitor, createPrivateLocation, createWorkspace, recordResults, setLimits } from "@vigil/core";
+import { freePort, type TestDatabase } from "@vigil/db-schema/testing";
+import { createRedis, EvaluateProducer } from "@vigil/queue";
+import { ulid } from "ulid";
+
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+
+export interface Received {
+  body: Record<string, unknown>;
+  raw: string;
+  headers: IncomingMessage["headers"];
+  at: number;
+}
+
+/** Records every completed webhook delivery; can refuse, hold or answer with a status. */
+export class Receiver {
+  received: Received[] = [];
+  private server?: Server;
+  private sockets = new Set<Socket>();
+  private held: ServerResponse[] = [];
+  /** How many more requests to answer at once; the rest are held open (not counted) until released. */
+  answerBudget = Number.POSITIVE_INFINITY;
+  status = 200;
+  port = 0;
+
+  async start(port = 0): Promise<void> {
+    this.server = createServer((req, res) => {
+      let raw = "";
+      req.on("data", (d) => (raw += d));
+      req.on("end", () => {
+        if (this.answerBudget <= 0) {
+          this.held.push(res);
+          return;
+        }
+        this.answerBudget--;
+        res.writeHead(this.status).end("ok", () => {
+          if (this.status < 300) this.received.push({ body: JSON.parse(raw), raw, headers: req.headers, at: Date.now() });
+        });
+      });
+    });
+    this.server.on("connection", (s) => {
+      this.sockets.add(s);
+      s.on("close", () => this.sockets.delete(s));
+    });
+    await new Promise<void>((r) => this.server!.listen(port, "127.0.0.1", r));
+    this.port = (this.server.address() as { port: number }).port;
+  }
+
+  get heldCount() {
+    return this.held.length;
+  }
+
+  /** Drops held requests without an answer: their sender never learns they arrived. */
+  dropHeld() {
+    for (const res of this.held) res.socket?.destroy();
+    this.held = [];
+  }
+
+  async stop(): Promise<void> {
+    this.dropHeld();
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+    this.server = undefined;
+  }
+
+  url(path = "/hook") {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+}
+
+export class WorkflowsProcess {
+  child?: ChildProcess;
+  output = "";
+  constructor(readonly env: Record<string, string>) {}
+
+  start() {
+    this.child = spawn(`${root}node_modules/.bin/tsx`, ["apps/workflows/src/main.ts"], {
+      cwd: root,
+      env: { ...process.env, ...this.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.child.stdout!.on("data", (d) => (this.output += d));
+    this.child.stderr!.on("data", (d) => (this.output += d));
+  }
+
+  async waitHealthy(timeoutMs = 30_000) {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${this.env.PORT}/healthz`)).ok) return;
+      } catch {}
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`workflows did not start:\n${this.output.slice(-2000)}`);
+  }
+
+  async kill(signal: NodeJS.Signals = "SIGKILL") {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill(signal);
+    await exited;
+  }
+}
+
+export async function workflowsEnv(databaseUrl: string, redisUrl: string, extra: Record<string, string> = {}) {
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    PORT: String(await freePort()),
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    QUEUE_PREFIX: `t-${randomBytes(4).toString("hex")}`,
+    NOTIFY_BACKOFF_MS: "500",
+    SWEEP_INTERVAL_MS: "1000",
+    JOB_LOCK_MS: "2000",
+    DASHBOARD_URL: "http://127.0.0.1:3002",
+    ...extra,
+  };
+}
+
+/** A workspace with `n` TCP monitors on one location, all linked to one webhook channel. */
+export async function seed(t: TestDatabase, n: number, webhookUrl: string) {
+  const ws = (await createWorkspace(t.db, { name: "alerts" }, "operator")).id;
+  await setLimits(t.db, ws, "unlimited", "operator");
+  const { location } = await createPrivateLocation(t.db, ws, { name: "edge", region: "iad" }, "operator");
+  const monitors: number[] = [];
+  for (let i = 0; i < n; i++) {
+    monitors.push(
+      (
+        await createMonitor(
+          t.db,
+          ws,
+          {
+            key: `m${i}`,
+            name: `Monitor ${i}`,
+            kind: "tcp",
+            frequency: "30s",
+            regions: ["iad"],
+            request: { host: "db.internal", port: 5432 + i },
+          },
+          "u",
+        )
+      ).id,
+    );
+  }
+  await createChannel(t.db, ws, { name: "hook", kind: "webhook", config: { url: webhookUrl }, monitors }, "u");
+  return { ws, location: { id: location.id, workspaceId: ws, region: "iad" }, monitors };
+}
+
+/** What the server does on ingest: store the results, then queue their evaluation. */
+export async function ingest(
+  t: TestDatabase,
+  producer: EvaluateProducer | null,
+  location: { id: number; workspaceId: number; region: string },
+  results: {
+    monitorId: number;
+    cronTimestamp: number;
+    status: "success" | "degraded" | "error";
+    errorMessage?: string;
+    statusCode?: number;
+    latencyMs?: number;
+  }[],
+) {
+  const out = await recordResults(t.db, location, {
+    results: results.map((r) => ({ id: ulid(), startedAt: r.cronTimestamp, attempts: 1, latencyMs: 5, ...r })),
+  });
+  if (producer) await producer.add(out.toEvaluate).catch(() => {});
+  return out;
+}
+
+export function producerFor(redisUrl: string, prefix: string) {
+  const redis = createRedis(redisUrl, "producer");
+  redis.on("error", () => {});
+  return { producer: new EvaluateProducer(redis, prefix), close: () => redis.disconnect() };
+}
+
+export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000, every = 100) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
