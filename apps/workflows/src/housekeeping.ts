@@ -1,6 +1,6 @@
 import type { Analytics } from "@vigil/analytics";
 import { applyRetention, markSilentLocations, pendingEvaluations, undispatchedEvents } from "@vigil/core";
-import type { EvaluateJob } from "@vigil/queue";
+import type { EvaluateItem } from "@vigil/queue";
 import type { Job } from "bullmq";
 import type { WorkflowContext } from "./context";
 import { dispatch } from "./evaluate/processor";
@@ -8,7 +8,11 @@ import { dispatch } from "./evaluate/processor";
 /** Results and events older than this without progress are taken to be stranded. */
 const STRANDED_MS = 10_000;
 
-export function housekeepingProcessor(ctx: WorkflowContext, analytics: Analytics, enqueueEvaluate: (jobs: EvaluateJob[]) => Promise<void>) {
+export function housekeepingProcessor(
+  ctx: WorkflowContext,
+  analytics: Analytics,
+  enqueueEvaluate: (items: EvaluateItem[]) => Promise<void>,
+) {
   return async (job: Job) => {
     switch (job.name) {
       case "sweep": {

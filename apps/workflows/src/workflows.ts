@@ -1,7 +1,7 @@
 import { libsqlAnalytics } from "@vigil/analytics";
 import { createDb } from "@vigil/db-schema";
 import { NotifierEnv } from "@vigil/notifier";
-import { createRedis, type EvaluateJob, evaluateJobId, type NotifyJob, notifyJobId, QUEUES } from "@vigil/queue";
+import { createRedis, type EvaluateItem, evaluateJobs, type NotifyJob, notifyJobId, QUEUES } from "@vigil/queue";
 import { createLogger, createServiceApp, listen } from "@vigil/service";
 import { Queue, Worker } from "bullmq";
 import { Counter, Gauge, Histogram } from "prom-client";
@@ -75,21 +75,8 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
       );
     },
   };
-  const enqueueEvaluate = async (jobs: EvaluateJob[]) => {
-    if (jobs.length === 0) return;
-    await queues.evaluate.addBulk(
-      jobs.map((data) => ({
-        name: "evaluate",
-        data,
-        opts: {
-          jobId: evaluateJobId(data),
-          removeOnComplete: 1000,
-          removeOnFail: 5000,
-          attempts: 5,
-          backoff: { type: "exponential", delay: 500 },
-        },
-      })),
-    );
+  const enqueueEvaluate = async (items: EvaluateItem[]) => {
+    if (items.length > 0) await queues.evaluate.addBulk(evaluateJobs(items));
   };
 
   const workerOpts = { connection, prefix, lockDuration: env.JOB_LOCK_MS, stalledInterval: env.JOB_LOCK_MS, maxStalledCount: 100 };

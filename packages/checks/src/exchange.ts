@@ -120,11 +120,12 @@ export async function exchange(req: ExchangeRequest, opts: ExchangeOptions): Pro
 
   // One request, then the client (and its socket) is destroyed by us: closing from our side leaves TIME_WAIT
   // on the probe rather than on the target, and skips the error undici builds for a server-side close.
-  const client = new Client(req.url.origin, { connect, pipelining: 1, headersTimeout: 0, bodyTimeout: 0 });
+  let client: Client | undefined;
   try {
+    client = new Client(req.url.origin, { connect, pipelining: 1, headersTimeout: 0, bodyTimeout: 0 });
     const res = await client.request({
       path: `${req.url.pathname}${req.url.search}`,
-      method: req.method as "GET",
+      method: req.method,
       headers: req.headers,
       body: req.body,
       signal: opts.signal,
@@ -160,6 +161,6 @@ export async function exchange(req: ExchangeRequest, opts: ExchangeOptions): Pro
     return { ok: false, error, phase, timings: marks.timings() };
   } finally {
     // A shared reason: undici would otherwise build a fresh error (and its stack) on every check.
-    await client.destroy(FINISHED).catch(() => {});
+    await client?.destroy(FINISHED).catch(() => {});
   }
 }

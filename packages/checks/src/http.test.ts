@@ -119,6 +119,23 @@ describe("HTTP checks", () => {
     expect(asserted.status).toBe("success");
   });
 
+  it("a 303 after a POST continues as a GET without the body; a 307 keeps method and body", async () => {
+    const hits: string[] = [];
+    const s = await serve((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        hits.push(`${req.method} ${req.url} ${body}`.trim());
+        if (req.url === "/see-other") res.writeHead(303, { location: "/temp" }).end();
+        else if (req.url === "/temp") res.writeHead(307, { location: "/final" }).end();
+        else res.end("done");
+      });
+    });
+    const result = await runHttpCheck(http({ url: `${s.origin}/see-other`, method: "POST", body: "x=1" }));
+    expect(result.status).toBe("success");
+    expect(hits).toEqual(["POST /see-other x=1", "GET /temp", "GET /final"]);
+  });
+
   it("a redirect loop is an error naming the loop", async () => {
     const s = await serve((req, res) => {
       res.writeHead(302, { location: req.url === "/a" ? "/b" : "/a" });
@@ -321,6 +338,15 @@ describe("HTTP checks", () => {
     const result = await runHttpCheck(http({ url: s.origin, method: "PUT", headers: { "X-Token": "t1" }, body: "payload" }));
     expect(result.status).toBe("success");
     expect(seen).toEqual({ method: "PUT", header: "t1", body: "payload" });
+  });
+
+  it("a request undici cannot send is an error result, not an exception", async () => {
+    const s = await serve((_req, res) => res.end("ok"));
+    const badHeader = await runHttpCheck(http({ url: s.origin, headers: { "x-bad": "line\r\nbreak" } }));
+    expect(badHeader.status).toBe("error");
+    expect(badHeader.errorMessage).toMatch(/^invalid request: .*header/);
+    const ftp = await runHttpCheck(http({ url: "ftp://127.0.0.1/file" }));
+    expect(ftp).toMatchObject({ status: "error", errorMessage: "invalid request: unsupported URL scheme ftp: (use http or https)" });
   });
 
   const hasOpenssl = (() => {

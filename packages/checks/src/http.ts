@@ -31,9 +31,10 @@ function addTimings(a: CheckTimings | undefined, b: CheckTimings): CheckTimings 
 function describeFailure(hop: Extract<ExchangeResult, { ok: false }>, budget: AttemptBudget, url: URL): string {
   const stopped = budget.stopMessage(`request to ${url.href}`);
   if (stopped) return budget.timedOut ? `${stopped} ${PHASE_WORDS[hop.phase]}` : stopped;
+  const code = codeOf(hop.error);
+  if (code === "UND_ERR_INVALID_ARG") return `invalid request: ${messageOf(hop.error)}`;
   const target = formatTarget(url.hostname.replace(/^\[(.*)\]$/, "$1"), url.port || (url.protocol === "https:" ? 443 : 80));
   if (hop.phase === "dns" || hop.phase === "connect" || hop.phase === "tls") return describeConnectError(hop.error, target);
-  const code = codeOf(hop.error);
   if (code?.startsWith("HPE_")) return `invalid HTTP response from ${target}: ${messageOf(hop.error)}`;
   if (code === "UND_ERR_SOCKET" || code === "ECONNRESET")
     return hop.phase === "response"
@@ -45,9 +46,11 @@ function describeFailure(hop: Extract<ExchangeResult, { ok: false }>, budget: At
 function firstRequest(def: HttpCheck, ping: JsonRpcPing | undefined): ExchangeRequest {
   const hasAgent = Object.keys(def.headers).some((k) => k.toLowerCase() === "user-agent");
   const headers = { ...(!hasAgent && { "user-agent": USER_AGENT }), ...(ping ? withJsonRpcHeaders(def.headers) : def.headers) };
+  const url = new URL(def.url);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`unsupported URL scheme ${url.protocol} (use http or https)`);
   // The spec says JSON-RPC checks are POSTs; a GET here is the schema's default, not a choice.
   const method = ping && def.method.toUpperCase() === "GET" ? "POST" : def.method.toUpperCase();
-  return { url: new URL(def.url), method, headers, ...(def.body !== undefined && { body: def.body }) };
+  return { url, method, headers, ...(def.body !== undefined && { body: def.body }) };
 }
 
 /** Turns the final response into a result: assertions (plus the JSON-RPC reply check), then degraded or not. */

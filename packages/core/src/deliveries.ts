@@ -1,4 +1,4 @@
-import { type Db, monitorChannel, notificationChannel, notificationDelivery, statusEvent } from "@vigil/db-schema";
+import { type Db, monitorChannel, notificationChannel, notificationDelivery, statusEvent, writeBatch } from "@vigil/db-schema";
 import { and, desc, eq, isNull } from "drizzle-orm";
 
 /** Enabled channels linked to the event's monitor: one notification each. */
@@ -47,9 +47,12 @@ export async function recordDelivery(
   });
   // A success clears the channel's failing mark; a final failure sets it (once).
   if (d.outcome === "sent") {
-    await db.batch([insert, db.update(notificationChannel).set({ failingSince: null }).where(eq(notificationChannel.id, d.channelId))]);
+    await writeBatch(db, [
+      insert,
+      db.update(notificationChannel).set({ failingSince: null }).where(eq(notificationChannel.id, d.channelId)),
+    ]);
   } else if (d.outcome === "failed") {
-    await db.batch([
+    await writeBatch(db, [
       insert,
       db
         .update(notificationChannel)

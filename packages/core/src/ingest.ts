@@ -1,6 +1,6 @@
 import { IngestBatch } from "@vigil/api-contract";
-import { checkResult, type Db, monitor, monitorLocationStatus, privateLocation } from "@vigil/db-schema";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { checkResult, type Db, monitor, monitorLocationStatus, privateLocation, writeBatch } from "@vigil/db-schema";
+import { and, eq, sql } from "drizzle-orm";
 import { parseInput } from "./errors";
 
 export interface IngestLocation {
@@ -18,6 +18,26 @@ export interface IngestOutcome {
 }
 
 const CHUNK = 100;
+const OWNED_TTL_MS = 5_000;
+const ownedCache = new Map<number, { ids: Set<number>; at: number }>();
+
+/**
+ * The workspace's live monitor ids, cached briefly: ingest asks on every batch. An id missing from
+ * the cache forces a fresh read, so a monitor created a moment ago is never refused; a deleted one
+ * may be accepted for a few seconds, and evaluation ignores it.
+ */
+async function workspaceMonitorIds(db: Db, workspaceId: number, wanted: number[], nowMs: number): Promise<Set<number>> {
+  const hit = ownedCache.get(workspaceId);
+  if (hit && nowMs - hit.at < OWNED_TTL_MS && wanted.every((id) => hit.ids.has(id))) return hit.ids;
+  const rows = await db
+    .select({ id: monitor.id })
+    .from(monitor)
+    .where(and(eq(monitor.workspaceId, workspaceId), sql`${monitor.deletedAt} is null`));
+  const ids = new Set(rows.map((r) => r.id));
+  if (ownedCache.size > 10_000) ownedCache.clear();
+  ownedCache.set(workspaceId, { ids, at: nowMs });
+  return ids;
+}
 
 /**
  * Stores a probe's batch idempotently: a result whose id or (monitor, location, slot) is already
@@ -26,80 +46,80 @@ const CHUNK = 100;
 export async function recordResults(db: Db, location: IngestLocation, body: unknown, nowMs = Date.now()): Promise<IngestOutcome> {
   const { results } = parseInput(IngestBatch, body, "results");
   const monitorIds = [...new Set(results.map((r) => r.monitorId))];
-  return db.transaction(
-    async (tx) => {
-      const owned = await tx
-        .select({ id: monitor.id })
-        .from(monitor)
-        .where(and(inArray(monitor.id, monitorIds), eq(monitor.workspaceId, location.workspaceId), sql`${monitor.deletedAt} is null`));
-      const ownedIds = new Set(owned.map((m) => m.id));
-      const keep = results.filter((r) => ownedIds.has(r.monitorId));
-      const accepted = new Set<string>();
-      for (let i = 0; i < keep.length; i += CHUNK) {
-        const rows = keep.slice(i, i + CHUNK).map((r) => ({
-          id: r.id,
-          workspaceId: location.workspaceId,
-          monitorId: r.monitorId,
-          locationId: location.id,
-          region: location.region,
-          cronTimestamp: r.cronTimestamp,
-          startedAt: r.startedAt,
-          status: r.status,
-          latencyMs: Math.round(r.latencyMs),
-          statusCode: r.statusCode ?? null,
-          errorMessage: r.errorMessage ?? null,
-          attempts: r.attempts,
-          timings: r.timings ?? null,
-          assertions: r.assertions ?? null,
-        }));
-        const inserted = await tx.insert(checkResult).values(rows).onConflictDoNothing().returning({ id: checkResult.id });
-        for (const row of inserted) accepted.add(row.id);
-      }
-      // The latest slot per monitor for this location; an older, late result never overwrites a newer one.
-      const latest = new Map<number, (typeof keep)[number]>();
-      for (const r of keep) {
-        if (!accepted.has(r.id)) continue;
-        const prev = latest.get(r.monitorId);
-        if (!prev || r.cronTimestamp > prev.cronTimestamp) latest.set(r.monitorId, r);
-      }
-      for (const r of latest.values()) {
-        await tx
-          .insert(monitorLocationStatus)
-          .values({
-            monitorId: r.monitorId,
-            locationId: location.id,
-            status: r.status,
-            cronTimestamp: r.cronTimestamp,
-            resultId: r.id,
-            latencyMs: Math.round(r.latencyMs),
-            statusCode: r.statusCode ?? null,
-            errorMessage: r.errorMessage ?? null,
-            updatedAt: nowMs,
-          })
-          .onConflictDoUpdate({
-            target: [monitorLocationStatus.monitorId, monitorLocationStatus.locationId],
-            set: {
-              status: sql`excluded.status`,
-              cronTimestamp: sql`excluded.cron_timestamp`,
-              resultId: sql`excluded.result_id`,
-              latencyMs: sql`excluded.latency_ms`,
-              statusCode: sql`excluded.status_code`,
-              errorMessage: sql`excluded.error_message`,
-              updatedAt: sql`excluded.updated_at`,
-            },
-            setWhere: sql`excluded.cron_timestamp >= ${monitorLocationStatus.cronTimestamp}`,
-          });
-      }
-      await tx.update(privateLocation).set({ lastSeenAt: nowMs, online: true }).where(eq(privateLocation.id, location.id));
-      return {
-        accepted: accepted.size,
-        duplicates: keep.length - accepted.size,
-        ignored: results.length - keep.length,
-        toEvaluate: [...latest.values()].map((r) => ({ monitorId: r.monitorId, cronTimestamp: r.cronTimestamp })),
-      };
-    },
-    { behavior: "immediate" },
-  );
+  const ownedIds = await workspaceMonitorIds(db, location.workspaceId, monitorIds, nowMs);
+  const keep = results.filter((r) => ownedIds.has(r.monitorId));
+  if (keep.length === 0) {
+    await touchLocation(db, location.id, nowMs);
+    return { accepted: 0, duplicates: 0, ignored: results.length, toEvaluate: [] };
+  }
+  // The latest slot per monitor in this batch; the upsert's WHERE keeps an older, late result from
+  // overwriting a newer one already stored. Re-sent rows rewrite identical values.
+  const latest = new Map<number, (typeof keep)[number]>();
+  for (const r of keep) {
+    const prev = latest.get(r.monitorId);
+    if (!prev || r.cronTimestamp > prev.cronTimestamp) latest.set(r.monitorId, r);
+  }
+  const inserts = [];
+  for (let i = 0; i < keep.length; i += CHUNK) {
+    const rows = keep.slice(i, i + CHUNK).map((r) => ({
+      id: r.id,
+      workspaceId: location.workspaceId,
+      monitorId: r.monitorId,
+      locationId: location.id,
+      region: location.region,
+      cronTimestamp: r.cronTimestamp,
+      startedAt: r.startedAt,
+      status: r.status,
+      latencyMs: Math.round(r.latencyMs),
+      statusCode: r.statusCode ?? null,
+      errorMessage: r.errorMessage ?? null,
+      attempts: r.attempts,
+      timings: r.timings ?? null,
+      assertions: r.assertions ?? null,
+    }));
+    inserts.push(db.insert(checkResult).values(rows).onConflictDoNothing().returning({ id: checkResult.id }));
+  }
+  const statusRows = [...latest.values()].map((r) => ({
+    monitorId: r.monitorId,
+    locationId: location.id,
+    status: r.status,
+    cronTimestamp: r.cronTimestamp,
+    resultId: r.id,
+    latencyMs: Math.round(r.latencyMs),
+    statusCode: r.statusCode ?? null,
+    errorMessage: r.errorMessage ?? null,
+    updatedAt: nowMs,
+  }));
+  const upsert = db
+    .insert(monitorLocationStatus)
+    .values(statusRows)
+    .onConflictDoUpdate({
+      target: [monitorLocationStatus.monitorId, monitorLocationStatus.locationId],
+      set: {
+        status: sql`excluded.status`,
+        cronTimestamp: sql`excluded.cron_timestamp`,
+        resultId: sql`excluded.result_id`,
+        latencyMs: sql`excluded.latency_ms`,
+        statusCode: sql`excluded.status_code`,
+        errorMessage: sql`excluded.error_message`,
+        updatedAt: sql`excluded.updated_at`,
+      },
+      setWhere: sql`excluded.cron_timestamp >= ${monitorLocationStatus.cronTimestamp}`,
+    });
+  const seen = db.update(privateLocation).set({ lastSeenAt: nowMs, online: true }).where(eq(privateLocation.id, location.id));
+  // One atomic round trip: results, per-location status and last-seen land together or not at all.
+  const out = await writeBatch(db, [...inserts, upsert, seen]);
+  const accepted = new Set(out.slice(0, inserts.length).flatMap((rs) => rs.rows.map((row) => String(row.id))));
+  const toEvaluate = new Map<number, number>();
+  for (const r of keep) {
+    if (accepted.has(r.id)) toEvaluate.set(r.monitorId, Math.max(toEvaluate.get(r.monitorId) ?? 0, r.cronTimestamp));
+  }
+  return {
+    accepted: accepted.size,
+    duplicates: keep.length - accepted.size,
+    ignored: results.length - keep.length,
+    toEvaluate: [...toEvaluate].map(([monitorId, cronTimestamp]) => ({ monitorId, cronTimestamp })),
+  };
 }
 
 /** Marks a probe seen without results (it polls even when it has nothing to send). */

@@ -1,4 +1,4 @@
-import { type Conn, type Db, workspace } from "@vigil/db-schema";
+import { type Conn, type Db, workspace, writeBatch } from "@vigil/db-schema";
 import {
   effectiveLimits,
   type Limits,
@@ -78,7 +78,7 @@ export async function setLimits(db: Db, workspaceId: number, input: PresetName |
     const patch = parseInput(LimitsPatch, input, "limits");
     next = { ...parseLimits(ws.limits, () => {}), ...patch } as Limits;
   }
-  await db.batch([
+  await writeBatch(db, [
     db
       .update(workspace)
       .set({ limits: JSON.stringify(next), updatedAt: Date.now() })
@@ -111,7 +111,7 @@ export async function setPlan(db: Db, workspaceId: number, input: z.input<typeof
     endsAt: data.endsAt === undefined ? ws.endsAt : data.endsAt,
     updatedAt: Date.now(),
   };
-  await db.batch([
+  await writeBatch(db, [
     db.update(workspace).set(patch).where(eq(workspace.id, workspaceId)),
     auditInsert(db, {
       workspaceId,

@@ -233,9 +233,9 @@ export const checkResult = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("check_result_slot").on(t.monitorId, t.locationId, t.cronTimestamp),
-    index("check_result_monitor_time").on(t.monitorId, t.cronTimestamp),
-    index("check_result_pending").on(t.evaluatedAt),
+    // (monitor, slot, location): unique per slot and location, and serves a monitor's time ranges too.
+    uniqueIndex("check_result_slot").on(t.monitorId, t.cronTimestamp, t.locationId),
+    index("check_result_pending").on(t.monitorId).where(sql`${t.evaluatedAt} is null`),
     index("check_result_workspace_time").on(t.workspaceId, t.cronTimestamp),
   ],
 );

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { type JobsOptions, Queue } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
@@ -6,13 +7,47 @@ import { z } from "zod";
 export const QUEUES = { evaluate: "evaluate", notify: "notify", maintenance: "maintenance" } as const;
 export const PREFIX = "vigil";
 
-export const EvaluateJob = z.object({ monitorId: z.number().int(), cronTimestamp: z.number().int() });
+export const EvaluateItem = z.object({ monitorId: z.number().int(), cronTimestamp: z.number().int() });
+export type EvaluateItem = z.infer<typeof EvaluateItem>;
+/** One job per ingested batch: Redis work stays per batch, not per result. */
+export const EvaluateJob = z.object({ items: z.array(EvaluateItem).min(1) });
 export type EvaluateJob = z.infer<typeof EvaluateJob>;
 export const NotifyJob = z.object({ eventId: z.number().int(), channelId: z.number().int() });
 export type NotifyJob = z.infer<typeof NotifyJob>;
 
 /** Job ids make a job unique: a replayed add of the same id is a no-op in BullMQ. */
-export const evaluateJobId = (j: EvaluateJob) => `eval-${j.monitorId}-${j.cronTimestamp}`;
+/** The same set of (monitor, slot) gives the same id, so a sweep re-adding pending work adds nothing. */
+export const evaluateJobId = (items: EvaluateItem[]) =>
+  `eval-${createHash("sha1")
+    .update(
+      items
+        .map((i) => `${i.monitorId}:${i.cronTimestamp}`)
+        .sort()
+        .join(","),
+    )
+    .digest("hex")}`;
+
+export const EVALUATE_CHUNK = 500;
+/** Splits evaluation work into jobs (bulk entries) of at most EVALUATE_CHUNK monitors. */
+export function evaluateJobs(items: EvaluateItem[], opts: JobsOptions = {}) {
+  const jobs = [];
+  for (let i = 0; i < items.length; i += EVALUATE_CHUNK) {
+    const chunk = items.slice(i, i + EVALUATE_CHUNK);
+    jobs.push({
+      name: "evaluate",
+      data: { items: chunk } satisfies EvaluateJob,
+      opts: {
+        jobId: evaluateJobId(chunk),
+        removeOnComplete: 1000,
+        removeOnFail: 5000,
+        attempts: 5,
+        backoff: { type: "exponential" as const, delay: 500 },
+        ...opts,
+      },
+    });
+  }
+  return jobs;
+}
 export const notifyJobId = (j: NotifyJob) => `notify-${j.eventId}-${j.channelId}`;
 
 /** Workers block on Redis and must wait through outages; producers must fail fast instead. */
@@ -46,23 +81,10 @@ export class EvaluateProducer {
     this.queue.on("error", () => {});
   }
 
-  async add(jobs: EvaluateJob[], opts: JobsOptions = {}): Promise<void> {
-    if (jobs.length === 0) return;
+  async add(items: EvaluateItem[], opts: JobsOptions = {}): Promise<void> {
+    if (items.length === 0) return;
     if (this.connection.status !== "ready") throw new QueueUnavailableError(`redis is ${this.connection.status}`);
-    const work = this.queue.addBulk(
-      jobs.map((data) => ({
-        name: "evaluate",
-        data,
-        opts: {
-          jobId: evaluateJobId(data),
-          removeOnComplete: 1000,
-          removeOnFail: 5000,
-          attempts: 5,
-          backoff: { type: "exponential", delay: 500 },
-          ...opts,
-        },
-      })),
-    );
+    const work = this.queue.addBulk(evaluateJobs(items, opts));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new QueueUnavailableError("timed out")), this.timeoutMs);

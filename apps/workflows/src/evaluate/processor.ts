@@ -20,14 +20,17 @@ export async function dispatch(ctx: WorkflowContext, event: { id: number; suppre
 
 export function evaluateProcessor(ctx: WorkflowContext) {
   return async (job: Job) => {
-    const data = EvaluateJob.parse(job.data);
-    const out = await evaluateMonitor(ctx.db as Db, data.monitorId);
-    if (out.cronTimestamp !== null) ctx.metrics.evaluationLag.observe(Math.max(0, Date.now() - data.cronTimestamp) / 1000);
-    if (out.event) {
+    const { items } = EvaluateJob.parse(job.data);
+    let events = 0;
+    for (const item of items) {
+      const out = await evaluateMonitor(ctx.db as Db, item.monitorId);
+      if (out.cronTimestamp !== null) ctx.metrics.evaluationLag.observe(Math.max(0, Date.now() - item.cronTimestamp) / 1000);
+      if (!out.event) continue;
+      events++;
       const n = await dispatch(ctx, out.event);
       ctx.logger.info(
         {
-          monitorId: data.monitorId,
+          monitorId: item.monitorId,
           eventId: out.event.id,
           status: out.event.status,
           cronTimestamp: out.event.cronTimestamp,
@@ -38,6 +41,6 @@ export function evaluateProcessor(ctx: WorkflowContext) {
         "status changed",
       );
     }
-    return { status: out.status, event: out.event?.id ?? null };
+    return { evaluated: items.length, events };
   };
 }
