@@ -9,6 +9,7 @@ import {
   monitorLocationStatus,
   privateLocation,
   statusEvent,
+  writeBatch,
 } from "@vigil/db-schema";
 import { and, eq, gte, inArray, isNull, lte, sql } from "drizzle-orm";
 
@@ -58,116 +59,148 @@ export interface Evaluation {
 
 /**
  * Re-computes a monitor's status from its locations' latest results and records the change.
- * One write transaction: concurrent evaluations of the same monitor serialize, and a replay of
+ * Reads first, outside any lock; then one short write batch that applies only if the monitor is
+ * still in the state that was read (compare-and-set), else the evaluation starts over. A replay of
  * the same slot finds the event already there (unique on monitor, slot, status).
  */
 export async function evaluateMonitor(db: Db, monitorId: number, nowMs = Date.now()): Promise<Evaluation> {
-  return db.transaction(
-    async (tx) => {
-      const [m] = await tx.select().from(monitor).where(eq(monitor.id, monitorId));
-      const markEvaluated = async (upTo: number | null) => {
-        const where =
-          upTo === null
-            ? and(eq(checkResult.monitorId, monitorId), isNull(checkResult.evaluatedAt))
-            : and(eq(checkResult.monitorId, monitorId), isNull(checkResult.evaluatedAt), lte(checkResult.cronTimestamp, upTo));
-        const res = await tx.update(checkResult).set({ evaluatedAt: nowMs }).where(where);
-        return res.rowsAffected;
-      };
-      if (!m || m.deletedAt !== null)
-        return { monitorId, status: null, event: null, cronTimestamp: null, evaluated: await markEvaluated(null) };
-
-      const rows = await tx
-        .select({
-          status: monitorLocationStatus.status,
-          cron: monitorLocationStatus.cronTimestamp,
-          region: privateLocation.region,
-          statusCode: monitorLocationStatus.statusCode,
-          latencyMs: monitorLocationStatus.latencyMs,
-          errorMessage: monitorLocationStatus.errorMessage,
-        })
-        .from(monitorLocationStatus)
-        .innerJoin(privateLocation, eq(privateLocation.id, monitorLocationStatus.locationId))
-        .where(and(eq(monitorLocationStatus.monitorId, monitorId), isNull(privateLocation.deletedAt)));
-      const serving = rows.filter((r) => m.regions.includes(r.region));
-      const next = aggregate(serving.map((r) => r.status));
-      if (next === null) return { monitorId, status: m.status, event: null, cronTimestamp: null, evaluated: await markEvaluated(null) };
-      const cron = Math.max(...serving.map((r) => r.cron));
-      // A late or out-of-order result never moves the status backwards.
-      if (m.statusCronTimestamp !== null && cron < m.statusCronTimestamp) {
-        return { monitorId, status: m.status, event: null, cronTimestamp: cron, evaluated: await markEvaluated(cron) };
-      }
-      const change = transition(m.status, next);
-      let event: EvaluatedEvent | null = null;
-      if (change) {
-        // The payload's details come from the newest result that shows the new state.
-        const witness =
-          [...serving]
-            .sort((a, b) => b.cron - a.cron)
-            .find((r) =>
-              change === "recovered" ? r.status !== "error" : change === "error" ? r.status === "error" : r.status !== "success",
-            ) ?? serving[0]!;
-        const suppressed = await inMaintenance(tx, m.workspaceId, monitorId, cron);
-        let incidentId: number | null = null;
-        const [open] = await tx
-          .select({ id: incident.id })
-          .from(incident)
-          .where(and(eq(incident.monitorId, monitorId), isNull(incident.resolvedAt)));
-        if (change === "error") {
-          incidentId =
-            open?.id ??
-            (
-              await tx
-                .insert(incident)
-                .values({ workspaceId: m.workspaceId, monitorId, startedAt: cron, cause: witness.errorMessage })
-                .returning({ id: incident.id })
-            )[0]!.id;
-        } else if (change === "recovered" && open) {
-          await tx.update(incident).set({ resolvedAt: cron }).where(eq(incident.id, open.id));
-          incidentId = open.id;
-        }
-        const inserted = await tx
-          .insert(statusEvent)
-          .values({
-            workspaceId: m.workspaceId,
-            monitorId,
-            status: change,
-            previousStatus: m.status,
-            cronTimestamp: cron,
-            statusCode: witness.statusCode,
-            latencyMs: witness.latencyMs,
-            errorMessage: change === "recovered" ? null : witness.errorMessage,
-            incidentId,
-            suppressed,
-          })
-          .onConflictDoNothing()
-          .returning({ id: statusEvent.id });
-        if (inserted[0])
-          event = { id: inserted[0].id, workspaceId: m.workspaceId, monitorId, status: change, cronTimestamp: cron, suppressed };
-      }
-      await tx.update(monitor).set({ status: next, statusCronTimestamp: cron }).where(eq(monitor.id, monitorId));
-      return { monitorId, status: next, event, cronTimestamp: cron, evaluated: await markEvaluated(cron) };
-    },
-    { behavior: "immediate" },
-  );
+  for (let attempt = 0; ; attempt++) {
+    const out = await evaluateOnce(db, monitorId, nowMs);
+    if (out !== "conflict") return out;
+    if (attempt >= 20) throw new Error(`monitor ${monitorId}: evaluation kept conflicting`);
+  }
 }
 
-type Conn = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
+async function evaluateOnce(db: Db, monitorId: number, nowMs: number): Promise<Evaluation | "conflict"> {
+  const [monitors, rows, maintenances] = await db.batch([
+    db.select().from(monitor).where(eq(monitor.id, monitorId)),
+    db
+      .select({
+        status: monitorLocationStatus.status,
+        cron: monitorLocationStatus.cronTimestamp,
+        region: privateLocation.region,
+        statusCode: monitorLocationStatus.statusCode,
+        latencyMs: monitorLocationStatus.latencyMs,
+        errorMessage: monitorLocationStatus.errorMessage,
+      })
+      .from(monitorLocationStatus)
+      .innerJoin(privateLocation, eq(privateLocation.id, monitorLocationStatus.locationId))
+      .where(and(eq(monitorLocationStatus.monitorId, monitorId), isNull(privateLocation.deletedAt))),
+    db
+      .select({ startsAt: maintenance.startsAt, endsAt: maintenance.endsAt })
+      .from(maintenance)
+      .innerJoin(maintenanceMonitor, eq(maintenanceMonitor.maintenanceId, maintenance.id))
+      .where(and(eq(maintenanceMonitor.monitorId, monitorId), gte(maintenance.endsAt, nowMs - 86_400_000))),
+  ]);
+  const m = monitors[0];
+  const markEvaluated = (upTo: number | null) =>
+    db
+      .update(checkResult)
+      .set({ evaluatedAt: nowMs })
+      .where(
+        and(
+          eq(checkResult.monitorId, monitorId),
+          isNull(checkResult.evaluatedAt),
+          upTo === null ? undefined : lte(checkResult.cronTimestamp, upTo),
+        ),
+      );
+  const onlyMark = async (status: MonitorStatus | null, cron: number | null) => {
+    const [res] = await writeBatch(db, [markEvaluated(cron)]);
+    return { monitorId, status, event: null, cronTimestamp: cron, evaluated: res!.rowsAffected };
+  };
+  if (!m || m.deletedAt !== null) return onlyMark(null, null);
 
-async function inMaintenance(tx: Conn, workspaceId: number, monitorId: number, at: number): Promise<boolean> {
-  const [hit] = await tx
-    .select({ id: maintenance.id })
-    .from(maintenance)
-    .innerJoin(maintenanceMonitor, eq(maintenanceMonitor.maintenanceId, maintenance.id))
+  const serving = rows.filter((r) => m.regions.includes(r.region));
+  const next = aggregate(serving.map((r) => r.status));
+  if (next === null) return onlyMark(m.status, null);
+  const cron = Math.max(...serving.map((r) => r.cron));
+  // A late or out-of-order result never moves the status backwards.
+  if (m.statusCronTimestamp !== null && cron < m.statusCronTimestamp) return onlyMark(m.status, cron);
+
+  const change = transition(m.status, next);
+  const claim = db
+    .update(monitor)
+    .set({ status: next, statusCronTimestamp: cron })
     .where(
       and(
-        eq(maintenance.workspaceId, workspaceId),
-        eq(maintenanceMonitor.monitorId, monitorId),
-        lte(maintenance.startsAt, at),
-        gte(maintenance.endsAt, at),
+        eq(monitor.id, monitorId),
+        eq(monitor.status, m.status),
+        m.statusCronTimestamp === null ? isNull(monitor.statusCronTimestamp) : eq(monitor.statusCronTimestamp, m.statusCronTimestamp),
       ),
     )
-    .limit(1);
-  return hit !== undefined;
+    .returning({ id: monitor.id });
+  if (!change) {
+    const [claimed, marked] = await writeBatch(db, [claim, markEvaluated(cron)]);
+    if (claimed!.rows.length === 0) return "conflict";
+    return { monitorId, status: next, event: null, cronTimestamp: cron, evaluated: marked!.rowsAffected };
+  }
+
+  // The payload's details come from the newest result that shows the new state.
+  const witness =
+    [...serving]
+      .sort((a, b) => b.cron - a.cron)
+      .find((r) => (change === "recovered" ? r.status !== "error" : change === "error" ? r.status === "error" : r.status !== "success")) ??
+    serving[0]!;
+  const suppressed = maintenances.some((w) => w.startsAt <= cron && cron <= w.endsAt);
+  // Every write below runs only if the claim left the monitor in the new state.
+  const claimed = sql`exists (select 1 from ${monitor} where ${monitor.id} = ${monitorId} and ${monitor.status} = ${next} and ${monitor.statusCronTimestamp} = ${cron})`;
+  const openIncident = sql`(select ${incident.id} from ${incident} where ${incident.monitorId} = ${monitorId} and ${incident.resolvedAt} is null)`;
+  const incidentWrite =
+    change === "error"
+      ? db.insert(incident).select(
+          db
+            .select({
+              id: sql`null`.as("id"),
+              workspaceId: sql`${m.workspaceId}`.as("workspace_id"),
+              monitorId: sql`${monitorId}`.as("monitor_id"),
+              startedAt: sql`${cron}`.as("started_at"),
+              acknowledgedAt: sql`null`.as("acknowledged_at"),
+              acknowledgedBy: sql`null`.as("acknowledged_by"),
+              resolvedAt: sql`null`.as("resolved_at"),
+              cause: sql`${witness.errorMessage}`.as("cause"),
+            })
+            .from(sql`(select 1)`)
+            .where(sql`${claimed} and not exists ${openIncident}`),
+        )
+      : change === "recovered"
+        ? db
+            .update(incident)
+            .set({ resolvedAt: cron })
+            .where(and(eq(incident.monitorId, monitorId), isNull(incident.resolvedAt), claimed))
+        : null;
+  const latestIncident = sql`(select max(${incident.id}) from ${incident} where ${incident.monitorId} = ${monitorId} and (${incident.resolvedAt} is null or ${incident.resolvedAt} = ${cron}))`;
+  const eventInsert = db
+    .insert(statusEvent)
+    .select(
+      db
+        .select({
+          id: sql`null`.as("id"),
+          workspaceId: sql`${m.workspaceId}`.as("workspace_id"),
+          monitorId: sql`${monitorId}`.as("monitor_id"),
+          status: sql`${change}`.as("status"),
+          previousStatus: sql`${m.status}`.as("previous_status"),
+          cronTimestamp: sql`${cron}`.as("cron_timestamp"),
+          statusCode: sql`${witness.statusCode}`.as("status_code"),
+          latencyMs: sql`${witness.latencyMs}`.as("latency_ms"),
+          errorMessage: sql`${change === "recovered" ? null : witness.errorMessage}`.as("error_message"),
+          incidentId: (change === "degraded" ? sql`null` : latestIncident).as("incident_id"),
+          suppressed: sql`${suppressed ? 1 : 0}`.as("suppressed"),
+          dispatchedAt: sql`null`.as("dispatched_at"),
+          createdAt: sql`${nowMs}`.as("created_at"),
+        })
+        .from(sql`(select 1)`)
+        .where(claimed),
+    )
+    .onConflictDoNothing()
+    .returning({ id: statusEvent.id });
+  const writes = [claim, ...(incidentWrite ? [incidentWrite] : []), eventInsert, markEvaluated(cron)];
+  const results = await writeBatch(db, writes);
+  if (results[0]!.rows.length === 0) return "conflict";
+  const inserted = results[writes.length - 2]!.rows[0];
+  const event = inserted
+    ? { id: Number(inserted.id), workspaceId: m.workspaceId, monitorId, status: change, cronTimestamp: cron, suppressed }
+    : null;
+  return { monitorId, status: next, event, cronTimestamp: cron, evaluated: results[writes.length - 1]!.rowsAffected };
 }
 
 /** Monitors with results still pending evaluation older than `olderThanMs` (left while Redis was away). */
