@@ -1,0 +1,15 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseMonitorsYaml } from "@vigil/monitors-yaml";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+describe("examples/monitors.yaml", () => {
+  it("is valid and monitors the local install in the local probe's region", () => {
+    const out = parseMonitorsYaml(readFileSync(`${root}examples/monitors.yaml`, "utf8"), "examples/monitors.yaml");
+    if (!out.ok) expect.fail(out.errors.map((e) => JSON.stringify(e)).join("\n"));
+    expect(out.monitors.map((m) => m.key)).toEqual(["vigil-api", "vigil-dashboard", "vigil-database"]);
+    expect(out.monitors.every((m) => m.regions.join() === "iad")).toBe(true);
+  });
+});
