@@ -61,7 +61,9 @@ console.log(
   [
     ...lines,
     `Database ready at ${DATABASE_URL}; workspace ${workspaceId}; local probe location ${locationId}.`,
-    `CLI: export VIGIL_API_URL=http://127.0.0.1:3001 VIGIL_API_TOKEN=${apiKey}`,
     "Dashboard http://127.0.0.1:3002   Status pages http://127.0.0.1:3003   API http://127.0.0.1:3001",
+    "Next, in another terminal:",
+    `  export VIGIL_API_URL=http://127.0.0.1:3001 VIGIL_API_TOKEN=${apiKey}`,
+    "  pnpm vigil create examples/monitors.yaml",
   ].join("\n"),
 );
