@@ -21,6 +21,26 @@ export function toErrorResponse(err: unknown, c: Context, logger: Logger) {
     const code = status === 413 ? "body_too_large" : status === 401 ? "unauthorized" : "bad_request";
     return c.json(errorBody(code, err.message || "bad request"), status);
   }
+  if (isDatabaseUnavailable(err)) {
+    logger.warn({ err: (err as Error).message, path: c.req.path }, "database unavailable");
+    return c.json(errorBody("unavailable", "the database is unavailable; retry shortly"), 503, { "retry-after": "2" });
+  }
   logger.error({ err, path: c.req.path, method: c.req.method }, "unhandled error");
   return c.json(errorBody("internal", "internal error"), 500);
+}
+
+/** The database is down or busy (not a bug): the caller should retry, and a probe's outbox will. */
+function isDatabaseUnavailable(err: unknown): boolean {
+  for (
+    let e = err as { message?: string; code?: string; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
+    if (
+      e.code === "SQLITE_BUSY" ||
+      /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|SQLITE_BUSY|database is locked/i.test(e.message ?? "")
+    )
+      return true;
+  }
+  return false;
 }

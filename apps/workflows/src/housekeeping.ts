@@ -11,14 +11,15 @@ const STRANDED_MS = 10_000;
 export function housekeepingProcessor(
   ctx: WorkflowContext,
   analytics: Analytics,
-  enqueueEvaluate: (items: EvaluateItem[]) => Promise<void>,
+  enqueueEvaluate: (items: EvaluateItem[], jobIdSuffix?: string) => Promise<void>,
 ) {
   return async (job: Job) => {
     switch (job.name) {
       case "sweep": {
         // Results stored while Redis was away, and events whose notify jobs a crash may have lost.
         const pending = await pendingEvaluations(ctx.db, STRANDED_MS);
-        await enqueueEvaluate(pending);
+        // A fresh job id: a job for the same work may have failed for good while the database was down.
+        await enqueueEvaluate(pending, `sweep-${job.id}`);
         const events = await undispatchedEvents(ctx.db, STRANDED_MS);
         for (const e of events) await dispatch(ctx, e);
         if (pending.length + events.length > 0)

@@ -75,8 +75,11 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
       );
     },
   };
-  const enqueueEvaluate = async (items: EvaluateItem[]) => {
-    if (items.length > 0) await queues.evaluate.addBulk(evaluateJobs(items));
+  const enqueueEvaluate = async (items: EvaluateItem[], jobIdSuffix?: string) => {
+    if (items.length === 0) return;
+    const jobs = evaluateJobs(items);
+    if (jobIdSuffix) for (const j of jobs) j.opts.jobId = `${j.opts.jobId}-${jobIdSuffix}`;
+    await queues.evaluate.addBulk(jobs);
   };
 
   const workerOpts = { connection, prefix, lockDuration: env.JOB_LOCK_MS, stalledInterval: env.JOB_LOCK_MS, maxStalledCount: 100 };

@@ -1,0 +1,275 @@
+// The spine on real processes: sqld, an append-only Redis, server, workflows and probes, started with
+// the same entry points as `pnpm start`, plus loopback targets and a webhook receiver the test controls.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createTcpServer, type Socket, type Server as TcpServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createApiKey, createPrivateLocation, createWorkspace, setLimits } from "@vigil/core";
+import { createDb, type Db } from "@vigil/db-schema";
+import { migrate } from "@vigil/db-schema/migrate";
+import { type RunningSqld, startSqld } from "@vigil/db-schema/sqld";
+import { freePort } from "@vigil/db-schema/testing";
+import { startTestRedis } from "@vigil/queue/testing";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+/** A service process started the way `pnpm start` starts it, that the test may kill and start again. */
+export class Service {
+  child?: ChildProcess;
+  log = "";
+  constructor(
+    readonly name: string,
+    readonly entry: string,
+    readonly env: Record<string, string>,
+  ) {}
+
+  async start(waitHealthy = true) {
+    this.child = spawn(`${root}node_modules/.bin/tsx`, [this.entry], {
+      cwd: root,
+      env: { ...process.env, ...this.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.child.stdout!.on("data", (d) => (this.log = (this.log + d).slice(-20_000)));
+    this.child.stderr!.on("data", (d) => (this.log = (this.log + d).slice(-20_000)));
+    if (waitHealthy) await this.healthy();
+  }
+
+  async healthy(timeoutMs = 30_000) {
+    await until(
+      `${this.name} healthy`,
+      async () => {
+        if (this.child?.exitCode !== null) throw new Error(`${this.name} exited:\n${this.log.slice(-3000)}`);
+        return fetch(`http://127.0.0.1:${this.env.PORT}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
+      },
+      timeoutMs,
+    );
+  }
+
+  async kill(signal: NodeJS.Signals = "SIGKILL") {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill(signal);
+    await exited;
+  }
+}
+
+export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000, every = 200) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+export type TargetMode = "up" | "down" | "slow" | { flaky: number };
+
+/** HTTP targets by path: up (200), down (503), slow (200 after 400 ms) or flaky (503 with probability p). */
+export class Targets {
+  private server?: Server;
+  modes = new Map<string, TargetMode>();
+  /** Every request: path, time, answered status. */
+  hits: { path: string; at: number; status: number }[] = [];
+  port = 0;
+  private random = seeded(42);
+
+  async start() {
+    this.server = createHttpServer((req, res) => {
+      const path = req.url ?? "/";
+      const mode = this.modes.get(path) ?? "up";
+      const answer = (status: number) => {
+        this.hits.push({ path, at: Date.now(), status });
+        res.writeHead(status, { "content-type": "text/plain", connection: "close" }).end(status === 200 ? "ok" : "down");
+      };
+      if (mode === "up") answer(200);
+      else if (mode === "down") answer(503);
+      else if (mode === "slow") setTimeout(() => answer(200), 400);
+      else answer(this.random() < mode.flaky ? 503 : 200);
+    });
+    await new Promise<void>((r) => this.server!.listen(0, "127.0.0.1", r));
+    this.port = (this.server.address() as { port: number }).port;
+  }
+
+  url(path: string) {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  async stop() {
+    await new Promise<void>((r) => this.server?.close(() => r()) ?? r());
+  }
+}
+
+/** A TCP target that can be closed (refused) and opened again on the same port. */
+export class TcpTarget {
+  private server?: TcpServer;
+  private sockets = new Set<Socket>();
+  port = 0;
+  async open(port = this.port) {
+    this.server = createTcpServer((s) => {
+      this.sockets.add(s);
+      s.on("close", () => this.sockets.delete(s));
+      s.end();
+    });
+    await new Promise<void>((r) => this.server!.listen(port, "127.0.0.1", r));
+    this.port = (this.server.address() as { port: number }).port;
+  }
+  async close() {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((r) => this.server?.close(() => r()) ?? r());
+  }
+}
+
+export interface Delivery {
+  status: string;
+  monitorId: number;
+  cronTimestamp: number;
+  raw: string;
+  body: Record<string, unknown>;
+}
+
+/** Counts every webhook it answers. */
+export class WebhookReceiver {
+  private server?: Server;
+  deliveries: Delivery[] = [];
+  port = 0;
+  async start(port = 0) {
+    this.server = createHttpServer((req, res) => {
+      let raw = "";
+      req.on("data", (d) => (raw += d));
+      req.on("end", () => {
+        res.end("ok", () => {
+          const body = JSON.parse(raw) as { status: string; monitor: { id: number }; cronTimestamp: number };
+          this.deliveries.push({ status: body.status, monitorId: body.monitor.id, cronTimestamp: body.cronTimestamp, raw, body });
+        });
+      });
+    });
+    await new Promise<void>((r) => this.server!.listen(port, "127.0.0.1", r));
+    this.port = (this.server.address() as { port: number }).port;
+  }
+  async stop() {
+    this.server?.closeAllConnections();
+    await new Promise<void>((r) => this.server?.close(() => r()) ?? r());
+  }
+  of(monitorId: number) {
+    return this.deliveries.filter((d) => d.monitorId === monitorId).map((d) => d.status);
+  }
+}
+
+function seeded(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface Stack {
+  dir: string;
+  db: Db;
+  dbUrl: string;
+  sqld: RunningSqld;
+  restartSqld(): Promise<void>;
+  redis: Awaited<ReturnType<typeof startTestRedis>>;
+  server: Service;
+  workflows: Service;
+  probes: Service[];
+  apiKey: string;
+  workspaceId: number;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read responses ad hoc
+  api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+/** Starts the whole spine; `regions` gives one probe (private location) per entry. */
+export async function startStack(
+  regions: string[] = ["iad"],
+  extra: { server?: Record<string, string>; workflows?: Record<string, string>; probe?: Record<string, string> } = {},
+): Promise<Stack> {
+  const dir = mkdtempSync(join(tmpdir(), "vigil-e2e-"));
+  const dbPort = await freePort();
+  let sqld = await startSqld({ dbPath: join(dir, "db.sqld"), httpPort: dbPort });
+  const dbUrl = sqld.url;
+  const db = createDb(dbUrl);
+  await migrate(db);
+  const redis = await startTestRedis(dir);
+  const prefix = `e2e-${randomBytes(3).toString("hex")}`;
+
+  const ws = (await createWorkspace(db, { name: "e2e" }, "operator")).id;
+  await setLimits(db, ws, "unlimited", "operator");
+  const { key: apiKey } = await createApiKey(db, ws, { name: "e2e" }, "operator");
+  const common = { DATABASE_URL: dbUrl, REDIS_URL: redis.url, QUEUE_PREFIX: prefix, HOST: "127.0.0.1", LOG_LEVEL: "warn" };
+  const serverPort = String(await freePort());
+  const server = new Service("server", "apps/server/src/main.ts", { ...common, PORT: serverPort, PROBE_WAIT_MS: "5000", ...extra.server });
+  const workflows = new Service("workflows", "apps/workflows/src/main.ts", {
+    ...common,
+    PORT: String(await freePort()),
+    NOTIFY_BACKOFF_MS: "500",
+    SWEEP_INTERVAL_MS: "2000",
+    JOB_LOCK_MS: "3000",
+    ...extra.workflows,
+  });
+  const probes: Service[] = [];
+  for (const [i, region] of regions.entries()) {
+    const { key } = await createPrivateLocation(db, ws, { name: `probe-${i}-${region}`, region: region as "iad" }, "operator");
+    probes.push(
+      new Service(`probe-${region}`, "apps/private-location/src/main.ts", {
+        SERVICE_KEY: key,
+        SERVICE_INGEST_URL: `http://127.0.0.1:${serverPort}`,
+        PORT: String(await freePort()),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "warn",
+        PROBE_DATA_DIR: join(dir, `probe-${i}`),
+        PROBE_SEND_INTERVAL_MS: "200",
+        PROBE_WAIT_MS: "5000",
+        PROBE_MAX_BACKOFF_MS: "1000",
+        ...extra.probe,
+      }),
+    );
+  }
+  await Promise.all([server.start(), workflows.start(), ...probes.map((p) => p.start())]);
+
+  return {
+    dir,
+    db,
+    dbUrl,
+    get sqld() {
+      return sqld;
+    },
+    async restartSqld() {
+      await sqld.stop("SIGKILL");
+      sqld = await startSqld({ dbPath: join(dir, "db.sqld"), httpPort: dbPort });
+    },
+    redis,
+    server,
+    workflows,
+    probes,
+    apiKey,
+    workspaceId: ws,
+    async api(method, path, body) {
+      const res = await fetch(`http://127.0.0.1:${serverPort}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+    async close() {
+      await Promise.all([server.kill(), workflows.kill(), ...probes.map((p) => p.kill())]);
+      await redis.stop();
+      db.$client.close();
+      await sqld.stop("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    },
+  } as Stack;
+}
