@@ -14,4 +14,4 @@ COPY --from=build /app /app
 USER node
 # The probe keeps its outbox here; mount a volume so results survive a container restart.
 ENV PROBE_DATA_DIR=/app/.data/probe
-CMD ["node_modules/.bin/tsx", "apps/server/src/main.ts"]
+CMD ["node", "--import", "tsx", "apps/server/src/main.ts"]

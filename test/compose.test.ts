@@ -55,7 +55,8 @@ describe("docker-compose.yaml (full deployment)", () => {
     for (const [name, s] of Object.entries(services)) {
       if (!s.command || s.command[0] === "pnpm" || s.command[0]!.startsWith("redis")) continue;
       const cwd = s.working_dir ? `${root}${s.working_dir.replace(/^\/app\//, "")}/` : root;
-      expect(existsSync(`${cwd}${s.command[0]}`), `${name}: ${s.command[0]}`).toBe(true);
+      if (s.command[0] === "node") expect(s.command.slice(1, 3), name).toEqual(["--import", "tsx"]);
+      else expect(existsSync(`${cwd}${s.command[0]}`), `${name}: ${s.command[0]}`).toBe(true);
       const entry = s.command.find((part) => part.endsWith(".ts"));
       if (entry) expect(existsSync(`${cwd}${entry}`), `${name}: ${entry}`).toBe(true);
     }

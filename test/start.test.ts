@@ -66,6 +66,9 @@ afterAll(async () => {
 
 describe("pnpm start", () => {
   it("brings every service up, stops them all on Ctrl-C, and a second start finds the same data", { timeout: 600_000 }, async () => {
+    for (const port of [...Object.values(PORTS), 8080, 5001]) {
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`), `port ${port} is already taken`).rejects.toThrow();
+    }
     current = start();
     await waitHealthy(current);
     const first = current.output();

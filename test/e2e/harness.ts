@@ -28,7 +28,8 @@ export class Service {
   ) {}
 
   async start(waitHealthy = true) {
-    this.child = spawn(`${root}node_modules/.bin/tsx`, [this.entry], {
+    // One process (node --import tsx), so SIGKILL really kills the service and leaves no child behind.
+    this.child = spawn(process.execPath, ["--import", "tsx", this.entry], {
       cwd: root,
       env: { ...process.env, ...this.env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,11 +1,35 @@
 import { env, z } from "@vigil/config";
 
+const int = (min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`)
+    .default(fallback);
+
 export const ProbeEnv = z.object({
   SERVICE_KEY: z.string().regex(/^vgl_loc_/, "must be the key shown when the private location was created (vgl_loc_…)"),
   SERVICE_INGEST_URL: env.url(),
   PORT: env.port(8081),
   HOST: z.string().default("0.0.0.0"),
   PROBE_DATA_DIR: z.string().default("./.data/probe"),
+  /** Checks running at once, across all monitors. */
+  PROBE_CONCURRENCY: int(1, 100_000, 500),
+  PROBE_OUTBOX_MAX_MB: int(1, 1_000_000, 256),
+  PROBE_OUTBOX_MAX_AGE_H: int(1, 24 * 365, 72),
+  /** Group-commit window of the outbox (results gathered, then written and fsync'ed once). */
+  PROBE_COMMIT_MS: int(1, 50, 25),
+  /** Results wait at most this long before they are sent. */
+  PROBE_SEND_INTERVAL_MS: int(10, 1000, 1000),
+  PROBE_BATCH_SIZE: int(1, 1000, 500),
+  /** Long-poll timeout asked of the server, which caps it at its own PROBE_WAIT_MS. */
+  PROBE_WAIT_MS: int(1000, 120_000, 25_000),
+  /** Longest pause between retries while the server is away. */
+  PROBE_MAX_BACKOFF_MS: int(100, 300_000, 10_000),
+  PROBE_OTEL_INTERVAL_MS: int(100, 3_600_000, 10_000),
+  /** On SIGTERM, how long running checks may finish before they are aborted. */
+  PROBE_SHUTDOWN_GRACE_MS: int(0, 8000, 5000),
   LOG_LEVEL: env.LOG_LEVEL,
 });
 export type ProbeEnv = z.infer<typeof ProbeEnv>;

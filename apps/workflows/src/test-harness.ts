@@ -80,7 +80,8 @@ export class WorkflowsProcess {
   constructor(readonly env: Record<string, string>) {}
 
   start() {
-    this.child = spawn(`${root}node_modules/.bin/tsx`, ["apps/workflows/src/main.ts"], {
+    // One process (node --import tsx), so SIGKILL really kills the service and leaves no child behind.
+    this.child = spawn(process.execPath, ["--import", "tsx", "apps/workflows/src/main.ts"], {
       cwd: root,
       env: { ...process.env, ...this.env },
       stdio: ["ignore", "pipe", "pipe"],

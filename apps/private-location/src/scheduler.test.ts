@@ -1,0 +1,245 @@
+import { type ProbeMonitor, TcpCheck } from "@vigil/api-contract";
+import { describe, expect, it } from "vitest";
+import { type Clock, type Job, Scheduler, type SkipReason, slotAtOrAfter, slotOffset } from "./scheduler";
+
+/** A clock whose timers fire only when the test advances time. */
+class FakeClock implements Clock {
+  t: number;
+  private readonly timers = new Map<number, { at: number; fn: () => void }>();
+  private nextId = 0;
+  maxTimers = 0;
+
+  constructor(start: number) {
+    this.t = start;
+  }
+  now = () => this.t;
+  setTimer = (fn: () => void, ms: number) => {
+    const id = ++this.nextId;
+    this.timers.set(id, { at: this.t + ms, fn });
+    this.maxTimers = Math.max(this.maxTimers, this.timers.size);
+    return id;
+  };
+  clearTimer = (h: unknown) => {
+    this.timers.delete(h as number);
+  };
+  /** Moves time forward, firing timers in order (and letting promises settle after each). */
+  async advance(ms: number): Promise<void> {
+    const end = this.t + ms;
+    for (;;) {
+      const due = [...this.timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      this.timers.delete(due[0]);
+      this.t = Math.max(this.t, due[1].at);
+      due[1].fn();
+      await settle();
+    }
+    this.t = end;
+    await settle();
+  }
+  /** Time passes but no timer fires: a blocked event loop or a suspended machine. */
+  stall(ms: number): void {
+    this.t += ms;
+  }
+}
+
+const settle = () => new Promise<void>((r) => setImmediate(r));
+
+const monitor = (id: number, over: Partial<ProbeMonitor> = {}): ProbeMonitor => ({
+  id,
+  name: `m${id}`,
+  frequency: "30s",
+  intervalMs: 30_000,
+  version: 1,
+  check: TcpCheck.parse({ kind: "tcp", host: "127.0.0.1", port: 9 }),
+  openTelemetry: null,
+  ...over,
+});
+
+/** A scheduler whose checks end only when the test says so. */
+function harness(opts: { concurrency?: number; offset?: number; start?: number } = {}) {
+  // Not on a period boundary, so that no slot is due the moment monitors are added.
+  const clock = new FakeClock(opts.start ?? 1_800_000_000_500);
+  const jobs: Job[] = [];
+  const finish = new Map<Job, () => void>();
+  const skips: { id: number; slot: number; reason: SkipReason; count: number }[] = [];
+  let running = 0;
+  let maxRunning = 0;
+  const scheduler = new Scheduler({
+    clock,
+    concurrency: opts.concurrency ?? 100,
+    ...(opts.offset !== undefined && { offsetOf: () => opts.offset! }),
+    run: (job) =>
+      new Promise<void>((resolve) => {
+        jobs.push(job);
+        running++;
+        maxRunning = Math.max(maxRunning, running);
+        const done = () => {
+          running--;
+          resolve();
+        };
+        finish.set(job, done);
+        job.signal.addEventListener("abort", done, { once: true });
+      }),
+    onSkip: (m, slot, reason, count) => skips.push({ id: m.id, slot, reason, count }),
+  });
+  const endAll = async () => {
+    for (const [job, done] of finish) {
+      finish.delete(job);
+      done();
+    }
+    await settle();
+  };
+  return { clock, scheduler, jobs, finish, skips, endAll, maxRunning: () => maxRunning };
+}
+
+describe("scheduler", () => {
+  it("gives each monitor a stable offset, and spreads 10,000 monitors evenly over the period", () => {
+    expect(slotOffset(42, 30_000)).toBe(slotOffset(42, 30_000));
+    const perSecond = new Array<number>(30).fill(0);
+    for (let id = 1; id <= 10_000; id++) {
+      const o = slotOffset(id, 30_000);
+      expect(o).toBeGreaterThanOrEqual(0);
+      expect(o).toBeLessThan(30_000);
+      perSecond[Math.floor(o / 1000)]!++;
+    }
+    // 333 per second on average; no second of the period gets a herd, none is empty.
+    expect(Math.max(...perSecond)).toBeLessThan(420);
+    expect(Math.min(...perSecond)).toBeGreaterThan(250);
+    expect(new Set([1, 2, 3, 4, 5].map((id) => slotOffset(id, 30_000))).size).toBe(5);
+  });
+
+  it("runs a monitor once per slot at period start + offset, with the slot as cronTimestamp and the slot's end as deadline", async () => {
+    const h = harness({ offset: 5000, start: 1_800_000_001_000 });
+    h.scheduler.sync([monitor(1)]);
+    for (let i = 0; i < 4; i++) {
+      await h.clock.advance(30_000);
+      await h.endAll();
+    }
+    const slots = h.jobs.map((j) => j.slot);
+    expect(slots).toEqual([1_800_000_005_000, 1_800_000_035_000, 1_800_000_065_000, 1_800_000_095_000]);
+    for (const j of h.jobs) {
+      expect(j.slot % 30_000).toBe(5000);
+      expect(j.deadline).toBe(j.slot + 30_000 - 1000);
+      expect(j.lagMs).toBe(0);
+    }
+  });
+
+  it("keeps a single timer for thousands of monitors", async () => {
+    const h = harness({ concurrency: 5000 });
+    h.scheduler.sync(Array.from({ length: 2000 }, (_, i) => monitor(i + 1)));
+    await h.clock.advance(30_000);
+    expect(h.jobs.length).toBe(2000);
+    expect(h.clock.maxTimers).toBe(1);
+    expect(new Set(h.jobs.map((j) => j.monitor.id)).size).toBe(2000);
+  });
+
+  it("skips (and counts) a slot whose previous check is still running instead of overlapping it", async () => {
+    const h = harness({ offset: 0 });
+    h.scheduler.sync([monitor(7)]);
+    await h.clock.advance(30_000); // first slot starts and hangs
+    await h.clock.advance(30_000); // second slot comes while it runs
+    expect(h.jobs).toHaveLength(1);
+    expect(h.skips).toEqual([{ id: 7, slot: h.jobs[0]!.slot + 30_000, reason: "overlap", count: 1 }]);
+    expect(h.maxRunning()).toBe(1);
+    await h.endAll();
+    await h.clock.advance(30_000);
+    expect(h.jobs.map((j) => j.slot)).toEqual([h.jobs[0]!.slot, h.jobs[0]!.slot + 60_000]);
+  });
+
+  it("holds checks back past the concurrency bound, in order, and measures their wait as lag", async () => {
+    const h = harness({ offset: 0, concurrency: 2 });
+    h.scheduler.sync([monitor(1), monitor(2), monitor(3), monitor(4)]);
+    await h.clock.advance(slotAtOrAfter(h.clock.t, 30_000, 0) - h.clock.t);
+    expect(h.jobs.map((j) => j.monitor.id)).toEqual([1, 2]);
+    expect(h.scheduler.queued).toBe(2);
+    await h.clock.advance(300);
+    h.finish.get(h.jobs[0]!)!();
+    await settle();
+    expect(h.jobs.map((j) => j.monitor.id)).toEqual([1, 2, 3]);
+    expect(h.jobs[2]!.lagMs).toBe(300);
+    expect(h.jobs[2]!.slot).toBe(h.jobs[0]!.slot);
+    expect(h.maxRunning()).toBe(2);
+  });
+
+  it("measures lag when the timer fires late", async () => {
+    const h = harness({ offset: 0 });
+    h.scheduler.sync([monitor(1)]);
+    const slot = slotAtOrAfter(h.clock.t, 30_000, 0);
+    h.clock.stall(slot - h.clock.t + 120);
+    await h.clock.advance(0);
+    expect(h.jobs.map((j) => [j.slot, j.lagMs])).toEqual([[slot, 120]]);
+  });
+
+  it("does not replay the slots a stalled loop missed; it counts them and runs the current one", async () => {
+    const h = harness({ offset: 0 });
+    h.scheduler.sync([monitor(1)]);
+    await h.clock.advance(30_000);
+    await h.endAll();
+    const first = h.jobs[0]!.slot;
+    h.clock.stall(5 * 60_000 + 10_000); // 5 min 10 s without a turn of the loop
+    await h.clock.advance(0);
+    // Slot first+30s is due now; its window is long over, as are those up to first+5min. first+5min+... runs.
+    expect(h.jobs).toHaveLength(2);
+    expect(h.jobs[1]!.slot).toBe(first + 10 * 30_000);
+    const late = h.skips.filter((s) => s.reason === "late").reduce((n, s) => n + s.count, 0);
+    expect(late).toBe(9);
+  });
+
+  it("aborts a removed monitor's running check and runs it no more", async () => {
+    const h = harness({ offset: 0 });
+    h.scheduler.sync([monitor(1), monitor(2)]);
+    await h.clock.advance(30_000);
+    const job1 = h.jobs.find((j) => j.monitor.id === 1)!;
+    h.scheduler.sync([monitor(2)]);
+    expect(job1.signal.aborted).toBe(true);
+    expect(h.jobs.find((j) => j.monitor.id === 2)!.signal.aborted).toBe(false);
+    await h.endAll();
+    await h.clock.advance(90_000);
+    await h.endAll();
+    expect(h.jobs.filter((j) => j.monitor.id === 1)).toHaveLength(1);
+    expect(h.scheduler.size).toBe(1);
+  });
+
+  it("runs a changed monitor's new definition at its same slots, without an extra run", async () => {
+    const h = harness();
+    h.scheduler.sync([monitor(3)]);
+    await h.clock.advance(30_000);
+    await h.endAll();
+    const changed = monitor(3, { version: 2, check: TcpCheck.parse({ kind: "tcp", host: "127.0.0.1", port: 10 }) });
+    expect(h.scheduler.sync([changed])).toEqual({ added: 0, changed: 1, removed: 0 });
+    await h.clock.advance(30_000);
+    await h.endAll();
+    expect(h.jobs.map((j) => j.monitor.version)).toEqual([1, 2]);
+    expect(h.jobs[1]!.slot - h.jobs[0]!.slot).toBe(30_000);
+  });
+
+  it("moves a monitor whose frequency changed onto the new period", async () => {
+    const h = harness({ offset: 0 });
+    h.scheduler.sync([monitor(4)]);
+    await h.clock.advance(30_000);
+    await h.endAll();
+    h.scheduler.sync([monitor(4, { version: 2, frequency: "1m", intervalMs: 60_000 })]);
+    for (let i = 0; i < 4; i++) {
+      await h.clock.advance(30_000);
+      await h.endAll();
+    }
+    const later = h.jobs.slice(1).map((j) => j.slot);
+    expect(later.length).toBeGreaterThanOrEqual(2);
+    for (const s of later) expect(s % 60_000).toBe(0);
+    expect(later[1]! - later[0]!).toBe(60_000);
+  });
+
+  it("on stop, waits for running checks within the grace time, then aborts the rest", async () => {
+    const h = harness({ offset: 0 });
+    h.scheduler.sync([monitor(1), monitor(2)]);
+    await h.clock.advance(30_000);
+    h.finish.get(h.jobs[0]!)!(); // one finishes on its own
+    await settle();
+    const stopped = h.scheduler.stop(2000);
+    await h.clock.advance(2000);
+    await stopped;
+    expect(h.jobs.map((j) => j.signal.aborted)).toEqual([false, true]);
+    await h.clock.advance(60_000);
+    expect(h.jobs).toHaveLength(2);
+  });
+});

@@ -1,0 +1,323 @@
+import type { ProbeMonitor } from "@vigil/api-contract";
+import { MinHeap } from "./heap";
+
+/** Time and timers, injectable so tests can drive the scheduler without waiting. */
+export interface Clock {
+  now(): number;
+  setTimer(fn: () => void, ms: number): unknown;
+  clearTimer(handle: unknown): void;
+}
+
+let skew = 0;
+/**
+ * Wall-clock ms with sub-millisecond resolution: the monotonic high-resolution clock, kept within 1 ms
+ * of Date.now() (re-anchored when the wall clock is stepped), so slots follow the wall clock and lag
+ * is measured finer than Date.now()'s whole milliseconds.
+ */
+function preciseNow(): number {
+  const fine = performance.timeOrigin + performance.now();
+  const wall = Date.now();
+  if (Math.abs(fine + skew - wall) > 1) skew = wall - fine;
+  return fine + skew;
+}
+
+export const systemClock: Clock = {
+  now: preciseNow,
+  setTimer: (fn, ms) => setTimeout(fn, ms),
+  clearTimer: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+/**
+ * A monitor's stable place inside its period: a 32-bit integer hash of its id, modulo the interval.
+ * Slots of 10,000 monitors are spread evenly over the period instead of all firing at :00, and every
+ * probe (and every restart of one) picks the same slots, so results of several locations line up.
+ */
+export function slotOffset(monitorId: number, intervalMs: number): number {
+  // murmur3's finaliser: consecutive ids land far apart.
+  let h = (monitorId ^ Math.floor(monitorId / 2 ** 32)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  h = (h ^ (h >>> 16)) >>> 0;
+  return h % intervalMs;
+}
+
+/** The first slot at or after `t`: slots are `k * intervalMs + offset` (k counted from the epoch). */
+export function slotAtOrAfter(t: number, intervalMs: number, offset: number): number {
+  return Math.ceil((t - offset) / intervalMs) * intervalMs + offset;
+}
+
+export interface Job {
+  monitor: ProbeMonitor;
+  /** The planned slot time: the result's `cronTimestamp`. */
+  slot: number;
+  /** Retries must be over by then: the end of the slot, less the guard. */
+  deadline: number;
+  startedAt: number;
+  /** Actual start − planned slot, ms. */
+  lagMs: number;
+  /** Aborted when the monitor is removed or the probe stops. */
+  signal: AbortSignal;
+}
+
+/**
+ * `overlap`: the monitor's previous check was still running (or waiting for a free run) at this slot.
+ * `late`: the slot's window was over before it could start (event loop stalled, machine suspended, or
+ * the concurrency bound held it back for a whole period).
+ */
+export type SkipReason = "overlap" | "late";
+
+export interface SchedulerOptions {
+  run(job: Job): Promise<void>;
+  /** At most this many checks run at once; further due slots wait in order. */
+  concurrency: number;
+  clock?: Clock;
+  offsetOf?(monitorId: number, intervalMs: number): number;
+  /**
+   * A check must be over this long before its slot ends, so that a check using its whole budget has
+   * settled when the next slot fires instead of making that slot skip. Default: min(1 s, interval/30).
+   */
+  guardMs?(intervalMs: number): number;
+  onStart?(job: Job): void;
+  onSkip?(monitor: ProbeMonitor, slot: number, reason: SkipReason, count: number): void;
+  onError?(monitor: ProbeMonitor, err: unknown): void;
+}
+
+interface Entry {
+  monitor: ProbeMonitor;
+  offset: number;
+  /** Bumped when the slot series changes, so heap items of the old series are ignored. */
+  gen: number;
+  /** Set while a slot of this monitor waits for a free run or runs. */
+  busy?: { slot: number; controller?: AbortController };
+  removed?: boolean;
+}
+
+interface Due {
+  at: number;
+  id: number;
+  gen: number;
+}
+
+const defaultGuard = (intervalMs: number) => Math.min(1000, Math.floor(intervalMs / 30));
+
+/**
+ * Runs each monitor once per slot of its frequency, from one min-heap and one timer.
+ * Overlap policy: skip. A slot that comes while the same monitor's previous check still runs is not
+ * queued: queueing would start checks later and later against a slow target and pile them up, and
+ * the result of a slot is only meaningful at its time. Skips are counted and reported.
+ */
+export class Scheduler {
+  private readonly clock: Clock;
+  private readonly offsetOf: (monitorId: number, intervalMs: number) => number;
+  private readonly guardOf: (intervalMs: number) => number;
+  private readonly entries = new Map<number, Entry>();
+  private readonly heap = new MinHeap<Due>((a, b) => a.at < b.at || (a.at === b.at && a.id < b.id));
+  private readonly waiting: { entry: Entry; slot: number }[] = [];
+  private waitingHead = 0;
+  private readonly runs = new Set<Promise<void>>();
+  private timer: unknown;
+  private armedFor = Number.NaN;
+  private stopped = false;
+
+  constructor(private readonly opts: SchedulerOptions) {
+    this.clock = opts.clock ?? systemClock;
+    this.offsetOf = opts.offsetOf ?? slotOffset;
+    this.guardOf = opts.guardMs ?? defaultGuard;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get running(): number {
+    return this.runs.size;
+  }
+
+  get queued(): number {
+    return this.waiting.length - this.waitingHead;
+  }
+
+  /** Makes the schedule match `monitors`: adds new ones, updates changed ones, stops removed ones. */
+  sync(monitors: readonly ProbeMonitor[]): { added: number; changed: number; removed: number } {
+    const seen = new Set<number>();
+    let added = 0;
+    let changed = 0;
+    let removed = 0;
+    for (const m of monitors) {
+      seen.add(m.id);
+      const e = this.entries.get(m.id);
+      if (!e) {
+        this.add(m);
+        added++;
+      } else if (e.monitor.version !== m.version || e.monitor.intervalMs !== m.intervalMs) {
+        this.update(e, m);
+        changed++;
+      }
+    }
+    for (const id of [...this.entries.keys()]) {
+      if (!seen.has(id)) {
+        this.remove(id);
+        removed++;
+      }
+    }
+    this.arm();
+    return { added, changed, removed };
+  }
+
+  /** The next slot planned for a monitor, for status pages and tests. */
+  nextSlot(monitorId: number): number | undefined {
+    const e = this.entries.get(monitorId);
+    return e && slotAtOrAfter(this.clock.now(), e.monitor.intervalMs, e.offset);
+  }
+
+  /** Stops scheduling; waits up to `graceMs` for running checks, then aborts what is left. */
+  async stop(graceMs: number): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    this.timer = undefined;
+    this.heap.clear();
+    this.waiting.length = 0;
+    this.waitingHead = 0;
+    const all = Promise.allSettled([...this.runs]);
+    let graceTimer: unknown;
+    const graceOver = new Promise<"timeout">((r) => {
+      graceTimer = this.clock.setTimer(() => r("timeout"), graceMs);
+    });
+    if ((await Promise.race([all, graceOver])) === "timeout") {
+      for (const e of this.entries.values()) e.busy?.controller?.abort(new Error("probe stopping"));
+      await all;
+    }
+    this.clock.clearTimer(graceTimer);
+  }
+
+  private add(m: ProbeMonitor): void {
+    const e: Entry = { monitor: m, offset: this.offsetOf(m.id, m.intervalMs), gen: 0 };
+    this.entries.set(m.id, e);
+    this.push(e, slotAtOrAfter(this.clock.now(), m.intervalMs, e.offset));
+  }
+
+  private update(e: Entry, m: ProbeMonitor): void {
+    const intervalChanged = e.monitor.intervalMs !== m.intervalMs;
+    // The next slot runs the new definition; a running check finishes with the old one.
+    e.monitor = m;
+    if (!intervalChanged) return;
+    e.offset = this.offsetOf(m.id, m.intervalMs);
+    e.gen++;
+    this.push(e, slotAtOrAfter(this.clock.now(), m.intervalMs, e.offset));
+  }
+
+  private remove(id: number): void {
+    const e = this.entries.get(id);
+    if (!e) return;
+    this.entries.delete(id);
+    e.removed = true;
+    e.busy?.controller?.abort(new Error("monitor removed"));
+  }
+
+  private push(e: Entry, at: number): void {
+    this.heap.push({ at, id: e.monitor.id, gen: e.gen });
+  }
+
+  private arm(): void {
+    if (this.stopped) return;
+    const top = this.heap.peek();
+    if (top === undefined) {
+      if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+      this.timer = undefined;
+      this.armedFor = Number.NaN;
+      return;
+    }
+    if (this.timer !== undefined && this.armedFor === top.at) return;
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    this.armedFor = top.at;
+    this.timer = this.clock.setTimer(this.tick, Math.max(0, top.at - this.clock.now()));
+  }
+
+  private readonly tick = (): void => {
+    this.timer = undefined;
+    this.armedFor = Number.NaN;
+    const now = this.clock.now();
+    for (let top = this.heap.peek(); top !== undefined && top.at <= now; top = this.heap.peek()) {
+      this.heap.pop();
+      const e = this.entries.get(top.id);
+      if (!e || e.gen !== top.gen) continue; // removed, or its slot series was replaced
+      this.due(e, top.at, now);
+      this.push(e, this.nextAfter(e, top.at, now));
+    }
+    this.arm();
+  };
+
+  /** The slot after `slot`; slots whose whole window already passed (a stalled loop) are skipped, not replayed. */
+  private nextAfter(e: Entry, slot: number, now: number): number {
+    const interval = e.monitor.intervalMs;
+    const next = slot + interval;
+    const windowEnd = next + interval - this.guardOf(interval);
+    if (windowEnd > now) return next;
+    const missed = Math.floor((now - windowEnd) / interval) + 1;
+    this.opts.onSkip?.(e.monitor, next, "late", missed);
+    return next + missed * interval;
+  }
+
+  private due(e: Entry, slot: number, now: number): void {
+    const interval = e.monitor.intervalMs;
+    if (slot + interval - this.guardOf(interval) <= now) {
+      this.opts.onSkip?.(e.monitor, slot, "late", 1);
+      return;
+    }
+    if (e.busy) {
+      this.opts.onSkip?.(e.monitor, slot, "overlap", 1);
+      return;
+    }
+    e.busy = { slot };
+    if (this.runs.size < this.opts.concurrency) this.start(e, slot);
+    else this.waiting.push({ entry: e, slot });
+  }
+
+  private start(e: Entry, slot: number): void {
+    const controller = new AbortController();
+    e.busy = { slot, controller };
+    const startedAt = this.clock.now();
+    const monitor = e.monitor;
+    const job: Job = {
+      monitor,
+      slot,
+      deadline: slot + monitor.intervalMs - this.guardOf(monitor.intervalMs),
+      startedAt,
+      lagMs: startedAt - slot,
+      signal: controller.signal,
+    };
+    this.opts.onStart?.(job);
+    const run: Promise<void> = Promise.resolve()
+      .then(() => this.opts.run(job))
+      .catch((err) => this.opts.onError?.(monitor, err))
+      .finally(() => {
+        this.runs.delete(run);
+        e.busy = undefined;
+        this.startWaiting();
+      });
+    this.runs.add(run);
+  }
+
+  /** Starts waiting slots in order while runs are free; a slot whose window ended meanwhile is skipped. */
+  private startWaiting(): void {
+    if (this.stopped) return;
+    const now = this.clock.now();
+    while (this.runs.size < this.opts.concurrency && this.waitingHead < this.waiting.length) {
+      const { entry, slot } = this.waiting[this.waitingHead]!;
+      this.waiting[this.waitingHead++] = undefined as never;
+      if (entry.removed) continue;
+      const interval = entry.monitor.intervalMs;
+      if (slot + interval - this.guardOf(interval) <= now) {
+        entry.busy = undefined;
+        this.opts.onSkip?.(entry.monitor, slot, "late", 1);
+        continue;
+      }
+      this.start(entry, slot);
+    }
+    // Compact now and then so the queue array does not grow without end.
+    if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
+      this.waiting.splice(0, this.waitingHead);
+      this.waitingHead = 0;
+    }
+  }
+}
