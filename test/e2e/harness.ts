@@ -70,14 +70,14 @@ export async function until(what: string, check: () => Promise<boolean> | boolea
   }
 }
 
-export type TargetMode = "up" | "down" | "slow" | { flaky: number };
+export type TargetMode = "up" | "down" | "slow" | { flaky: number } | { failRegions: string[] };
 
 /** HTTP targets by path: up (200), down (503), slow (200 after 400 ms) or flaky (503 with probability p). */
 export class Targets {
   private server?: Server;
   modes = new Map<string, TargetMode>();
   /** Every request: path, time, answered status. */
-  hits: { path: string; at: number; status: number }[] = [];
+  hits: { path: string; at: number; status: number; region: string }[] = [];
   port = 0;
   private random = seeded(42);
 
@@ -85,14 +85,16 @@ export class Targets {
     this.server = createHttpServer((req, res) => {
       const path = req.url ?? "/";
       const mode = this.modes.get(path) ?? "up";
+      const region = String(req.headers["x-vigil-region"] ?? "");
       const answer = (status: number) => {
-        this.hits.push({ path, at: Date.now(), status });
+        this.hits.push({ path, at: Date.now(), status, region });
         res.writeHead(status, { "content-type": "text/plain", connection: "close" }).end(status === 200 ? "ok" : "down");
       };
       if (mode === "up") answer(200);
       else if (mode === "down") answer(503);
       else if (mode === "slow") setTimeout(() => answer(200), 400);
-      else answer(this.random() < mode.flaky ? 503 : 200);
+      else if ("flaky" in mode) answer(this.random() < mode.flaky ? 503 : 200);
+      else answer(mode.failRegions.includes(region) ? 503 : 200);
     });
     await new Promise<void>((r) => this.server!.listen(0, "127.0.0.1", r));
     this.port = (this.server.address() as { port: number }).port;

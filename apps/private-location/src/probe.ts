@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { IngestResult, ProbeMonitorList, RunRequest } from "@vigil/api-contract";
+import type { CheckDefinition, IngestResult, ProbeMonitorList, RunRequest } from "@vigil/api-contract";
 import { runCheck } from "@vigil/checks";
 import type { Logger } from "@vigil/service";
 import type { Registry } from "prom-client";
@@ -89,6 +89,13 @@ export class Probe {
     return probe;
   }
 
+  /** HTTP checks say which location sent them, so a target can tell probes apart (a user's header wins). */
+  private identify(check: CheckDefinition): CheckDefinition {
+    if (check.kind !== "http" || !this.region) return check;
+    const has = Object.keys(check.headers).some((k) => k.toLowerCase() === "x-vigil-region");
+    return has ? check : { ...check, headers: { "x-vigil-region": this.region, ...check.headers } };
+  }
+
   private get region(): string | undefined {
     return this.location?.region;
   }
@@ -170,7 +177,7 @@ export class Probe {
 
   private async runScheduled(job: Job): Promise<void> {
     const m = job.monitor;
-    const result = await runCheck(m.check, { signal: job.signal, deadline: job.deadline });
+    const result = await runCheck(this.identify(m.check), { signal: job.signal, deadline: job.deadline });
     // Aborted because the monitor was removed or the probe stops: that says nothing about the target.
     if (job.signal.aborted) return;
     const record: IngestResult = { ...result, id: ulid(), monitorId: m.id, cronTimestamp: job.slot, startedAt: Math.round(job.startedAt) };
@@ -194,7 +201,7 @@ export class Probe {
   /** An on-demand run: one check, answered straight to the server, not through the outbox. */
   private async answerRun(run: RunRequest): Promise<void> {
     const fields = { runId: run.runId, monitorId: run.monitorId, region: this.region };
-    const result = await runCheck(run.check, { signal: this.stopping.signal });
+    const result = await runCheck(this.identify(run.check), { signal: this.stopping.signal });
     if (this.stopping.signal.aborted) return;
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {

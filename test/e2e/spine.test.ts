@@ -1,0 +1,259 @@
+// The product's promise on real processes: YAML → CLI → probe → server → workflows → one webhook per change.
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { checkResult, monitor } from "@vigil/db-schema";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Stack, startStack, Targets, until, WebhookReceiver } from "./harness";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const SLOT = 30_000;
+
+function cli(stack: Stack, args: string[]) {
+  const r = spawnSync(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", ...args], {
+    cwd: root,
+    env: {
+      ...process.env,
+      VIGIL_API_URL: `http://127.0.0.1:${stack.server.env.PORT}`,
+      VIGIL_API_TOKEN: stack.apiKey,
+      VIGIL_CONFIG: join(stack.dir, "cli.json"),
+    },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+async function monitorIds(stack: Stack) {
+  const rows = await stack.db.select({ id: monitor.id, key: monitor.key }).from(monitor);
+  return Object.fromEntries(rows.map((r) => [r.key!, r.id]));
+}
+
+async function resultCount(stack: Stack, monitorId: number) {
+  return Number(
+    (await stack.db.$client.execute({ sql: "select count(*) as n from check_result where monitor_id = ?", args: [monitorId] })).rows[0]!.n,
+  );
+}
+
+const PAYLOAD_KEYS = new Set(["monitor", "cronTimestamp", "status", "statusCode", "latency", "errorMessage"]);
+
+describe("the spine, end to end", () => {
+  let stack: Stack;
+  const targets = new Targets();
+  const hook = new WebhookReceiver();
+  let ids: Record<string, number> = {};
+  const faultMonitors = ["f-probe", "f-server", "f-workflows", "f-sqld", "f-redis"];
+  let probeDown: [number, number] = [0, 0];
+
+  beforeAll(async () => {
+    await Promise.all([targets.start(), hook.start()]);
+    stack = await startStack(["iad"]);
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+    await Promise.all([targets.stop(), hook.stop()]);
+  });
+
+  it("a YAML file created with the CLI is checked by the probe at once", { timeout: 120_000 }, async () => {
+    const channel = await stack.api("POST", "/v1/channels", {
+      name: "hook",
+      kind: "webhook",
+      config: { url: `http://127.0.0.1:${hook.port}/hook` },
+    });
+    expect(channel.status).toBe(201);
+    const entry = (key: string, extra = "") =>
+      `${key}:\n  kind: http\n  frequency: 30s\n  regions: [iad]\n  retry: 1\n  timeout: 2s\n  channels: [hook]\n  request:\n    url: ${targets.url(`/${key}`)}\n${extra}`;
+    const file = join(stack.dir, "monitors.yaml");
+    writeFileSync(file, [entry("seq", "  degradedAfter: 250ms\n"), ...faultMonitors.map((k) => entry(k))].join("\n"));
+    const created = cli(stack, ["create", file]);
+    expect(created.err).toBe("");
+    expect(created.code).toBe(0);
+    ids = await monitorIds(stack);
+    expect(Object.keys(ids).sort()).toEqual(["seq", ...faultMonitors].sort());
+    await until(
+      "a first result for every monitor",
+      async () => {
+        for (const id of Object.values(ids)) if ((await resultCount(stack, id)) === 0) return false;
+        return true;
+      },
+      60_000,
+    );
+  });
+
+  it("down, back up, then slow: error, recovered and degraded arrive once each, with exactly the spec's payload — while every component is killed in turn", {
+    timeout: 420_000,
+  }, async () => {
+    // The fault monitors go down together; each component is then killed and restarted during the outage.
+    for (const k of faultMonitors) targets.modes.set(`/${k}`, "down");
+    targets.modes.set("/seq", "down");
+    const faults = (async () => {
+      await new Promise((r) => setTimeout(r, 5_000));
+      const probe = stack.probes[0]!;
+      probeDown = [Date.now(), 0];
+      await probe.kill("SIGKILL");
+      await new Promise((r) => setTimeout(r, 3_000));
+      await probe.start();
+      probeDown[1] = Date.now();
+      await stack.server.kill("SIGKILL");
+      await new Promise((r) => setTimeout(r, 3_000));
+      await stack.server.start();
+      await stack.workflows.kill("SIGKILL");
+      await new Promise((r) => setTimeout(r, 3_000));
+      await stack.workflows.start();
+      await stack.restartSqld();
+      await new Promise((r) => setTimeout(r, 3_000));
+      await stack.redis.stop();
+      await new Promise((r) => setTimeout(r, 2_000));
+      await stack.redis.start();
+    })();
+
+    await until("seq error", () => hook.of(ids.seq!).includes("error"), 150_000);
+    targets.modes.set("/seq", "up");
+    await until("seq recovered", () => hook.of(ids.seq!).includes("recovered"), 150_000);
+    targets.modes.set("/seq", "slow");
+    await until("seq degraded", () => hook.of(ids.seq!).includes("degraded"), 150_000);
+
+    await faults;
+    await until("every fault monitor's error", () => faultMonitors.every((k) => hook.of(ids[k]!).includes("error")), 150_000);
+    for (const k of faultMonitors) targets.modes.set(`/${k}`, "up");
+    await until("every fault monitor's recovery", () => faultMonitors.every((k) => hook.of(ids[k]!).includes("recovered")), 150_000);
+    await new Promise((r) => setTimeout(r, 5_000));
+
+    expect(hook.of(ids.seq!)).toEqual(["error", "recovered", "degraded"]);
+    for (const k of faultMonitors) expect(hook.of(ids[k]!), k).toEqual(["error", "recovered"]);
+    for (const d of hook.deliveries) {
+      expect(
+        [...Object.keys(d.body)].every((key) => PAYLOAD_KEYS.has(key)),
+        d.raw,
+      ).toBe(true);
+      expect(Object.keys(d.body.monitor as object).sort()).toEqual(["id", "name", "url"]);
+      expect(typeof d.body.cronTimestamp).toBe("number");
+      if (d.status === "recovered") expect(d.body.errorMessage).toBeUndefined();
+    }
+    const seqError = hook.deliveries.find((d) => d.monitorId === ids.seq && d.status === "error")!;
+    expect(seqError.body).toMatchObject({
+      monitor: { id: ids.seq, name: "seq", url: targets.url("/seq") },
+      status: "error",
+      errorMessage: expect.stringContaining("503"),
+    });
+  });
+
+  it("every slot's result is stored once, with gaps only while the probe itself was dead", async () => {
+    for (const [key, id] of Object.entries(ids)) {
+      const rs = await stack.db.$client.execute({
+        sql: "select cron_timestamp as c from check_result where monitor_id = ? order by c",
+        args: [id],
+      });
+      const crons = rs.rows.map((r) => Number(r.c));
+      expect(new Set(crons).size, key).toBe(crons.length);
+      for (let i = 1; i < crons.length; i++) {
+        const gap = crons[i]! - crons[i - 1]!;
+        if (gap === SLOT) continue;
+        // A missing slot must fall inside the probe's own downtime (plus the slot it was running).
+        for (let missing = crons[i - 1]! + SLOT; missing < crons[i]!; missing += SLOT) {
+          expect(missing, `${key}: slot ${new Date(missing).toISOString()} missing`).toBeGreaterThanOrEqual(probeDown[0] - SLOT);
+          expect(missing, `${key}: slot ${new Date(missing).toISOString()} missing`).toBeLessThanOrEqual(probeDown[1]);
+        }
+      }
+    }
+  });
+});
+
+describe("alerts you can trust", () => {
+  let stack: Stack;
+  const targets = new Targets();
+  const hook = new WebhookReceiver();
+
+  beforeAll(async () => {
+    await Promise.all([targets.start(), hook.start()]);
+    stack = await startStack(["iad", "ams", "jnb", "syd"]);
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+    await Promise.all([targets.stop(), hook.stop()]);
+  });
+
+  it("a target failing 20 % of attempts with retry 3 alerts only for slots whose every attempt failed; one location of four failing raises nothing, two raise one alert", {
+    timeout: 300_000,
+  }, async () => {
+    const FLAKY = 100;
+    const flaky = Array.from({ length: FLAKY }, (_, i) => ({
+      key: `flaky-${i}`,
+      kind: "http",
+      frequency: "30s",
+      regions: ["iad"],
+      retry: 3,
+      timeout: "2s",
+      request: { url: targets.url(`/flaky/${i}`) },
+    }));
+    for (let i = 0; i < FLAKY; i++) targets.modes.set(`/flaky/${i}`, { flaky: 0.2 });
+    targets.modes.set("/quorum", { failRegions: ["iad"] });
+    const quorum = {
+      key: "quorum",
+      kind: "http",
+      frequency: "30s",
+      regions: ["iad", "ams", "jnb", "syd"],
+      retry: 0,
+      timeout: "2s",
+      request: { url: targets.url("/quorum") },
+    };
+    const created = await stack.api("POST", "/v1/monitors/batch", { monitors: [...flaky, quorum] });
+    expect(created.status).toBe(201);
+    const ids = created.body.monitors.map((m: { id: number }) => m.id) as number[];
+    const quorumId = ids.at(-1)!;
+    expect(
+      (
+        await stack.api("POST", "/v1/channels", {
+          name: "hook",
+          kind: "webhook",
+          config: { url: `http://127.0.0.1:${hook.port}/h` },
+          monitors: ids,
+        })
+      ).status,
+    ).toBe(201);
+
+    const count = async (sql: string, args: (number | string)[]) => Number((await stack.db.$client.execute({ sql, args })).rows[0]!.n);
+    // 200 slots of the flaky targets, and two slots of the quorum monitor from each of the four locations.
+    await until(
+      "200 flaky slots",
+      async () => (await count("select count(*) as n from check_result where monitor_id <> ?", [quorumId])) >= 2 * FLAKY,
+      150_000,
+      1000,
+    );
+    await until(
+      "two quorum slots per location",
+      async () => (await count("select count(*) as n from check_result where monitor_id = ?", [quorumId])) >= 8,
+      120_000,
+      1000,
+    );
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(hook.of(quorumId)).toEqual([]);
+
+    const flakyHits = targets.hits.filter((h) => h.path.startsWith("/flaky/"));
+    const failed = flakyHits.filter((h) => h.status === 503).length / flakyHits.length;
+    expect(failed).toBeGreaterThan(0.12);
+    expect(failed).toBeLessThan(0.28);
+    // An alert only where a stored result says every attempt failed, and a recovery only after one.
+    for (const id of ids.slice(0, FLAKY)) {
+      const rs = await stack.db.$client.execute({
+        sql: "select status from check_result where monitor_id = ? order by cron_timestamp",
+        args: [id],
+      });
+      const expected: string[] = [];
+      let down = false;
+      for (const r of rs.rows) {
+        if (r.status === "error" && !down) expected.push("error");
+        if (r.status !== "error" && down) expected.push("recovered");
+        down = r.status === "error";
+      }
+      expect(hook.of(id).slice(0, expected.length), `monitor ${id}`).toEqual(expected);
+    }
+    expect(flakyHits.length).toBeGreaterThan(2 * FLAKY);
+
+    targets.modes.set("/quorum", { failRegions: ["iad", "ams"] });
+    await until("the quorum alert", () => hook.of(quorumId).length > 0, 90_000, 500);
+    await new Promise((r) => setTimeout(r, 35_000));
+    expect(hook.of(quorumId)).toEqual(["error"]);
+  });
+});
