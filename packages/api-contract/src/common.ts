@@ -72,3 +72,20 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 export function toIssues(error: z.ZodError): { path: string; message: string }[] {
   return error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
 }
+
+/** Notification channel kinds: the spec's twelve plus Microsoft Teams. */
+export const CHANNEL_KINDS = [
+  "slack",
+  "email",
+  "discord",
+  "grafana-oncall",
+  "google-chat",
+  "sms",
+  "whatsapp",
+  "telegram",
+  "webhook",
+  "opsgenie",
+  "pagerduty",
+  "ntfy",
+  "ms-teams",
+] as const;

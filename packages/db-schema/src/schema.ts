@@ -1,3 +1,4 @@
+import { CHANNEL_KINDS } from "@vigil/api-contract";
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
@@ -242,21 +243,7 @@ export const checkResult = sqliteTable(
 
 // ── Alerts ───────────────────────────────────────────────────────────────────
 
-export const CHANNEL_KINDS = [
-  "slack",
-  "email",
-  "discord",
-  "grafana-oncall",
-  "google-chat",
-  "sms",
-  "whatsapp",
-  "telegram",
-  "webhook",
-  "opsgenie",
-  "pagerduty",
-  "ntfy",
-  "ms-teams",
-] as const;
+export { CHANNEL_KINDS };
 
 export const notificationChannel = sqliteTable(
   "notification_channel",

@@ -1,3 +1,4 @@
+import type { CHANNEL_KINDS } from "@vigil/api-contract";
 import type { Channel } from "./channel";
 import { discord } from "./channels/discord";
 import { email } from "./channels/email";
@@ -13,22 +14,8 @@ import { telegram } from "./channels/telegram";
 import { webhook } from "./channels/webhook";
 import { whatsapp } from "./channels/whatsapp";
 
-/** Same list and order as the db schema's column enum (a test keeps them equal); the notifier must not depend on the db. */
-export const CHANNEL_KINDS = [
-  "slack",
-  "email",
-  "discord",
-  "grafana-oncall",
-  "google-chat",
-  "sms",
-  "whatsapp",
-  "telegram",
-  "webhook",
-  "opsgenie",
-  "pagerduty",
-  "ntfy",
-  "ms-teams",
-] as const;
+/** Defined once in api-contract: the db column's enum, the REST schema and this registry share it. */
+export { CHANNEL_KINDS } from "@vigil/api-contract";
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 export const channels = {
