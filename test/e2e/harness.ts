@@ -276,3 +276,24 @@ export async function startStack(
     },
   } as Stack;
 }
+
+/** Runs the vigil CLI as its own process against the stack. Asynchronous on purpose: loopback
+ * targets live in the test's process and must keep answering meanwhile. */
+export function runCli(stack: Stack, ...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", ...args], {
+      cwd: root,
+      env: {
+        ...process.env,
+        VIGIL_API_URL: `http://127.0.0.1:${stack.server.env.PORT}`,
+        VIGIL_API_TOKEN: stack.apiKey,
+        VIGIL_CONFIG: join(stack.dir, "cli.json"),
+      },
+    });
+    let out = "";
+    let err = "";
+    child.stdout!.on("data", (d) => (out += d));
+    child.stderr!.on("data", (d) => (err += d));
+    child.on("close", (code) => resolve({ code, out, err }));
+  });
+}

@@ -1,29 +1,11 @@
 // The product's promise on real processes: YAML → CLI → probe → server → workflows → one webhook per change.
-import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { checkResult, monitor } from "@vigil/db-schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Stack, startStack, Targets, until, WebhookReceiver } from "./harness";
+import { runCli, type Stack, startStack, Targets, until, WebhookReceiver } from "./harness";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const SLOT = 30_000;
-
-function cli(stack: Stack, args: string[]) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", ...args], {
-    cwd: root,
-    env: {
-      ...process.env,
-      VIGIL_API_URL: `http://127.0.0.1:${stack.server.env.PORT}`,
-      VIGIL_API_TOKEN: stack.apiKey,
-      VIGIL_CONFIG: join(stack.dir, "cli.json"),
-    },
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
 
 async function monitorIds(stack: Stack) {
   const rows = await stack.db.select({ id: monitor.id, key: monitor.key }).from(monitor);
@@ -66,7 +48,7 @@ describe("the spine, end to end", () => {
       `${key}:\n  kind: http\n  frequency: 30s\n  regions: [iad]\n  retry: 1\n  timeout: 2s\n  channels: [hook]\n  request:\n    url: ${targets.url(`/${key}`)}\n${extra}`;
     const file = join(stack.dir, "monitors.yaml");
     writeFileSync(file, [entry("seq", "  degradedAfter: 250ms\n"), ...faultMonitors.map((k) => entry(k))].join("\n"));
-    const created = cli(stack, ["create", file]);
+    const created = await runCli(stack, "create", file);
     expect(created.err).toBe("");
     expect(created.code).toBe(0);
     ids = await monitorIds(stack);

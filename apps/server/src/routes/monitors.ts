@@ -33,7 +33,7 @@ describeRoute({
   summary: "List monitors",
   tag,
   auth: "apiKey",
-  response: z.object({ monitors: z.array(Monitor) }),
+  response: MonitorList,
 });
 monitors.get("/", async (c) => c.json({ monitors: await listMonitors(c.var.deps.db, c.var.workspace.id) }));
 
