@@ -1,7 +1,7 @@
 // The product's promise on real processes: YAML → CLI → probe → server → workflows → one webhook per change.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkResult, monitor } from "@vigil/db-schema";
+import { monitor } from "@vigil/db-schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, type Stack, startStack, Targets, until, WebhookReceiver } from "./harness";
 
