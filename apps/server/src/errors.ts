@@ -38,7 +38,7 @@ function isDatabaseUnavailable(err: unknown): boolean {
   ) {
     if (
       e.code === "SQLITE_BUSY" ||
-      /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|SQLITE_BUSY|database is locked/i.test(e.message ?? "")
+      /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|SQLITE_BUSY|database is locked|transaction timed out/i.test(e.message ?? "")
     )
       return true;
   }

@@ -7,6 +7,8 @@ import {
   maintenanceMonitor,
   monitor,
   monitorLocationStatus,
+  notificationChannel,
+  notificationDelivery,
   privateLocation,
   statusEvent,
   writeBatch,
@@ -232,14 +234,9 @@ export async function markDispatched(db: Db, eventIds: number[], nowMs = Date.no
 }
 
 /** What a notification says about an event: the spec's payload fields. */
-export async function notificationFor(db: Db, eventId: number) {
-  const [row] = await db
-    .select({ event: statusEvent, monitor })
-    .from(statusEvent)
-    .innerJoin(monitor, eq(monitor.id, statusEvent.monitorId))
-    .where(eq(statusEvent.id, eventId));
-  if (!row) return null;
-  const { event: e, monitor: m } = row;
+type EventRow = { event: typeof statusEvent.$inferSelect; monitor: typeof monitor.$inferSelect };
+
+function toNotification({ event: e, monitor: m }: EventRow) {
   return {
     workspaceId: e.workspaceId,
     suppressed: e.suppressed,
@@ -252,4 +249,27 @@ export async function notificationFor(db: Db, eventId: number) {
       ...(e.errorMessage !== null && e.status !== "recovered" ? { errorMessage: e.errorMessage } : {}),
     },
   };
+}
+
+const eventWithMonitor = (db: Db, eventId: number) =>
+  db.select({ event: statusEvent, monitor }).from(statusEvent).innerJoin(monitor, eq(monitor.id, statusEvent.monitorId)).where(eq(statusEvent.id, eventId));
+
+/** What a notification says about an event: the spec's payload fields. */
+export async function notificationFor(db: Db, eventId: number) {
+  const [row] = await eventWithMonitor(db, eventId);
+  return row ? toNotification(row) : null;
+}
+
+/** Everything one delivery needs, in one round trip: already sent?, the event, the channel. */
+export async function deliveryContext(db: Db, eventId: number, channelId: number) {
+  const [sent, events, channels] = await db.batch([
+    db
+      .select({ id: notificationDelivery.id })
+      .from(notificationDelivery)
+      .where(and(eq(notificationDelivery.eventId, eventId), eq(notificationDelivery.channelId, channelId), eq(notificationDelivery.outcome, "sent")))
+      .limit(1),
+    eventWithMonitor(db, eventId),
+    db.select().from(notificationChannel).where(eq(notificationChannel.id, channelId)),
+  ]);
+  return { delivered: sent.length > 0, info: events[0] ? toNotification(events[0]) : null, channel: channels[0] ?? null };
 }

@@ -18,29 +18,37 @@ export async function dispatch(ctx: WorkflowContext, event: { id: number; suppre
   return channelIds.length;
 }
 
+const ITEM_CONCURRENCY = 8;
+
 export function evaluateProcessor(ctx: WorkflowContext) {
   return async (job: Job) => {
     const { items } = EvaluateJob.parse(job.data);
     let events = 0;
-    for (const item of items) {
-      const out = await evaluateMonitor(ctx.db as Db, item.monitorId);
-      if (out.cronTimestamp !== null) ctx.metrics.evaluationLag.observe(Math.max(0, Date.now() - item.cronTimestamp) / 1000);
-      if (!out.event) continue;
-      events++;
-      const n = await dispatch(ctx, out.event);
-      ctx.logger.info(
-        {
-          monitorId: item.monitorId,
-          eventId: out.event.id,
-          status: out.event.status,
-          cronTimestamp: out.event.cronTimestamp,
-          channels: n,
-          suppressed: out.event.suppressed,
-          jobId: job.id,
-        },
-        "status changed",
-      );
-    }
+    // Several monitors at once: their reads overlap while the database serializes the short writes.
+    let next = 0;
+    const worker = async () => {
+      while (next < items.length) {
+        const item = items[next++]!;
+        const out = await evaluateMonitor(ctx.db as Db, item.monitorId);
+        if (out.cronTimestamp !== null) ctx.metrics.evaluationLag.observe(Math.max(0, Date.now() - item.cronTimestamp) / 1000);
+        if (!out.event) continue;
+        events++;
+        const n = await dispatch(ctx, out.event);
+        ctx.logger.info(
+          {
+            monitorId: item.monitorId,
+            eventId: out.event.id,
+            status: out.event.status,
+            cronTimestamp: out.event.cronTimestamp,
+            channels: n,
+            suppressed: out.event.suppressed,
+            jobId: job.id,
+          },
+          "status changed",
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(ITEM_CONCURRENCY, items.length) }, worker));
     return { evaluated: items.length, events };
   };
 }

@@ -1,4 +1,4 @@
-import { alreadyDelivered, channelForDelivery, notificationFor, recordDelivery } from "@vigil/core";
+import { deliveryContext, recordDelivery } from "@vigil/core";
 import { notify } from "@vigil/notifier";
 import { NotifyJob } from "@vigil/queue";
 import { type Job, UnrecoverableError } from "bullmq";
@@ -12,9 +12,8 @@ export function notifyProcessor(ctx: WorkflowContext) {
   return async (job: Job) => {
     const { eventId, channelId } = NotifyJob.parse(job.data);
     const log = { eventId, channelId, jobId: job.id };
-    if (await alreadyDelivered(ctx.db, eventId, channelId)) return "already delivered";
-    const info = await notificationFor(ctx.db, eventId);
-    const channel = await channelForDelivery(ctx.db, channelId);
+    const { delivered, info, channel } = await deliveryContext(ctx.db, eventId, channelId);
+    if (delivered) return "already delivered";
     if (!info || !channel) return "gone";
     if (!channel.enabled) return "channel disabled";
     const attempt = job.attemptsMade + 1;
