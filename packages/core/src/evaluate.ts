@@ -252,7 +252,11 @@ function toNotification({ event: e, monitor: m }: EventRow) {
 }
 
 const eventWithMonitor = (db: Db, eventId: number) =>
-  db.select({ event: statusEvent, monitor }).from(statusEvent).innerJoin(monitor, eq(monitor.id, statusEvent.monitorId)).where(eq(statusEvent.id, eventId));
+  db
+    .select({ event: statusEvent, monitor })
+    .from(statusEvent)
+    .innerJoin(monitor, eq(monitor.id, statusEvent.monitorId))
+    .where(eq(statusEvent.id, eventId));
 
 /** What a notification says about an event: the spec's payload fields. */
 export async function notificationFor(db: Db, eventId: number) {
@@ -266,7 +270,13 @@ export async function deliveryContext(db: Db, eventId: number, channelId: number
     db
       .select({ id: notificationDelivery.id })
       .from(notificationDelivery)
-      .where(and(eq(notificationDelivery.eventId, eventId), eq(notificationDelivery.channelId, channelId), eq(notificationDelivery.outcome, "sent")))
+      .where(
+        and(
+          eq(notificationDelivery.eventId, eventId),
+          eq(notificationDelivery.channelId, channelId),
+          eq(notificationDelivery.outcome, "sent"),
+        ),
+      )
       .limit(1),
     eventWithMonitor(db, eventId),
     db.select().from(notificationChannel).where(eq(notificationChannel.id, channelId)),
