@@ -13,22 +13,6 @@ export async function channelsForEvent(db: Db, eventId: number): Promise<number[
   return rows.map((r) => r.id);
 }
 
-/** True once a delivery of this event to this channel has succeeded: a replayed job sends nothing. */
-export async function alreadyDelivered(db: Db, eventId: number, channelId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: notificationDelivery.id })
-    .from(notificationDelivery)
-    .where(
-      and(
-        eq(notificationDelivery.eventId, eventId),
-        eq(notificationDelivery.channelId, channelId),
-        eq(notificationDelivery.outcome, "sent"),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
 export type DeliveryOutcome = "sent" | "retrying" | "failed" | "suppressed";
 
 export async function recordDelivery(
@@ -60,11 +44,6 @@ export async function recordDelivery(
         .where(and(eq(notificationChannel.id, d.channelId), isNull(notificationChannel.failingSince))),
     ]);
   } else await insert;
-}
-
-export async function channelForDelivery(db: Db, channelId: number) {
-  const [row] = await db.select().from(notificationChannel).where(eq(notificationChannel.id, channelId));
-  return row ?? null;
 }
 
 export async function listDeliveries(db: Db, channelId: number, limit = 100) {

@@ -236,6 +236,7 @@ export async function markDispatched(db: Db, eventIds: number[], nowMs = Date.no
 /** What a notification says about an event: the spec's payload fields. */
 type EventRow = { event: typeof statusEvent.$inferSelect; monitor: typeof monitor.$inferSelect };
 
+/** What a notification says about an event: the spec's payload fields. */
 function toNotification({ event: e, monitor: m }: EventRow) {
   return {
     workspaceId: e.workspaceId,
@@ -257,12 +258,6 @@ const eventWithMonitor = (db: Db, eventId: number) =>
     .from(statusEvent)
     .innerJoin(monitor, eq(monitor.id, statusEvent.monitorId))
     .where(eq(statusEvent.id, eventId));
-
-/** What a notification says about an event: the spec's payload fields. */
-export async function notificationFor(db: Db, eventId: number) {
-  const [row] = await eventWithMonitor(db, eventId);
-  return row ? toNotification(row) : null;
-}
 
 /** Everything one delivery needs, in one round trip: already sent?, the event, the channel. */
 export async function deliveryContext(db: Db, eventId: number, channelId: number) {
