@@ -6,9 +6,14 @@ export * from "./schema";
 export { schema };
 export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
 
+const REQUEST_TIMEOUT_MS = 30_000;
+
 /** One client per process; `url` is `http://…` (sqld) in every app, `file:` only in unit tests. */
 export function createDb(url: string, authToken?: string): Db {
-  const client = createClient({ url, authToken });
+  // A request sqld never answers must fail (and be retried by its caller), not hang the caller forever.
+  const fetchWithTimeout = (input: RequestInfo | URL, init?: RequestInit) =>
+    fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) : AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const client = createClient({ url, authToken, fetch: url.startsWith("http") ? fetchWithTimeout : undefined });
   return drizzle(client, { schema }) as Db;
 }
 
