@@ -12,7 +12,12 @@ const REQUEST_TIMEOUT_MS = 30_000;
 export function createDb(url: string, authToken?: string): Db {
   // A request sqld never answers must fail (and be retried by its caller), not hang the caller forever.
   const fetchWithTimeout = (input: RequestInfo | URL, init?: RequestInit) =>
-    fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) : AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    fetch(input, {
+      ...init,
+      signal: init?.signal
+        ? AbortSignal.any([init.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)])
+        : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
   const client = createClient({ url, authToken, fetch: url.startsWith("http") ? fetchWithTimeout : undefined });
   return drizzle(client, { schema }) as Db;
 }
