@@ -26,14 +26,22 @@ export function createDb(url: string, authToken?: string): Db {
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type Conn = Db | Tx;
 
+const writeQueues = new WeakMap<Client, Promise<unknown>>();
+
 /**
  * Runs drizzle queries as one atomic write batch (BEGIN IMMEDIATE), one round trip. drizzle's own
- * `db.batch` opens a deferred transaction, which concurrent writers turn into SQLITE_BUSY.
+ * `db.batch` opens a deferred transaction, which concurrent writers turn into SQLITE_BUSY. Batches
+ * of one process go to the database one at a time: SQLite serializes writers anyway, and many
+ * writers waiting on its lock inside sqld cost far more than waiting here.
  */
 export async function writeBatch(db: Db, queries: { toSQL(): { sql: string; params: unknown[] } }[]) {
   const stmts = queries.map((q) => {
     const { sql, params } = q.toSQL();
     return { sql, args: params as InArgs };
   });
-  return db.$client.batch(stmts, "write");
+  const client = db.$client;
+  const previous = writeQueues.get(client) ?? Promise.resolve();
+  const run = previous.catch(() => {}).then(() => client.batch(stmts, "write"));
+  writeQueues.set(client, run);
+  return run;
 }
