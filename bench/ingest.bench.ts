@@ -1,5 +1,6 @@
 // Ingest: results per second through POST /v1/probe/results (batches of 100) against raw inserts into sqld.
 import { createMonitors, createPrivateLocation } from "@vigil/core";
+import { writeBatch } from "@vigil/db-schema";
 import { ulid } from "ulid";
 import { startTestServer } from "../apps/server/src/testing";
 import type { BenchReport } from "./lib";
@@ -42,10 +43,15 @@ export default async function ingestBench(): Promise<BenchReport> {
   const raw = async () => {
     const rows = batch();
     const values = rows.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ");
-    await db.$client.execute({
-      sql: `insert into check_result (id, workspace_id, monitor_id, location_id, region, cron_timestamp, started_at, status, latency_ms, status_code, attempts) values ${values}`,
-      args: rows.flatMap((r) => [r.id, s.workspaceId, r.monitorId, 999, "iad", r.cronTimestamp, r.startedAt, r.status, 4, 200, 1]),
-    });
+    // Through the same one-writer-per-process queue as the server, so concurrent inserts wait their turn.
+    await writeBatch(db, [
+      {
+        toSQL: () => ({
+          sql: `insert into check_result (id, workspace_id, monitor_id, location_id, region, cron_timestamp, started_at, status, latency_ms, status_code, attempts) values ${values}`,
+          params: rows.flatMap((r) => [r.id, s.workspaceId, r.monitorId, 999, "iad", r.cronTimestamp, r.startedAt, r.status, 4, 200, 1]),
+        }),
+      },
+    ]);
   };
   const post = async () => {
     const res = await fetch(`${s.url}/v1/probe/results`, {
