@@ -74,10 +74,11 @@ export async function evaluateMonitor(db: Db, monitorId: number, nowMs = Date.no
 }
 
 async function evaluateOnce(db: Db, monitorId: number, nowMs: number): Promise<Evaluation | "conflict"> {
-  const [monitors, rows, maintenances] = await db.batch([
+  const [monitors, rows, maintenances, locations] = await db.batch([
     db.select().from(monitor).where(eq(monitor.id, monitorId)),
     db
       .select({
+        locationId: monitorLocationStatus.locationId,
         status: monitorLocationStatus.status,
         cron: monitorLocationStatus.cronTimestamp,
         region: privateLocation.region,
@@ -93,6 +94,11 @@ async function evaluateOnce(db: Db, monitorId: number, nowMs: number): Promise<E
       .from(maintenance)
       .innerJoin(maintenanceMonitor, eq(maintenanceMonitor.maintenanceId, maintenance.id))
       .where(and(eq(maintenanceMonitor.monitorId, monitorId), gte(maintenance.endsAt, nowMs - 86_400_000))),
+    db
+      .select({ id: privateLocation.id, region: privateLocation.region, online: privateLocation.online })
+      .from(privateLocation)
+      .innerJoin(monitor, eq(monitor.workspaceId, privateLocation.workspaceId))
+      .where(and(eq(monitor.id, monitorId), isNull(privateLocation.deletedAt))),
   ]);
   const m = monitors[0];
   const markEvaluated = (upTo: number | null) =>
@@ -113,7 +119,11 @@ async function evaluateOnce(db: Db, monitorId: number, nowMs: number): Promise<E
   if (!m || m.deletedAt !== null) return onlyMark(null, null);
 
   const serving = rows.filter((r) => m.regions.includes(r.region));
-  const next = aggregate(serving.map((r) => r.status));
+  // Every live location serving the monitor has a say: one that has not reported yet counts as
+  // healthy, so the first location to report cannot decide alone for four.
+  const reported = new Set(rows.map((r) => r.locationId));
+  const silent = locations.filter((l) => m.regions.includes(l.region) && l.online && !reported.has(l.id)).length;
+  const next = aggregate([...serving.map((r) => r.status), ...Array<CheckStatus>(silent).fill("success")]);
   if (next === null) return onlyMark(m.status, null);
   const cron = Math.max(...serving.map((r) => r.cron));
   // A late or out-of-order result never moves the status backwards.
