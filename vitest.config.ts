@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // The long files (e2e, browser, pnpm start) mostly wait on slots and processes, not the CPU:
+    // three at a time on two cores keeps the suite short without starving them.
+    maxWorkers: 3,
   },
 });

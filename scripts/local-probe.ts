@@ -1,6 +1,6 @@
 // The local private location: waits for this run's setup, then runs the probe with its key.
 import { existsSync, readFileSync } from "node:fs";
-import { DATA_DIR, LOCAL_STATE, type LocalState } from "./local";
+import { DATA_DIR, LOCAL_STATE, type LocalState, SERVER_URL } from "./local";
 
 const runId = process.env.VIGIL_RUN_ID;
 const deadline = Date.now() + 120_000;
@@ -20,6 +20,6 @@ while (!state) {
 }
 
 process.env.SERVICE_KEY = state.serviceKey;
-process.env.SERVICE_INGEST_URL ||= "http://127.0.0.1:3001";
+process.env.SERVICE_INGEST_URL ||= SERVER_URL;
 process.env.PROBE_DATA_DIR ||= `${DATA_DIR}/probe`;
 await import("../apps/private-location/src/main");

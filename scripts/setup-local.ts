@@ -1,6 +1,6 @@
 // One-shot step of `pnpm start`: migrate the embedded database and make sure the local
 // workspace, its API key and its private location exist; prints what a new user needs.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import {
   createApiKey,
   createPrivateLocation,
@@ -13,7 +13,7 @@ import {
 import { createDb } from "@vigil/db-schema";
 import { migrate } from "@vigil/db-schema/migrate";
 import { waitForSqld } from "@vigil/db-schema/sqld";
-import { DATABASE_URL, LOCAL_STATE, type LocalState } from "./local";
+import { DATABASE_URL, LOCAL_STATE, type LocalState, PORTS, SERVER_URL } from "./local";
 
 const runId = process.env.VIGIL_RUN_ID ?? "manual";
 const region = process.env.VIGIL_LOCAL_REGION || "iad";
@@ -54,16 +54,18 @@ if (!loc || loc.workspace.id !== workspaceId) {
 }
 
 const state: LocalState = { runId, workspaceId, locationId: locationId!, serviceKey: serviceKey!, apiKey };
+// It holds the API key and the probe's SERVICE_KEY: readable by its owner only (also when it already existed).
 writeFileSync(LOCAL_STATE, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+chmodSync(LOCAL_STATE, 0o600);
 db.$client.close();
 
 console.log(
   [
     ...lines,
     `Database ready at ${DATABASE_URL}; workspace ${workspaceId}; local probe location ${locationId}.`,
-    "Dashboard http://127.0.0.1:3002   Status pages http://127.0.0.1:3003   API http://127.0.0.1:3001",
+    `Dashboard http://127.0.0.1:${PORTS.dashboard} (sign in with any e-mail; the link is printed in the [dashboard] log)   Status pages http://127.0.0.1:${PORTS.statusPage}   API ${SERVER_URL}`,
     "Next, in another terminal:",
-    `  export VIGIL_API_URL=http://127.0.0.1:3001 VIGIL_API_TOKEN=${apiKey}`,
-    "  pnpm vigil create examples/monitors.yaml",
+    `  export VIGIL_API_URL=${SERVER_URL} VIGIL_API_TOKEN=${apiKey}`,
+    "  pnpm exec vigil create examples/monitors.yaml",
   ].join("\n"),
 );

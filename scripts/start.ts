@@ -1,25 +1,29 @@
 // `pnpm start`: the whole service on its embedded defaults, one process runner, logs prefixed by service.
-import { execFileSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { connect } from "node:net";
+import { execFileSync, spawnSync } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { sqldBinary } from "@vigil/db-schema/sqld";
+import { createRedis } from "@vigil/queue";
 import concurrently, { type ConcurrentlyCommandInput } from "concurrently";
-import { DATA_DIR, DATABASE_URL, REDIS_URL, ROOT } from "./local";
+import { DATA_DIR, DATABASE_URL, PORTS, REDIS_URL, ROOT, SERVER_URL } from "./local";
 
-function redisAnswers(url: string): Promise<boolean> {
-  const u = new URL(url);
-  return new Promise((resolve) => {
-    const sock = connect({ host: u.hostname, port: Number(u.port || 6379) });
-    const done = (ok: boolean) => {
-      sock.destroy();
-      resolve(ok);
-    };
-    sock.setTimeout(1000, () => done(false));
-    sock.once("error", () => done(false));
-    sock.once("connect", () => sock.write("PING\r\n"));
-    sock.once("data", (d) => done(d.toString().startsWith("+PONG") || d.toString().startsWith("-NOAUTH")));
+async function redisAnswers(url: string): Promise<boolean> {
+  const redis = createRedis(url, "subscriber", {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
   });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    return (await redis.ping()) === "PONG";
+  } catch (err) {
+    // A Redis that wants a password is there: the services will say what is missing.
+    return /NOAUTH/.test((err as Error).message);
+  } finally {
+    redis.disconnect();
+  }
 }
 
 function onPath(bin: string): boolean {
@@ -49,49 +53,96 @@ if (!(await redisAnswers(REDIS_URL))) {
 }
 
 console.log("vigil: building the dashboard and status page (cached after the first run)…");
-execFileSync(
-  "pnpm",
-  ["exec", "turbo", "run", "build", "--filter=@vigil/dashboard", "--filter=@vigil/status-page", "--output-logs=errors-only"],
-  {
-    cwd: ROOT,
-    stdio: "inherit",
-    env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" },
-  },
-);
+// Another `next build` of the same app (a second start, or the browser tests) makes ours fail at
+// once: wait for it and build again (then mostly from cache) instead of giving up.
+for (let deadline = Date.now() + 10 * 60_000; ; ) {
+  const build = spawnSync(
+    "pnpm",
+    ["exec", "turbo", "run", "build", "--filter=@vigil/dashboard", "--filter=@vigil/status-page", "--output-logs=errors-only"],
+    { cwd: ROOT, encoding: "utf8", env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" } },
+  );
+  const out = `${build.stdout}${build.stderr}`;
+  if (build.status === 0) break;
+  if (!out.includes("Another next build process is already running") || Date.now() > deadline) {
+    process.stderr.write(out);
+    console.error("vigil: the dashboard or status page did not build (above)");
+    process.exit(1);
+  }
+  console.log("vigil: another build of the web apps is running; waiting for it…");
+  await new Promise((r) => setTimeout(r, 5000));
+}
+
+/** The sign-in secret: the operator's AUTH_SECRET, else one made on the first run and kept (mode 600) under .data. */
+function authSecret(): string {
+  if (process.env.AUTH_SECRET) return process.env.AUTH_SECRET;
+  const file = `${DATA_DIR}/auth-secret`;
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return readFileSync(file, "utf8").trim();
+}
 
 const runId = randomUUID();
 const env = { DATABASE_URL, REDIS_URL, VIGIL_RUN_ID: runId };
+const local = "127.0.0.1";
+const web = {
+  ...env,
+  AUTH_SECRET: authSecret(),
+  // The workspace the local setup made: the first person to sign in owns it and sees what the CLI created.
+  LOCAL_WORKSPACE: "local",
+  // With no mail transport, the local run prints sign-in links to the dashboard's log.
+  LOG_SIGN_IN_LINKS: "true",
+  PUBLIC_INGEST_URL: SERVER_URL,
+};
 commands.push(
   {
     name: "db",
-    command: `"${sqldBinary()}" --db-path "${DATA_DIR}/db.sqld" --http-listen-addr 127.0.0.1:8080 --grpc-listen-addr 127.0.0.1:5001 --no-welcome`,
+    command: `"${sqldBinary()}" --db-path "${DATA_DIR}/db.sqld" --http-listen-addr ${local}:${PORTS.db} --grpc-listen-addr ${local}:${PORTS.dbGrpc} --no-welcome`,
     env: { RUST_LOG: "warn" },
   },
   { name: "setup", command: "node --import tsx scripts/setup-local.ts", env },
-  { name: "workflows", command: "node --import tsx apps/workflows/src/main.ts", env: { ...env, PORT: "3000", HOST: "127.0.0.1" } },
-  { name: "server", command: "node --import tsx apps/server/src/main.ts", env: { ...env, PORT: "3001", HOST: "127.0.0.1" } },
+  {
+    name: "workflows",
+    command: "node --import tsx apps/workflows/src/main.ts",
+    env: {
+      ...env,
+      PORT: String(PORTS.workflows),
+      HOST: local,
+      DASHBOARD_URL: `http://${local}:${PORTS.dashboard}`,
+      STATUS_PAGE_URL: `http://${local}:${PORTS.statusPage}`,
+    },
+  },
+  { name: "server", command: "node --import tsx apps/server/src/main.ts", env: { ...env, PORT: String(PORTS.server), HOST: local } },
   {
     name: "dashboard",
-    command: "node_modules/.bin/next start -p 3002 -H 127.0.0.1",
+    command: `node_modules/.bin/next start -p ${PORTS.dashboard} -H ${local}`,
     cwd: `${ROOT}apps/dashboard`,
-    env: { ...env, PORT: "3002", HOST: "127.0.0.1" },
+    env: { ...web, PORT: String(PORTS.dashboard), HOST: local, AUTH_URL: `http://${local}:${PORTS.dashboard}` },
   },
   {
     name: "status-page",
-    command: "node_modules/.bin/next start -p 3003 -H 127.0.0.1",
+    command: `node_modules/.bin/next start -p ${PORTS.statusPage} -H ${local}`,
     cwd: `${ROOT}apps/status-page`,
-    env: { ...env, PORT: "3003", HOST: "127.0.0.1" },
+    env: { ...web, PORT: String(PORTS.statusPage), HOST: local, PUBLIC_URL: `http://${local}:${PORTS.statusPage}` },
   },
-  { name: "probe", command: "node --import tsx scripts/local-probe.ts", env: { ...env, PORT: "8081", HOST: "127.0.0.1" } },
+  {
+    name: "probe",
+    command: "node --import tsx scripts/local-probe.ts",
+    env: { ...env, PORT: String(PORTS.probe), HOST: local, SERVICE_INGEST_URL: SERVER_URL },
+  },
 );
 
+// A crashed service is restarted (after 1, 2, 4 … s, logged) while the others keep running; Ctrl-C
+// (or SIGTERM) stops them all and exits 0.
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => (stopping = true));
 const { result } = concurrently(commands, {
   cwd: ROOT,
   prefix: "[{name}]",
-  killOthersOn: ["failure"],
+  restartTries: 10,
+  restartDelay: "exponential",
   prefixColors: ["red", "blue", "gray", "magenta", "green", "cyan", "yellow", "white"],
 });
 result.then(
   () => process.exit(0),
-  () => process.exit(1),
+  () => process.exit(stopping ? 0 : 1),
 );

@@ -1,109 +1,398 @@
-// Compose files cannot run here (no Docker engine): check what can be checked without one.
-import { existsSync, readFileSync } from "node:fs";
+// No Docker engine or compose v2 CLI here (Debian bookworm ships neither the compose plugin nor hadolint):
+// both compose files and the Dockerfile are checked against the spec's tables and each other.
+// test/images.test.ts starts each service's image command outside Docker.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as yaml from "js-yaml";
 import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+
+type Healthcheck = { test?: string[] };
 type Service = {
   image?: string;
-  build?: string;
+  build?: { context: string; target: string };
   command?: string[];
+  entrypoint?: string[];
   working_dir?: string;
   ports?: string[];
-  environment?: Record<string, string>;
+  environment?: Record<string, string | null>;
+  env_file?: string;
   volumes?: string[];
   restart?: string;
-  depends_on?: string[];
+  profiles?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: Healthcheck;
 };
-const load = (f: string) =>
-  yaml.load(readFileSync(`${root}${f}`, "utf8")) as { services: Record<string, Service>; volumes: Record<string, unknown> };
-const hostPorts = (s: Service) => (s.ports ?? []).map((p) => Number(p.split(":")[0]));
+type Compose = { name: string; services: Record<string, Service>; volumes: Record<string, unknown> };
+
+const read = (f: string) => readFileSync(join(root, f), "utf8");
+// Compose resolves `<<:` merge keys (YAML 1.1) but otherwise reads YAML 1.2, as the core schema does.
+const composeSchema = yaml.CORE_SCHEMA.withTags([yaml.mergeTag]);
+const load = (f: string) => yaml.load(read(f), { schema: composeSchema }) as Compose;
+
+/** Compose's own interpolation for `${VAR}`, `${VAR:-default}` and `${VAR:?error}` (what `docker compose config` does). */
+function interpolate(text: string, env: Record<string, string>): string {
+  return text.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_, name: string, op?: string, arg?: string) => {
+    const value = env[name];
+    if (value) return value;
+    if (op === "?") throw new Error(`${name}: ${arg}`);
+    return op === "-" ? (arg ?? "") : "";
+  });
+}
+
+type Port = { ip: string; host: number; container: number };
+const ports = (s: Service, env: Record<string, string> = {}): Port[] =>
+  (s.ports ?? []).map((p) => {
+    const parts = interpolate(p, env).split(":");
+    const [ip, host, container] = parts.length === 3 ? parts : ["0.0.0.0", ...parts];
+    return { ip: ip!, host: Number(host), container: Number(container) };
+  });
+const hostPorts = (s: Service) => ports(s).map((p) => p.host);
+
+/** The Dockerfile's stages: name → its lines. */
+function dockerStages(): Map<string, string[]> {
+  const stages = new Map<string, string[]>();
+  let current: string[] = [];
+  for (const line of read("Dockerfile").split("\n")) {
+    const from = /^FROM\s+\S+\s+AS\s+(\S+)/i.exec(line);
+    if (from) {
+      current = [line];
+      stages.set(from[1]!, current);
+    } else current.push(line);
+  }
+  return stages;
+}
+const stageChain = (stages: Map<string, string[]>, name: string): string[] => {
+  const lines = stages.get(name) ?? [];
+  const parent = /^FROM\s+(\S+)/i.exec(lines[0] ?? "")?.[1];
+  return parent && stages.has(parent) ? [...stageChain(stages, parent), ...lines] : lines;
+};
+const jsonInstruction = (lines: string[], instruction: string) => {
+  const found = lines.filter((l) => l.startsWith(`${instruction} `)).at(-1);
+  return found ? (JSON.parse(found.slice(instruction.length + 1)) as string[]) : undefined;
+};
+
+/** Entries a package's `build` script bundles: dist name → source file. */
+const buildOutputs = (app: string): string[] => {
+  const script: string = JSON.parse(read(`apps/${app}/package.json`)).scripts?.build ?? "";
+  return [...script.matchAll(/\s([\w.-]+)=/g)].map((m) => `/app/apps/${app}/dist/${m[1]}.js`);
+};
+
+const oneShots = ["db-migrate", "analytics-deploy", "cli"];
 
 describe("docker-compose.yaml (full deployment)", () => {
   const { services, volumes } = load("docker-compose.yaml");
+  const longRunning = Object.entries(services).filter(([name]) => !oneShots.includes(name));
 
-  it("publishes the spec's ports: workflows 3000, server 3001, dashboard 3002, status-page 3003, probe 8081, database 8080 and 5001", () => {
+  it("has the spec's components on its ports: workflows 3000, server 3001, dashboard 3002, status-page 3003, probe 8081, database 8080 and 5001, analytics 7181", () => {
     expect(hostPorts(services.workflows!)).toEqual([3000]);
     expect(hostPorts(services.server!)).toEqual([3001]);
     expect(hostPorts(services.dashboard!)).toEqual([3002]);
     expect(hostPorts(services["status-page"]!)).toEqual([3003]);
     expect(hostPorts(services["private-location"]!)).toEqual([8081]);
-    expect(hostPorts(services.libsql!)).toEqual([8080, 5001]);
+    expect(ports(services.database!).map((p) => [p.host, p.container])).toEqual([
+      [8080, 8080],
+      [5001, 5001],
+    ]);
+    expect(ports(services.analytics!).map((p) => [p.host, p.container])).toEqual([[7181, 8123]]);
   });
 
-  it("the probe sends to the server on 3001 and keeps its outbox on a volume", () => {
-    const probe = services["private-location"]!;
-    expect(probe.environment?.SERVICE_INGEST_URL).toBe("http://server:3001");
-    expect(probe.volumes).toContain(`probe-data:${probe.environment?.PROBE_DATA_DIR}`);
-  });
-
-  it("db-migrate is a one-shot that runs the same migration command as pnpm db:migrate", () => {
-    expect(services["db-migrate"]!.restart).toBe("no");
-    expect(services["db-migrate"]!.command).toEqual(["pnpm", "db:migrate"]);
-    expect(JSON.parse(readFileSync(`${root}package.json`, "utf8")).scripts["db:migrate"]).toBeDefined();
-  });
-
-  it("Redis keeps an append-only file on a volume, so queued alerts survive its restart", () => {
-    expect(services.redis!.command).toContain("--appendonly");
-    expect(services.redis!.volumes?.[0]).toMatch(/^redis-data:/);
+  it("publishes no database, analytics or Redis port beyond 127.0.0.1 unless the operator asks", () => {
+    for (const name of ["database", "analytics"]) {
+      for (const p of ports(services[name]!)) expect(p.ip, `${name}:${p.host}`).toBe("127.0.0.1");
+    }
     expect(services.redis!.ports).toBeUndefined();
-    expect(Object.keys(volumes)).toEqual(expect.arrayContaining(["libsql-data", "redis-data", "probe-data"]));
+    // Publishing wider is one variable, and the database then needs its JWT key from .env.
+    expect(ports(services.database!, { DATABASE_BIND: "0.0.0.0" }).map((p) => p.ip)).toEqual(["0.0.0.0", "0.0.0.0"]);
+    expect(services.database!.environment).toHaveProperty("SQLD_AUTH_JWT_KEY", null);
   });
 
-  it("every app service's command is a file or binary that exists in the repo", () => {
+  it("the apps start only after db-migrate has completed, which waits for a healthy database", () => {
+    expect(services["db-migrate"]!.restart).toBe("no");
+    expect(services["db-migrate"]!.depends_on).toEqual({ database: { condition: "service_healthy" } });
+    for (const name of ["workflows", "server", "dashboard", "status-page"]) {
+      expect(services[name]!.depends_on?.["db-migrate"], name).toEqual({ condition: "service_completed_successfully" });
+    }
+    expect(services.server!.depends_on?.redis).toEqual({ condition: "service_healthy" });
+    expect(services.workflows!.depends_on?.redis).toEqual({ condition: "service_healthy" });
+    expect(services["private-location"]!.depends_on).toEqual({ server: { condition: "service_healthy" } });
+  });
+
+  it("Redis keeps an append-only file on a volume and is reachable only inside the stack", () => {
+    expect(services.redis!.command).toEqual(expect.arrayContaining(["--appendonly", "yes"]));
+    expect(services.redis!.volumes).toEqual(["redis:/data"]);
+  });
+
+  it("keeps data in named volumes: database, Redis, analytics and the probe's outbox", () => {
+    expect(Object.keys(volumes).sort()).toEqual(["analytics", "database", "probe", "redis"]);
+    expect(services.database!.volumes).toEqual(["database:/var/lib/sqld"]);
+    expect(services.analytics!.volumes).toEqual(["analytics:/var/lib/clickhouse"]);
+    const probe = services["private-location"]!;
+    expect(probe.volumes).toEqual([`probe:${probe.environment?.PROBE_DATA_DIR}`]);
     for (const [name, s] of Object.entries(services)) {
-      if (!s.command || s.command[0] === "pnpm" || s.command[0]!.startsWith("redis")) continue;
-      const cwd = s.working_dir ? `${root}${s.working_dir.replace(/^\/app\//, "")}/` : root;
-      if (s.command[0] === "node") expect(s.command.slice(1, 3), name).toEqual(["--import", "tsx"]);
-      else expect(existsSync(`${cwd}${s.command[0]}`), `${name}: ${s.command[0]}`).toBe(true);
-      const entry = s.command.find((part) => part.endsWith(".ts"));
-      if (entry) expect(existsSync(`${cwd}${entry}`), `${name}: ${entry}`).toBe(true);
+      for (const v of s.volumes ?? []) {
+        const source = v.split(":")[0]!;
+        if (!source.startsWith(".")) expect(Object.keys(volumes), `${name}: ${v}`).toContain(source);
+      }
     }
   });
 
-  it("app services reach the database and Redis by service name", () => {
-    for (const name of ["workflows", "server", "dashboard", "status-page"]) {
-      expect(services[name]!.environment?.DATABASE_URL).toBe("http://libsql:8080");
+  it("ClickHouse takes its user and password from ANALYTICS_USER and ANALYTICS_API_KEY, and compose refuses to start without the key", () => {
+    const env = services.analytics!.environment!;
+    expect(interpolate(env.CLICKHOUSE_USER!, {})).toBe("default");
+    expect(interpolate(env.CLICKHOUSE_USER!, { ANALYTICS_USER: "vigil" })).toBe("vigil");
+    expect(() => interpolate(env.CLICKHOUSE_PASSWORD!, {})).toThrow(/^ANALYTICS_API_KEY: set ANALYTICS_API_KEY/);
+    expect(interpolate(env.CLICKHOUSE_PASSWORD!, { ANALYTICS_API_KEY: "k" })).toBe("k");
+    for (const name of ["workflows", "server", "dashboard", "status-page", "analytics-deploy"]) {
+      expect(services[name]!.environment?.ANALYTICS_URL, name).toBe("http://analytics:8123");
+    }
+  });
+
+  it("the probe runs only under its profile, sends to the server on 3001 and takes SERVICE_KEY from .env", () => {
+    const probe = services["private-location"]!;
+    expect(probe.profiles).toEqual(["probe"]);
+    expect(probe.environment?.SERVICE_INGEST_URL).toBe("http://server:3001");
+    expect(probe.environment).not.toHaveProperty("SERVICE_KEY");
+    expect(probe.env_file).toBe(".env");
+    expect(services["analytics-deploy"]!.profiles).toEqual(["tools"]);
+    expect(services["analytics-deploy"]!.depends_on).toEqual({ analytics: { condition: "service_healthy" } });
+    expect(services.cli!.profiles).toEqual(["tools"]);
+    const always = Object.entries(services).filter(([, s]) => !s.profiles);
+    expect(always.map(([n]) => n).sort()).toEqual([
+      "analytics",
+      "dashboard",
+      "database",
+      "db-migrate",
+      "redis",
+      "server",
+      "status-page",
+      "workflows",
+    ]);
+  });
+
+  it("every long-running service restarts unless stopped and has a healthcheck; each app's checks /healthz on its own port", () => {
+    for (const [name, s] of longRunning) {
+      expect(s.restart, name).toBe("unless-stopped");
+      expect(s.healthcheck?.test, name).toBeDefined();
+      const port = s.environment?.PORT;
+      if (port) expect(s.healthcheck!.test!.join(" "), name).toContain(`http://127.0.0.1:${port}/healthz`);
+    }
+    for (const name of ["db-migrate", "analytics-deploy"]) expect(services[name]!.restart, name).toBe("no");
+  });
+
+  it("app services reach the database, Redis and the server by service name", () => {
+    for (const name of ["db-migrate", "workflows", "server", "dashboard", "status-page"]) {
+      expect(services[name]!.environment?.DATABASE_URL, name).toBe("http://database:8080");
     }
     expect(services.server!.environment?.REDIS_URL).toBe("redis://redis:6379");
+    expect(services.workflows!.environment?.REDIS_URL).toBe("redis://redis:6379");
+    expect(services.cli!.environment?.VIGIL_API_URL).toBe("http://server:3001");
+  });
+
+  it("Node services run a bundle their app's build script produces, never TypeScript through tsx", () => {
+    for (const [name, s] of Object.entries(services)) {
+      if (!s.build || !s.command) continue;
+      const app = /^\/app\/apps\/([\w-]+)\//.exec(s.command.find((c) => c.startsWith("/app/")) ?? "")?.[1];
+      expect(app, name).toBeDefined();
+      expect(s.command.join(" "), name).not.toMatch(/tsx|\.ts\b/);
+      if (s.command.some((c) => c.includes("/dist/"))) expect(buildOutputs(app!), name).toContain(s.command.at(-1));
+      else expect(s.command.at(-1), name).toBe(`/app/apps/${app}/server.js`); // Next.js standalone
+    }
   });
 });
 
 describe("docker-compose.lite.yaml (status page and dashboard only)", () => {
   const { services, volumes } = load("docker-compose.lite.yaml");
 
-  it("has the database on 8080, dashboard on 3000, status page on 3001, and no server, workflows or probe", () => {
+  it("has the database on 8080, dashboard on 3000, status page on 3001, a one-shot db-migrate, and no server, workflows, analytics or probe", () => {
     expect(Object.keys(services).sort()).toEqual(["dashboard", "database", "db-migrate", "status-page"]);
     expect(hostPorts(services.database!)).toEqual([8080]);
+    expect(ports(services.database!)[0]!.ip).toBe("127.0.0.1");
     expect(hostPorts(services.dashboard!)).toEqual([3000]);
     expect(hostPorts(services["status-page"]!)).toEqual([3001]);
-    expect(hostPorts(services["db-migrate"]!)).toEqual([]);
+    expect(services["db-migrate"]!.ports).toBeUndefined();
+    expect(services["db-migrate"]!.restart).toBe("no");
   });
 
   it("keeps all data in one volume", () => {
-    expect(Object.keys(volumes)).toEqual(["vigil-data"]);
-    expect(services.database!.volumes).toEqual(["vigil-data:/var/lib/sqld"]);
+    expect(Object.keys(volumes)).toEqual(["data"]);
+    const mounts = Object.values(services).flatMap((s) => s.volumes ?? []);
+    expect(mounts).toEqual(["data:/var/lib/sqld"]);
+  });
+
+  it("the dashboard and status page wait for migrations, which wait for a healthy database", () => {
+    expect(services["db-migrate"]!.depends_on).toEqual({ database: { condition: "service_healthy" } });
+    for (const name of ["dashboard", "status-page"]) {
+      expect(services[name]!.depends_on, name).toEqual({ "db-migrate": { condition: "service_completed_successfully" } });
+      expect(services[name]!.healthcheck?.test?.join(" "), name).toContain(`http://127.0.0.1:${services[name]!.environment?.PORT}/healthz`);
+      expect(services[name]!.restart, name).toBe("unless-stopped");
+    }
+  });
+
+  it("uses the same images and commands as the full deployment", () => {
+    const full = load("docker-compose.yaml").services;
+    for (const name of ["db-migrate", "dashboard", "status-page"]) {
+      expect(services[name]!.image, name).toBe(full[name]!.image);
+      expect(services[name]!.build, name).toEqual(full[name]!.build);
+      expect(services[name]!.command, name).toEqual(full[name]!.command);
+    }
   });
 });
 
-describe(".env.example", () => {
-  it("lists every variable the services read", () => {
-    const text = readFileSync(`${root}.env.example`, "utf8");
-    for (const v of [
-      "DATABASE_URL",
-      "REDIS_URL",
-      "SERVICE_KEY",
-      "SERVICE_INGEST_URL",
-      "PROBE_DATA_DIR",
-      "QUEUE_PREFIX",
-      "DASHBOARD_URL",
-      "EMAIL_PROVIDER_API_KEY",
-      "SMTP_URL",
-      "TELEGRAM_BOT_TOKEN",
-      "TWILIO_ACCOUNT_SID",
-    ]) {
-      expect(text, v).toMatch(new RegExp(`^${v}=`, "m"));
+describe("Dockerfile", () => {
+  const stages = dockerStages();
+  const built = ["docker-compose.yaml", "docker-compose.lite.yaml"].flatMap((f) => Object.values(load(f).services).filter((s) => s.build));
+  const targets = new Set(built.map((s) => s.build!.target));
+
+  it("has a target for every image compose builds, each running as the unprivileged node user", () => {
+    expect([...targets].sort()).toEqual(["cli", "dashboard", "private-location", "server", "status-page", "workflows"]);
+    for (const target of targets) {
+      expect(stages.has(target), target).toBe(true);
+      expect(
+        stageChain(stages, target)
+          .filter((l) => l.startsWith("USER "))
+          .at(-1),
+        target,
+      ).toBe("USER node");
     }
   });
+
+  it("each service image runs the command compose runs and checks its own /healthz", () => {
+    for (const target of targets) {
+      if (target === "cli") continue;
+      const lines = stageChain(stages, target);
+      // One-shots (db-migrate, analytics-deploy) reuse the server image with their own command.
+      const service = built.find((s) => s.build!.target === target && s.restart !== "no")!;
+      expect(jsonInstruction(lines, "CMD"), target).toEqual(service.command);
+      expect(lines.join("\n"), target).toMatch(/HEALTHCHECK[^\n]*\\\n\s+CMD \[[^\n]*\/healthz/);
+      const port = lines.filter((l) => /^ENV PORT=/.test(l)).at(-1);
+      expect(port, target).toBeDefined();
+    }
+  });
+
+  it("builds from a pruned workspace in separate stages, and Next apps from their standalone output", () => {
+    const text = read("Dockerfile");
+    expect(text.match(/^RUN turbo prune /gm)?.length).toBe(2);
+    expect(text).toMatch(/ENV NEXT_OUTPUT=standalone/);
+    expect(stageChain(stages, "dashboard").join("\n")).toContain("/app/apps/dashboard/.next/standalone/");
+    expect(stageChain(stages, "status-page").join("\n")).toContain("/app/apps/status-page/.next/standalone/");
+    expect(text).not.toMatch(/--import\s*"?,?\s*"?tsx/);
+  });
+
+  it("keeps secrets and local state out of the build context", () => {
+    const ignored = read(".dockerignore").split("\n");
+    for (const entry of [".env", ".git", ".data", "**/node_modules", "**/dist", "**/.next"]) expect(ignored).toContain(entry);
+  });
+});
+
+// ── .env.example against the config schemas ────────────────────────────────────────────────────────
+
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (["node_modules", ".next", "dist", "testing"].includes(name)) return [];
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+const workspaceSources = () =>
+  ["apps", "packages"].flatMap((group) => readdirSync(join(root, group)).flatMap((pkg) => sourceFiles(join(root, group, pkg))));
+
+/** Every variable any env schema reads: exported `…Env` zod objects, plus inline schemas given to loadEnv/parseEnv. */
+async function schemaVariables(): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (const file of workspaceSources()) {
+    const text = readFileSync(file, "utf8");
+    const where = relative(root, file);
+    if (/export const \w+Env\s*=\s*(z\s*\.object|\w+\.extend)\(/.test(text)) {
+      const mod = (await import(file)) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(mod)) {
+        const shape = (value as { shape?: Record<string, unknown> } | null)?.shape;
+        if (name.endsWith("Env") && shape) for (const key of Object.keys(shape)) found.set(key, where);
+      }
+    }
+    for (const call of text.matchAll(/\b(?:loadEnv|parseEnv)\(/g)) {
+      let depth = 0;
+      let end = call.index + call[0].length - 1;
+      for (; end < text.length; end++) {
+        if (text[end] === "(") depth++;
+        else if (text[end] === ")" && --depth === 0) break;
+      }
+      for (const key of text.slice(call.index, end).matchAll(/\b([A-Z][A-Z0-9_]{2,})\s*:/g)) found.set(key[1]!, where);
+    }
+  }
+  return found;
+}
+
+describe(".env.example", () => {
+  const text = read(".env.example");
+  const listed = new Set([...text.matchAll(/^#?\s?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]!));
+
+  it("lists every variable the config schemas read, found from the schemas themselves", async () => {
+    const vars = await schemaVariables();
+    // The schemas this test must find, so a broken search cannot pass quietly.
+    for (const known of ["SERVICE_KEY", "REDIS_URL", "DATABASE_URL", "TELEGRAM_BOT_TOKEN", "QUEUE_PREFIX"])
+      expect(vars.has(known), known).toBe(true);
+    const missing = [...vars].filter(([v]) => !listed.has(v)).map(([v, file]) => `${v} (${file})`);
+    expect(missing).toEqual([]);
+  });
+
+  it("lists nothing that no schema, compose file or the CLI reads", async () => {
+    const vars = await schemaVariables();
+    const compose = read("docker-compose.yaml") + read("docker-compose.lite.yaml");
+    const fromCompose = new Set([...compose.matchAll(/\$\{(\w+)/g), ...compose.matchAll(/^\s+(\w+):\s*$/gm)].map((m) => m[1]!));
+    const fromCli = new Set([...read("apps/cli/src/config.ts").matchAll(/env\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!));
+    const stale = [...listed].filter((v) => !vars.has(v) && !fromCompose.has(v) && !fromCli.has(v));
+    expect(stale).toEqual([]);
+  });
+
+  it("sets no secret: keys and passwords are empty until the operator fills them in", () => {
+    for (const m of text.matchAll(/^([A-Z][A-Z0-9_]*(?:SECRET|TOKEN|API_KEY|PASSWORD|_KEY))=(.*)$/gm)) {
+      expect(m[2], m[1]).toBe("");
+    }
+  });
+});
+
+describe("the compose environment against each app's env schema", () => {
+  /** What `env_file: .env` gives every service after docs/self-hosting.md step 1 (and step 9 for the probe). */
+  const envFile: Record<string, string> = {};
+  for (const m of read(".env.example").matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)) envFile[m[1]!] = m[2]!;
+  Object.assign(envFile, { AUTH_SECRET: "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==", ANALYTICS_API_KEY: "ab".repeat(32) });
+  Object.assign(envFile, { SERVICE_KEY: "vgl_loc_example" });
+
+  const schemas: Record<
+    string,
+    () => Promise<{ schema: import("../packages/config/src/index").z.ZodObject; crossCheck?: (e: never) => [string, string] | null }>
+  > = {
+    server: async () => ({ schema: (await import("../apps/server/src/env")).ServerEnv }),
+    workflows: async () => ({ schema: (await import("../apps/workflows/src/env")).WorkflowsEnv }),
+    "private-location": async () => ({ schema: (await import("../apps/private-location/src/env")).ProbeEnv }),
+    dashboard: async () => {
+      const m = await import("../apps/dashboard/lib/env");
+      return { schema: m.DashboardEnv, crossCheck: m.crossCheck as (e: never) => [string, string] | null };
+    },
+    "status-page": async () => {
+      const m = await import("../apps/status-page/lib/env");
+      return { schema: m.StatusPageEnv, crossCheck: m.crossCheck as (e: never) => [string, string] | null };
+    },
+  };
+
+  for (const file of ["docker-compose.yaml", "docker-compose.lite.yaml"]) {
+    it(`every app in ${file} accepts the environment of .env.example filled in as the setup steps say`, async () => {
+      const { parseEnv } = await import("../packages/config/src/index");
+      const { services } = load(file);
+      for (const [name, service] of Object.entries(services)) {
+        const schemaOf = schemas[name];
+        if (!schemaOf) continue;
+        const { schema, crossCheck } = await schemaOf();
+        const env = { ...envFile };
+        for (const [k, v] of Object.entries(service.environment ?? {})) if (v !== null) env[k] = v;
+        const parsed = parseEnv(schema, env as NodeJS.ProcessEnv);
+        expect(crossCheck?.(parsed as never) ?? null, name).toBeNull();
+      }
+    });
+  }
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parseMonitorsYaml } from "@vigil/monitors-yaml";
+import { monitorsJsonSchema, parseMonitorsYaml } from "@vigil/monitors-yaml";
 import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -11,5 +11,11 @@ describe("examples/monitors.yaml", () => {
     if (!out.ok) expect.fail(out.errors.map((e) => JSON.stringify(e)).join("\n"));
     expect(out.monitors.map((m) => m.key)).toEqual(["vigil-api", "vigil-dashboard", "vigil-database"]);
     expect(out.monitors.every((m) => m.regions.join() === "iad")).toBe(true);
+  });
+
+  it("the schema its first line names ships beside it and is what `vigil schema` prints today", () => {
+    const first = readFileSync(`${root}examples/monitors.yaml`, "utf8").split("\n")[0];
+    expect(first).toBe("# yaml-language-server: $schema=./vigil.schema.json");
+    expect(JSON.parse(readFileSync(`${root}examples/vigil.schema.json`, "utf8"))).toEqual(monitorsJsonSchema());
   });
 });

@@ -1,6 +1,7 @@
 // `pnpm start` on the embedded defaults: every service answers /healthz, Ctrl-C stops all, data survives.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,7 +9,33 @@ import { afterAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), "vigil-start-"));
-const PORTS = { workflows: 3000, server: 3001, dashboard: 3002, "status-page": 3003, "private-location": 8081 };
+/** Ports the OS says are free, so the test runs beside a `pnpm start` on the spec's ports. */
+async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((r) => {
+          const s = createServer();
+          s.listen(0, "127.0.0.1", () => r(s));
+        }),
+    ),
+  );
+  const ports = servers.map((s) => (s.address() as { port: number }).port);
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  return ports;
+}
+const [workflows, server, dashboard, statusPage, probe, db, dbGrpc] = await freePorts(7);
+const PORTS = { workflows: workflows!, server: server!, dashboard: dashboard!, "status-page": statusPage!, "private-location": probe! };
+const PORT_ENV = {
+  VIGIL_WORKFLOWS_PORT: String(workflows),
+  VIGIL_SERVER_PORT: String(server),
+  VIGIL_DASHBOARD_PORT: String(dashboard),
+  VIGIL_STATUS_PAGE_PORT: String(statusPage),
+  VIGIL_PROBE_PORT: String(probe),
+  VIGIL_DB_PORT: String(db),
+  VIGIL_DB_GRPC_PORT: String(dbGrpc),
+};
 
 interface Run {
   child: ChildProcess;
@@ -17,7 +44,11 @@ interface Run {
 }
 
 function start(): Run {
-  const child = spawn("pnpm", ["start"], { cwd: root, env: { ...process.env, VIGIL_DATA_DIR: dataDir, FORCE_COLOR: "0" }, detached: true });
+  const child = spawn("pnpm", ["start"], {
+    cwd: root,
+    env: { ...process.env, ...PORT_ENV, VIGIL_DATA_DIR: dataDir, FORCE_COLOR: "0" },
+    detached: true,
+  });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
@@ -42,15 +73,36 @@ async function waitHealthy(run: Run, timeoutMs = 240_000) {
   }
 }
 
-async function stop(run: Run) {
+async function stop(run: Run): Promise<number | null> {
   process.kill(-run.child.pid!, "SIGINT");
-  const timer = setTimeout(() => process.kill(-run.child.pid!, "SIGKILL"), 20_000);
-  await run.exited;
+  // Generous: every service shuts down cleanly, which on a loaded machine can take a while.
+  const timer = setTimeout(() => process.kill(-run.child.pid!, "SIGKILL"), 90_000);
+  const code = await run.exited;
   clearTimeout(timer);
+  return code;
+}
+
+/** The pid of this run's workflows service (its environment names this test's data dir). */
+function workflowsPid(): number | undefined {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      const argv = cmd.split("\0");
+      // The service itself (node), not a shell that launched it.
+      if (
+        argv[0]?.endsWith("node") &&
+        argv.includes("apps/workflows/src/main.ts") &&
+        readFileSync(`/proc/${entry}/environ`, "utf8").includes(dataDir)
+      )
+        return Number(entry);
+    } catch {}
+  }
+  return undefined;
 }
 
 const sql = async (statements: string[]) => {
-  const res = await fetch("http://127.0.0.1:8080/", {
+  const res = await fetch(`http://127.0.0.1:${db}/`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ statements }),
@@ -66,7 +118,7 @@ afterAll(async () => {
 
 describe("pnpm start", () => {
   it("brings every service up, stops them all on Ctrl-C, and a second start finds the same data", { timeout: 600_000 }, async () => {
-    for (const port of [...Object.values(PORTS), 8080, 5001]) {
+    for (const port of [...Object.values(PORTS), db!, dbGrpc!]) {
       await expect(fetch(`http://127.0.0.1:${port}/healthz`), `port ${port} is already taken`).rejects.toThrow();
     }
     current = start();
@@ -76,8 +128,23 @@ describe("pnpm start", () => {
     expect(first).toMatch(/\[server\] .*"msg":"listening"/);
     expect(first).toMatch(/VIGIL_API_TOKEN=vgl_key_/);
     await sql(["INSERT INTO workspace (name) VALUES ('kept across restarts')"]);
+    // Keys on disk are readable by their owner only.
+    expect(statSync(join(dataDir, "local.json")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dataDir, "auth-secret")).mode & 0o777).toBe(0o600);
 
-    await stop(current);
+    // One service crashing takes nothing else down, and it comes back by itself.
+    const pid = workflowsPid();
+    expect(pid).toBeDefined();
+    process.kill(pid!, "SIGKILL");
+    await new Promise((r) => setTimeout(r, 500));
+    for (const name of ["server", "dashboard", "status-page", "private-location"] as const) {
+      expect((await fetch(`http://127.0.0.1:${PORTS[name]}/healthz`)).ok, `${name} still up`).toBe(true);
+    }
+    await waitHealthy(current, 60_000);
+    expect(workflowsPid()).not.toBe(pid);
+    expect(current.output()).toMatch(/\[workflows\] .*exited with code (137|SIGKILL)[\s\S]*\[workflows\] .*restarted/);
+
+    expect(await stop(current)).toBe(0);
     for (const port of Object.values(PORTS)) {
       await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
     }

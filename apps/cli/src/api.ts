@@ -6,9 +6,11 @@ import {
   MonitorBatchOutput,
   MonitorList,
   RunOutput,
+  type StatusReportInput,
+  type StatusReportUpdateInput,
   WhoAmI,
 } from "@vigil/api-contract";
-import type { z } from "zod";
+import { z } from "zod";
 import { CliError } from "./io";
 
 export type Issue = { path: string; message: string };
@@ -20,6 +22,8 @@ export class ApiError extends CliError {
     exitCode: 1 | 2,
     readonly status: number | undefined,
     readonly issues: Issue[] = [],
+    /** The server's Retry-After, in seconds, when it gave one. */
+    readonly retryAfterS?: number,
   ) {
     super(message, exitCode);
   }
@@ -27,10 +31,46 @@ export class ApiError extends CliError {
 
 const MonitorListBody = MonitorList.transform((b) => b.monitors);
 
-export type ApiOptions = { apiUrl: string; token: string; timeoutMs?: number; userAgent?: string };
+// Status pages and reports as the CLI reads them; other fields pass through untouched for --json.
+export const StatusPageSummary = z.looseObject({ id: z.number(), slug: z.string(), title: z.string() });
+export const PageComponent = z.looseObject({ id: z.number(), name: z.string() });
+export const ReportUpdate = z.looseObject({ status: z.string(), message: z.string(), date: z.number() });
+export const StatusReport = z.looseObject({
+  id: z.number(),
+  pageId: z.number(),
+  title: z.string(),
+  status: z.string(),
+  resolvedAt: z.number().nullable(),
+  createdAt: z.number(),
+  updates: z.array(ReportUpdate),
+  components: z.array(z.looseObject({ componentId: z.number(), impact: z.string() })),
+});
+export type StatusReport = z.infer<typeof StatusReport>;
+const StatusPagesBody = z.object({ statusPages: z.array(StatusPageSummary) }).transform((b) => b.statusPages);
+const ComponentsBody = z.object({ components: z.array(PageComponent) }).transform((b) => b.components);
+const StatusReportsBody = z.object({ statusReports: z.array(StatusReport) }).transform((b) => b.statusReports);
 
-export function createApi({ apiUrl, token, timeoutMs = 60_000, userAgent = "vigil-cli" }: ApiOptions) {
+export type ApiOptions = { apiUrl: string; token: string; timeoutMs?: number; userAgent?: string; retryDelayMs?: number };
+
+/** A busy server (503) is asked again, as its Retry-After says (capped), this many times. */
+const BUSY_RETRIES = 5;
+const MAX_RETRY_AFTER_S = 10;
+
+export function createApi({ apiUrl, token, timeoutMs = 60_000, userAgent = "vigil-cli", retryDelayMs }: ApiOptions) {
   async function call<S extends z.ZodType>(method: string, path: string, schema: S | null, body?: unknown): Promise<z.output<S>> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await once(method, path, schema, body);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 503 || attempt >= BUSY_RETRIES) throw error;
+        // A 503 did nothing (the server refuses before writing), so asking again is safe.
+        const wait = retryDelayMs ?? Math.min(error.retryAfterS ?? 2, MAX_RETRY_AFTER_S) * 1000;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  }
+
+  async function once<S extends z.ZodType>(method: string, path: string, schema: S | null, body?: unknown): Promise<z.output<S>> {
     const url = `${apiUrl}${path}`;
     let res: Response;
     try {
@@ -77,6 +117,18 @@ export function createApi({ apiUrl, token, timeoutMs = 60_000, userAgent = "vigi
     deleteMonitor: (id: number) => call("DELETE", `/v1/monitors/${id}`, null),
     trigger: (id: number) => call("POST", `/v1/monitors/${id}/trigger`, RunOutput),
     whoami: () => call("GET", "/v1/whoami", WhoAmI),
+    listStatusPages: () => call("GET", "/v1/status-pages", StatusPagesBody),
+    listComponents: (pageId: number) => call("GET", `/v1/status-pages/${pageId}/components`, ComponentsBody),
+    listStatusReports: (q: { pageId?: number; open?: boolean }) => {
+      const query = new URLSearchParams();
+      if (q.pageId !== undefined) query.set("pageId", String(q.pageId));
+      if (q.open) query.set("open", "true");
+      const qs = query.toString();
+      return call("GET", `/v1/status-reports${qs ? `?${qs}` : ""}`, StatusReportsBody);
+    },
+    createStatusReport: (body: z.input<typeof StatusReportInput>) => call("POST", "/v1/status-reports", StatusReport, body),
+    addStatusReportUpdate: (id: number, body: z.input<typeof StatusReportUpdateInput>) =>
+      call("POST", `/v1/status-reports/${id}/updates`, StatusReport, body),
   };
 }
 export type Api = ReturnType<typeof createApi>;
@@ -89,14 +141,28 @@ function errorFromResponse(method: string, path: string, res: Response, text: st
   } catch {
     json = undefined;
   }
+  const retryAfter = Number(res.headers.get("retry-after"));
+  const retryAfterS = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
   const body = ErrorBody.safeParse(json);
   if (body.success) {
     const { code, message, issues } = body.data.error;
     const hint = res.status === 401 ? " (check the token: --token, VIGIL_API_TOKEN or `vigil login`)" : "";
-    return new ApiError(`${method} ${path} failed (${res.status} ${code}): ${message}${hint}`, exitCode, res.status, issues ?? []);
+    return new ApiError(
+      `${method} ${path} failed (${res.status} ${code}): ${message}${hint}`,
+      exitCode,
+      res.status,
+      issues ?? [],
+      retryAfterS,
+    );
   }
   const snippet = text.trim().slice(0, 200);
-  return new ApiError(`${method} ${path} failed (${res.status} ${res.statusText})${snippet ? `: ${snippet}` : ""}`, exitCode, res.status);
+  return new ApiError(
+    `${method} ${path} failed (${res.status} ${res.statusText})${snippet ? `: ${snippet}` : ""}`,
+    exitCode,
+    res.status,
+    [],
+    retryAfterS,
+  );
 }
 
 function networkMessage(url: string, error: unknown, timeoutMs: number): string {

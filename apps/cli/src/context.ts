@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { type ParsedMonitors, parseMonitorsYaml } from "@vigil/monitors-yaml";
 import { type Api, type ApiError, createApi } from "./api";
 import { resolveSettings, type Settings } from "./config";
-import { CliError, type Io } from "./io";
+import { CliError, type Io, printJsonError } from "./io";
 
 export type GlobalFlags = { apiUrl?: string; token?: string; json?: boolean };
 
@@ -43,16 +43,23 @@ export async function readMonitorsFile(io: Io, file: string): Promise<ReturnType
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
     throw new CliError(`cannot read ${file}: ${reason}`, 1);
   }
-  return parseMonitorsYaml(text, file);
+  // `${VAR}` placeholders (secrets left out of an exported file) are filled from the environment.
+  return parseMonitorsYaml(text, file, { env: process.env });
 }
 
 /** Reads and validates a monitors file; prints every problem and stops with exit 1 when there are any. */
 export async function loadMonitorsFile(io: Io, file: string, consequence: string): Promise<ParsedMonitors> {
   const parsed = await readMonitorsFile(io, file);
   if (parsed.ok) return parsed;
-  for (const e of parsed.errors) io.stderr(`${e.message}\n`);
   const n = parsed.errors.length;
-  throw new CliError(`${file}: ${n} problem${n === 1 ? "" : "s"}; ${consequence}`, 1);
+  const message = `${file}: ${n} problem${n === 1 ? "" : "s"}; ${consequence}`;
+  if (io.json) {
+    const issues = parsed.errors.map(({ file: f, line, column, path, rule }) => ({ file: f, line, column, path, message: rule }));
+    printJsonError(io, { message, exitCode: 1, issues });
+    throw new CliError(message, 1, true);
+  }
+  for (const e of parsed.errors) io.stderr(`${e.message}\n`);
+  throw new CliError(message, 1);
 }
 
 const MONITOR_PATH = /^monitors\.(\d+)(?:\.(.+))?$/;
@@ -62,6 +69,20 @@ const MONITOR_PATH = /^monitors\.(\d+)(?:\.(.+))?$/;
  * rule only the server knows (limits, unknown channels) reads like a validation error.
  */
 export function reportApiError(io: Io, error: ApiError, parsed?: ParsedMonitors): number {
+  if (io.json) {
+    const issues = error.issues.map((issue) => {
+      const m = MONITOR_PATH.exec(issue.path);
+      if (!parsed || !m) return issue;
+      const segments = (m[2] ?? "")
+        .split(".")
+        .filter(Boolean)
+        .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+      const at = parsed.errorAt(Number(m[1]), segments, issue.message);
+      return { ...issue, file: at.file, line: at.line, column: at.column };
+    });
+    printJsonError(io, { message: error.message, exitCode: error.exitCode, status: error.status, issues });
+    return error.exitCode;
+  }
   io.stderr(`vigil: ${error.message}\n`);
   for (const issue of error.issues) {
     const m = MONITOR_PATH.exec(issue.path);

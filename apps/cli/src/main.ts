@@ -7,6 +7,7 @@ import { apply } from "./commands/apply";
 import { create } from "./commands/create";
 import { deleteMonitors } from "./commands/delete";
 import { importMonitors } from "./commands/import";
+import { registerIncident } from "./commands/incident";
 import { list } from "./commands/list";
 import { login } from "./commands/login";
 import { schema } from "./commands/schema";
@@ -14,12 +15,13 @@ import { trigger } from "./commands/trigger";
 import { validate } from "./commands/validate";
 import { whoami } from "./commands/whoami";
 import { type Ctx, type GlobalFlags, makeCtx, reportApiError } from "./context";
-import { CliError, type Io } from "./io";
+import { CliError, type Io, printJsonError } from "./io";
 
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 /** Runs one `vigil` invocation and returns its exit code; no process globals, so tests call it directly. */
-export async function run(argv: readonly string[], io: Io): Promise<number> {
+export async function run(argv: readonly string[], given: Io): Promise<number> {
+  const io: Io = { ...given, json: given.json ?? argv.includes("--json") };
   let exitCode = 0;
   const program = new Command("vigil")
     .description("Manage Vigil uptime monitors from YAML files")
@@ -64,7 +66,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   program
     .command("schema")
     .description("print the JSON Schema of the monitors file (for editors)")
-    .action(action((ctx) => schema(ctx)));
+    .option("-o, --output <file>", "write to a file (e.g. vigil.schema.json, which monitors files name on their first line)")
+    .action(action((ctx, flags: { output?: string }) => schema(ctx, flags)));
   program
     .command("list")
     .description("list the workspace's monitors")
@@ -79,6 +82,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     .description("run a monitor's check now and print the result")
     .argument("<id>", "monitor id")
     .action(action((ctx, id: string) => trigger(ctx, id)));
+  registerIncident(program, action);
   program
     .command("whoami")
     .description("show the server, workspace and API key in use")
@@ -95,10 +99,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1; // commander printed it already
     if (error instanceof ApiError) return reportApiError(io, error);
     if (error instanceof CliError) {
-      io.stderr(`vigil: ${error.message}\n`);
+      if (error.reported) return error.exitCode;
+      if (io.json) printJsonError(io, error);
+      else io.stderr(`vigil: ${error.message}\n`);
       return error.exitCode;
     }
-    io.stderr(`vigil: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    const message = `unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+    if (io.json) printJsonError(io, { message, exitCode: 2 });
+    else io.stderr(`vigil: ${message}\n`);
     return 2;
   }
 }

@@ -1,11 +1,13 @@
 import type { ReactNode } from "react";
+import "./globals.css";
 
-export const metadata = { title: "Vigil dashboard" };
+export const metadata = { title: { default: "Vigil", template: "%s · Vigil" } };
+export const viewport = { width: "device-width", initialScale: 1 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body style={{ fontFamily: "system-ui, sans-serif", margin: "2rem" }}>{children}</body>
+      <body className="min-h-screen font-sans">{children}</body>
     </html>
   );
 }

@@ -151,7 +151,8 @@ export class Outbox {
 
   /** Opens (or recovers) the outbox in `opts.dir`. */
   static async open(opts: OutboxOptions): Promise<Outbox> {
-    await mkdir(opts.dir, { recursive: true });
+    // The monitor cache beside the outbox holds request headers (credentials): owner only.
+    await mkdir(opts.dir, { recursive: true, mode: 0o700 });
     const names = (await readdir(opts.dir)).filter((n) => SEGMENT_RE.test(n)).sort();
     const ack = await readAck(opts.dir);
     const segments: Segment[] = [];

@@ -93,6 +93,22 @@ function harness(opts: { concurrency?: number; offset?: number; start?: number }
 }
 
 describe("scheduler", () => {
+  it("a monitor created while the probe runs is checked at once, in the slot under way, then on its slots", async () => {
+    const h = harness({ offset: 10_000 });
+    h.scheduler.sync([monitor(1)]);
+    await h.clock.advance(0);
+    expect(h.jobs).toHaveLength(0); // at start-up monitors wait for their slot
+    h.scheduler.sync([monitor(1), monitor(2)]);
+    await h.clock.advance(0);
+    expect(h.jobs.map((j) => j.monitor.id)).toEqual([2]);
+    const slot = h.jobs[0]!.slot;
+    expect(slot).toBeLessThanOrEqual(h.clock.now());
+    expect(slot).toBe(slotAtOrAfter(h.clock.now(), 30_000, 10_000) - 30_000);
+    await h.endAll();
+    await h.clock.advance(30_000);
+    expect(h.jobs.filter((j) => j.monitor.id === 2).map((j) => j.slot)).toEqual([slot, slot + 30_000]);
+  });
+
   it("gives each monitor a stable offset, and spreads 10,000 monitors evenly over the period", () => {
     expect(slotOffset(42, 30_000)).toBe(slotOffset(42, 30_000));
     const perSecond = new Array<number>(30).fill(0);

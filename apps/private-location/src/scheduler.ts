@@ -118,6 +118,8 @@ export class Scheduler {
   private timer: unknown;
   private armedFor = Number.NaN;
   private stopped = false;
+  /** After the first sync, a monitor that appears is new: its first check runs at once. */
+  private synced = false;
 
   constructor(private readonly opts: SchedulerOptions) {
     this.clock = opts.clock ?? systemClock;
@@ -160,6 +162,7 @@ export class Scheduler {
         removed++;
       }
     }
+    this.synced = true;
     this.arm();
     return { added, changed, removed };
   }
@@ -190,10 +193,17 @@ export class Scheduler {
     this.clock.clearTimer(graceTimer);
   }
 
+  /**
+   * A monitor created while the probe runs is checked at once, in the slot under way (so its
+   * result lines up with other probes'), then on its slots; at start-up (first sync) every monitor
+   * waits for its slot, so a restart never fires them all at the same moment.
+   */
   private add(m: ProbeMonitor): void {
     const e: Entry = { monitor: m, offset: this.offsetOf(m.id, m.intervalMs), gen: 0 };
     this.entries.set(m.id, e);
-    this.push(e, slotAtOrAfter(this.clock.now(), m.intervalMs, e.offset));
+    const now = this.clock.now();
+    const next = slotAtOrAfter(now, m.intervalMs, e.offset);
+    this.push(e, this.synced && next > now ? next - m.intervalMs : next);
   }
 
   private update(e: Entry, m: ProbeMonitor): void {

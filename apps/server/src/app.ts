@@ -6,8 +6,11 @@ import type { Env, ServerDeps } from "./context";
 import { errorBody, toErrorResponse } from "./errors";
 import { openApiDocument } from "./openapi";
 import { channels } from "./routes/channels";
+import { maintenances } from "./routes/maintenances";
 import { monitors } from "./routes/monitors";
 import { probe } from "./routes/probe";
+import { statusPages } from "./routes/status-pages";
+import { statusReports } from "./routes/status-reports";
 import { workspaceRoutes } from "./routes/workspace";
 
 /** The REST API on top of a service app that already answers /healthz and /metrics. */
@@ -34,8 +37,13 @@ export function mountApi(app: Hono, deps: ServerDeps): Hono {
   api.use("/v1/*", apiKeyAuth);
   api.route("/v1/monitors", monitors);
   api.route("/v1/channels", channels);
+  api.route("/v1/status-pages", statusPages);
+  api.route("/v1/status-reports", statusReports);
+  api.route("/v1/maintenances", maintenances);
   api.route("/v1", workspaceRoutes);
 
   app.route("/", api);
+  // Every error in the one JSON shape, unknown routes included (the service app's own 404 is plain text).
+  app.notFound((c) => c.json(errorBody("not_found", `no route ${c.req.method} ${c.req.path}`), 404));
   return app;
 }

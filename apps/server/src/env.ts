@@ -1,8 +1,10 @@
+import { AnalyticsEnv } from "@vigil/analytics";
 import { env, z } from "@vigil/config";
 import { NotifierEnv } from "@vigil/notifier";
 
 export const ServerEnv = z.object({
   ...NotifierEnv.shape,
+  ...AnalyticsEnv.shape,
   PORT: env.port(3001),
   HOST: z.string().default("0.0.0.0"),
   DATABASE_URL: env.DATABASE_URL,
@@ -10,10 +12,10 @@ export const ServerEnv = z.object({
   REDIS_URL: env.REDIS_URL,
   LOG_LEVEL: env.LOG_LEVEL,
   PROBE_WAIT_MS: z.coerce.number().int().min(1000).max(120_000).default(25_000),
-  /** Namespaces queues and pub/sub; two installs may share one Redis with different prefixes. */
+  /** Namespaces queues and pub/sub. Unset: named after the database's install id, so installs sharing a Redis never mix. */
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-z0-9-]{1,40}$/, "must be lowercase letters, digits or dashes")
-    .default("vigil"),
+    .optional(),
 });
 export type ServerEnv = z.infer<typeof ServerEnv>;

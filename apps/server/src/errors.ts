@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from "@vigil/core";
+import { DatabaseBusyError, isDatabaseBusy } from "@vigil/db-schema";
 import { LimitExceededError } from "@vigil/limits";
 import type { Logger } from "@vigil/service";
 import type { Context } from "hono";
@@ -6,6 +7,19 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 export const errorBody = (code: string, message: string, extra: Record<string, unknown> = {}) => ({ error: { code, message, ...extra } });
+
+/** The error `code` of each HTTP status we answer: a code always matches its status. */
+const STATUS_CODES: Partial<Record<number, string>> = {
+  400: "bad_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "conflict",
+  413: "body_too_large",
+  415: "unsupported_media_type",
+  503: "unavailable",
+};
 
 /** Maps domain errors to the API's error body; anything unexpected is logged and answered 500. */
 export function toErrorResponse(err: unknown, c: Context, logger: Logger) {
@@ -18,7 +32,7 @@ export function toErrorResponse(err: unknown, c: Context, logger: Logger) {
   if (err instanceof ConflictError) return c.json(errorBody("conflict", err.message), 409);
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
-    const code = status === 413 ? "body_too_large" : status === 401 ? "unauthorized" : "bad_request";
+    const code = STATUS_CODES[status] ?? (status >= 500 ? "unavailable" : "bad_request");
     return c.json(errorBody(code, err.message || "bad request"), status);
   }
   if (isDatabaseUnavailable(err)) {
@@ -31,16 +45,9 @@ export function toErrorResponse(err: unknown, c: Context, logger: Logger) {
 
 /** The database is down or busy (not a bug): the caller should retry, and a probe's outbox will. */
 function isDatabaseUnavailable(err: unknown): boolean {
-  for (
-    let e = err as { message?: string; code?: string; cause?: unknown } | undefined, depth = 0;
-    e && depth < 5;
-    e = e.cause as typeof e, depth++
-  ) {
-    if (
-      e.code === "SQLITE_BUSY" ||
-      /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|SQLITE_BUSY|database is locked|transaction timed out/i.test(e.message ?? "")
-    )
-      return true;
+  if (err instanceof DatabaseBusyError || isDatabaseBusy(err)) return true;
+  for (let e = err as { message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (/fetch failed|ECONNREFUSED|ECONNRESET|socket hang up/i.test(e.message ?? "")) return true;
   }
   return false;
 }

@@ -44,6 +44,94 @@ describe("authentication", () => {
     await other.close();
   });
 
+  it("every resource of another workspace answers 404 and changes nothing", async () => {
+    const m = await s.call("POST", "/v1/monitors", http("owned-by-a"));
+    const ch = await s.call("POST", "/v1/channels", { name: "a-hook", kind: "webhook", config: { url: "http://127.0.0.1:9/a" } });
+    const loc = await s.call("POST", "/v1/private-locations", { name: "a-probe", region: "iad" });
+    const pg = await s.call("POST", "/v1/status-pages", { slug: "a-page", title: "a-page" });
+    const grp = await s.call("POST", `/v1/status-pages/${pg.body.id}/groups`, { name: "a-group" });
+    const cmp = await s.call("POST", `/v1/status-pages/${pg.body.id}/components`, { name: "a-component" });
+    const rep = await s.call("POST", "/v1/status-reports", { pageId: pg.body.id, title: "a-report", message: "a-report" });
+    const mnt = await s.call("POST", "/v1/maintenances", { pageId: pg.body.id, title: "a-window", startsAt: 1_000, endsAt: 2_000 });
+    const other = await otherWorkspace();
+    const routes: [string, string, unknown?][] = [
+      ["GET", `/v1/monitors/${m.body.id}`],
+      ["PATCH", `/v1/monitors/${m.body.id}`, { name: "taken" }],
+      ["DELETE", `/v1/monitors/${m.body.id}`],
+      ["POST", `/v1/monitors/${m.body.id}/trigger`],
+      ["GET", `/v1/monitors/${m.body.id}/summary`],
+      ["GET", `/v1/channels/${ch.body.id}`],
+      ["PATCH", `/v1/channels/${ch.body.id}`, { name: "taken" }],
+      ["DELETE", `/v1/channels/${ch.body.id}`],
+      ["POST", `/v1/channels/${ch.body.id}/enable`],
+      ["POST", `/v1/channels/${ch.body.id}/disable`],
+      ["POST", `/v1/channels/${ch.body.id}/test`],
+      ["PUT", `/v1/channels/${ch.body.id}/monitors`, { monitors: [] }],
+      ["GET", `/v1/channels/${ch.body.id}/deliveries`],
+      ["DELETE", `/v1/private-locations/${loc.body.id}`],
+      ["GET", `/v1/status-pages/${pg.body.id}`],
+      ["PATCH", `/v1/status-pages/${pg.body.id}`, { title: "taken" }],
+      ["DELETE", `/v1/status-pages/${pg.body.id}`],
+      ["GET", `/v1/status-pages/${pg.body.id}/components`],
+      ["POST", `/v1/status-pages/${pg.body.id}/groups`, { name: "taken" }],
+      ["POST", `/v1/status-pages/${pg.body.id}/components`, { name: "taken" }],
+      ["PUT", `/v1/status-pages/${pg.body.id}/components/order`, { ids: [] }],
+      ["PATCH", `/v1/status-pages/groups/${grp.body.id}`, { name: "taken" }],
+      ["DELETE", `/v1/status-pages/groups/${grp.body.id}`],
+      ["PATCH", `/v1/status-pages/components/${cmp.body.id}`, { name: "taken" }],
+      ["DELETE", `/v1/status-pages/components/${cmp.body.id}`],
+      ["POST", "/v1/status-reports", { pageId: pg.body.id, title: "taken", message: "taken" }],
+      ["GET", `/v1/status-reports/${rep.body.id}`],
+      ["PATCH", `/v1/status-reports/${rep.body.id}`, { title: "taken" }],
+      ["DELETE", `/v1/status-reports/${rep.body.id}`],
+      ["POST", `/v1/status-reports/${rep.body.id}/updates`, { status: "resolved", message: "taken" }],
+      ["GET", `/v1/maintenances/${mnt.body.id}`],
+      ["PATCH", `/v1/maintenances/${mnt.body.id}`, { title: "taken" }],
+      ["DELETE", `/v1/maintenances/${mnt.body.id}`],
+    ];
+    for (const [method, path, body] of routes) {
+      const r = await other.call(method, path, body);
+      expect({ method, path, status: r.status, code: r.body?.error?.code }).toEqual({ method, path, status: 404, code: "not_found" });
+    }
+    // Linking another workspace's monitor to one's own channel is refused too.
+    const mine = await other.call("POST", "/v1/channels", { name: "b-hook", kind: "webhook", config: { url: "http://127.0.0.1:9/b" } });
+    expect((await other.call("PUT", `/v1/channels/${mine.body.id}/monitors`, { monitors: [m.body.id] })).status).toBe(400);
+    // Nothing of A shows in B's lists or audit log, and A's resources are untouched.
+    const lists = await Promise.all(
+      [
+        "/v1/monitors",
+        "/v1/channels",
+        "/v1/private-locations",
+        "/v1/audit-log",
+        "/v1/status-pages",
+        "/v1/status-reports",
+        "/v1/maintenances",
+      ].map((p) => other.call("GET", p)),
+    );
+    expect(JSON.stringify(lists.map((l) => l.body))).not.toMatch(/owned-by-a|a-hook|a-probe|a-page|a-report|a-window/);
+    expect((await s.call("GET", `/v1/status-reports/${rep.body.id}`)).body).toMatchObject({
+      title: "a-report",
+      status: "investigating",
+      resolvedAt: null,
+    });
+    expect((await s.call("GET", `/v1/status-pages/${pg.body.id}/components`)).body.components).toHaveLength(1);
+    expect((await s.call("GET", `/v1/maintenances/${mnt.body.id}`)).body.title).toBe("a-window");
+    expect((await s.call("GET", `/v1/monitors/${m.body.id}`)).body.name).toBe("owned-by-a");
+    expect((await s.call("GET", `/v1/channels/${ch.body.id}`)).body).toMatchObject({ name: "a-hook", enabled: true });
+    expect((await s.call("GET", "/v1/private-locations")).body.privateLocations.map((l: { id: number }) => l.id)).toContain(loc.body.id);
+    await other.close();
+  });
+
+  it("a revoked API key is refused on the very next request", async () => {
+    const { createApiKey, revokeApiKey } = await import("@vigil/core");
+    const { id, key } = await createApiKey(s.database.db, s.workspaceId, { name: "short-lived" }, "operator");
+    expect((await s.call("GET", "/v1/whoami", undefined, key)).status).toBe(200);
+    const { listApiKeys } = await import("@vigil/core");
+    expect((await listApiKeys(s.database.db, s.workspaceId)).find((k) => k.id === id)?.lastUsedAt).toEqual(expect.any(Number));
+    await revokeApiKey(s.database.db, s.workspaceId, id, "operator");
+    expect((await s.call("GET", "/v1/whoami", undefined, key)).status).toBe(401);
+  });
+
   it("a probe key is not an API key and an API key is not a probe key", async () => {
     const loc = await s.call("POST", "/v1/private-locations", { name: "p1", region: "iad" });
     expect((await s.call("GET", "/v1/monitors", undefined, loc.body.serviceKey)).status).toBe(401);
@@ -86,6 +174,41 @@ describe("monitors", () => {
     const r = await s.call("POST", "/v1/monitors", "{not json");
     expect(r.status).toBe(400);
     expect(r.body.error.message).toMatch(/JSON/i);
+  });
+
+  it("every error is the JSON error shape, its code matching its status, naming what was wrong with the body as a whole", async () => {
+    const raw = async (method: string, path: string, body?: string, type = "application/json") => {
+      const r = await fetch(`${s.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${s.apiKey}`, ...(body !== undefined ? { "content-type": type } : {}) },
+        body,
+      });
+      return { status: r.status, type: r.headers.get("content-type"), body: await r.json() };
+    };
+    const cases: [string, string, string | undefined, string, number, string, RegExp][] = [
+      ["GET", "/nope", undefined, "", 404, "not_found", /no route GET \/nope/],
+      ["GET", "/v1/nope", undefined, "", 404, "not_found", /no route/],
+      ["GET", "/v1/monitors/abc", undefined, "", 404, "not_found", /abc/],
+      ["POST", "/v1/monitors", "[]", "application/json", 400, "invalid_input", /^the body must be a JSON object \(got an array\)$/],
+      ["POST", "/v1/monitors", "null", "application/json", 400, "invalid_input", /got null/],
+      ["POST", "/v1/monitors", '"x"', "application/json", 400, "invalid_input", /got a string/],
+      ["POST", "/v1/monitors", "{", "application/json", 400, "bad_request", /not valid JSON/],
+      ["POST", "/v1/monitors", "kind: http", "text/plain", 415, "unsupported_media_type", /Content-Type: application\/json/],
+      ["POST", "/v1/monitors", "{}", "application/json", 400, "invalid_input", /^kind must be http or tcp$/],
+      ["POST", "/v1/channels", "[]", "application/json", 400, "invalid_input", /must be a JSON object/],
+      ["PATCH", "/v1/monitors/1", "[]", "application/json", 400, "invalid_input", /must be a JSON object/],
+    ];
+    for (const [method, path, body, type, status, code, message] of cases) {
+      const r = await raw(method, path, body, type);
+      expect({ path, body, status: r.status, code: r.body.error.code, json: r.type?.startsWith("application/json") }).toEqual({
+        path,
+        body,
+        status,
+        code,
+        json: true,
+      });
+      expect(r.body.error.message).toMatch(message);
+    }
   });
 
   it("a batch is all or nothing", async () => {
@@ -201,6 +324,51 @@ describe("notification channels", () => {
     expect((await s.call("DELETE", `/v1/channels/${c.body.id}`)).status).toBe(204);
   });
 
+  it("a monitor's secret request headers never come back; *** keeps them and the probe still gets the real value", async () => {
+    const loc = await s.call("POST", "/v1/private-locations", { name: "secret-probe", region: "bos" });
+    const c = await s.call(
+      "POST",
+      "/v1/monitors",
+      http("with-secrets", {
+        regions: ["bos"],
+        request: {
+          url: "http://127.0.0.1:9/private",
+          headers: { Authorization: "Bearer top-secret", Cookie: "sid=abc", "X-Tenant": "acme", "X-Trace": "on", Accept: "text/plain" },
+          secretHeaders: ["X-Tenant"],
+        },
+      }),
+    );
+    expect(c.status).toBe(201);
+    const shown = { Authorization: "***", Cookie: "***", "X-Tenant": "***", "X-Trace": "on", Accept: "text/plain" };
+    expect(c.body.request.headers).toEqual(shown);
+    for (const path of [`/v1/monitors/${c.body.id}`, "/v1/monitors"]) {
+      const text = JSON.stringify((await s.call("GET", path)).body);
+      expect(text).not.toMatch(/top-secret|sid=abc|acme/);
+    }
+    // Sending the redacted monitor back (what a PATCH of another field does) keeps the stored secrets.
+    const p = await s.call("PATCH", `/v1/monitors/${c.body.id}`, { request: c.body.request, name: "renamed" });
+    expect(p.body.request.headers).toEqual(shown);
+    const probe = await s.call("GET", "/v1/probe/monitors", undefined, loc.body.serviceKey);
+    const check = probe.body.monitors.find((m: { id: number }) => m.id === c.body.id).check;
+    expect(check.headers).toEqual({
+      Authorization: "Bearer top-secret",
+      Cookie: "sid=abc",
+      "X-Tenant": "acme",
+      "X-Trace": "on",
+      Accept: "text/plain",
+    });
+  });
+
+  it("a monitor no private location serves is accepted but shows no-probe, and no-data once its probes are offline", async () => {
+    const m = await s.call("POST", "/v1/monitors", http("unserved", { regions: ["scl"] }));
+    expect(m.body.health).toBe("no-probe");
+    const loc = await s.call("POST", "/v1/private-locations", { name: "scl-probe", region: "scl" });
+    expect((await s.call("GET", `/v1/monitors/${m.body.id}`)).body.health).toBe("no-data");
+    await s.call("GET", "/v1/probe/monitors", undefined, loc.body.serviceKey);
+    expect((await s.call("GET", `/v1/monitors/${m.body.id}`)).body.health).toBe("ok");
+    expect((await s.call("PATCH", `/v1/monitors/${m.body.id}`, { active: false })).body.health).toBe("paused");
+  });
+
   it("an invalid channel config is refused naming the field", async () => {
     const r = await s.call("POST", "/v1/channels", { name: "bad", kind: "webhook", config: { url: "not a url" } });
     expect(r.status).toBe(400);
@@ -300,6 +468,7 @@ describe("probe endpoints", () => {
     expect(still!.cronTimestamp).toBe(slot + 120_000);
     const summary = await s.call("GET", `/v1/monitors/${m.body.id}/summary?from=${slot - 3_600_000}&to=${slot + 3_600_000}`);
     expect(summary.body.series.reduce((n: number, p: { total: number }) => n + p.total, 0)).toBe(4);
+    expect(summary.body.health).toBe("ok");
   });
 
   it("an invalid result batch is 400 and writes nothing; results of unknown monitors are ignored", async () => {
@@ -325,8 +494,9 @@ describe("probe endpoints", () => {
     expect(unknown.body).toMatchObject({ accepted: 0, ignored: 1 });
   });
 
-  it("a deleted location's probe is refused", async () => {
+  it("a deleted location's probe is refused on the very next request", async () => {
     const loc = await s.call("POST", "/v1/private-locations", { name: "gone", region: "ams" });
+    expect((await s.call("GET", "/v1/probe/monitors", undefined, loc.body.serviceKey)).status).toBe(200);
     expect((await s.call("DELETE", `/v1/private-locations/${loc.body.id}`)).status).toBe(204);
     expect((await s.call("GET", "/v1/probe/monitors", undefined, loc.body.serviceKey)).status).toBe(401);
     const [row] = await s.database.db.select().from(privateLocation).where(eq(privateLocation.id, loc.body.id));
@@ -362,6 +532,52 @@ describe("probe endpoints", () => {
     });
   });
 
+  it("a probe cannot answer a run asked of another location or workspace", async () => {
+    const loc = await s.call("POST", "/v1/private-locations", { name: "asked", region: "yul" });
+    const m = await s.call("POST", "/v1/monitors", http("yul-mon", { regions: ["yul"], timeout: "2s" }));
+    const other = await otherWorkspace();
+    const intruder = await other.call("POST", "/v1/private-locations", { name: "intruder", region: "yul" });
+    const sibling = await s.call("POST", "/v1/private-locations", { name: "sibling", region: "yyz" });
+    const forged = { status: "success", latencyMs: 1, attempts: 1 };
+    const probe = (async () => {
+      for (let i = 0; i < 20; i++) {
+        const w = await s.call("GET", "/v1/probe/wait?etag=x&timeout=3000", undefined, loc.body.serviceKey);
+        for (const run of w.body.runs) {
+          const byOther = await s.call("POST", `/v1/probe/runs/${run.runId}`, forged, intruder.body.serviceKey);
+          const bySibling = await s.call("POST", `/v1/probe/runs/${run.runId}`, forged, sibling.body.serviceKey);
+          expect([byOther.status, bySibling.status]).toEqual([404, 404]);
+          expect(byOther.body.error.code).toBe("not_found");
+          const real = { status: "error", latencyMs: 3, attempts: 1, errorMessage: "connection refused" };
+          expect((await s.call("POST", `/v1/probe/runs/${run.runId}`, real, loc.body.serviceKey)).status).toBe(204);
+          return;
+        }
+      }
+    })();
+    const r = await s.call("POST", `/v1/monitors/${m.body.id}/trigger`);
+    await probe;
+    expect(r.body.result).toMatchObject({ status: "error", errorMessage: "connection refused" });
+    await other.close();
+  });
+
+  it("a deleted monitor's results are refused on the very next batch", async () => {
+    const loc = await s.call("POST", "/v1/private-locations", { name: "del-probe", region: "bog" });
+    const m = await s.call("POST", "/v1/monitors", http("soon-gone", { regions: ["bog"] }));
+    const result = (slot: number) => ({
+      id: ulid(),
+      monitorId: m.body.id,
+      cronTimestamp: slot,
+      startedAt: slot,
+      status: "success",
+      latencyMs: 1,
+      attempts: 1,
+    });
+    const first = await s.call("POST", "/v1/probe/results", { results: [result(60_000)] }, loc.body.serviceKey);
+    expect(first.body.accepted).toBe(1);
+    await s.call("DELETE", `/v1/monitors/${m.body.id}`);
+    const next = await s.call("POST", "/v1/probe/results", { results: [result(120_000)] }, loc.body.serviceKey);
+    expect(next.body).toMatchObject({ accepted: 0, ignored: 1 });
+  });
+
   it("trigger without a probe for the monitor's regions says so", async () => {
     const m = await s.call("POST", "/v1/monitors", http("nowhere", { regions: ["waw"] }));
     const r = await s.call("POST", `/v1/monitors/${m.body.id}/trigger`);
@@ -382,6 +598,10 @@ describe("service endpoints", () => {
       expect.arrayContaining(["/v1/monitors", "/v1/monitors/{id}", "/v1/probe/results", "/v1/channels/{id}/test"]),
     );
     expect(doc.paths["/v1/monitors"].post.requestBody.content["application/json"].schema).toBeDefined();
+    // Each channel kind's config fields are documented.
+    const channelBody = JSON.stringify(doc.paths["/v1/channels"].post.requestBody.content["application/json"].schema);
+    for (const field of ["webhookUrl", "routingKey", "chatId", "topic", "apiKey", "phone", "email"])
+      expect(channelBody).toContain(`"${field}"`);
   });
 
   it("audit rows name the API key that made the change", async () => {

@@ -1,4 +1,5 @@
-import { libsqlAnalytics } from "@vigil/analytics";
+import { analyticsFromEnv } from "@vigil/analytics";
+import { resolveQueuePrefix } from "@vigil/core";
 import { createDb } from "@vigil/db-schema";
 import { NotifierEnv } from "@vigil/notifier";
 import { createRedis, EvaluateProducer, ProbeBus } from "@vigil/queue";
@@ -36,12 +37,15 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
       registers: [registry],
     }),
   };
-  const evaluate = new EvaluateProducer(redis, env.QUEUE_PREFIX);
+  const prefix = await resolveQueuePrefix(db, env.QUEUE_PREFIX, (err) =>
+    logger.warn({ err: err.message }, "waiting for the database to name the queues"),
+  );
+  const evaluate = new EvaluateProducer(redis, prefix);
   const deps: ServerDeps = {
     db,
-    bus: new ProbeBus(redis, sub, env.QUEUE_PREFIX),
+    bus: new ProbeBus(redis, sub, prefix),
     evaluate,
-    analytics: libsqlAnalytics(db),
+    analytics: analyticsFromEnv(db, env),
     logger,
     registry,
     metrics,

@@ -1,8 +1,8 @@
 export default function Home() {
   return (
-    <main>
-      <h1>Status pages</h1>
-      <p>Open a status page at its own address, such as /acme.</p>
+    <main className="mx-auto flex min-h-screen max-w-xl flex-col justify-center px-6 t-text">
+      <h1 className="text-2xl font-semibold t-heading">Status pages</h1>
+      <p className="mt-2">Each status page lives at its own address, such as /acme, or on its own domain.</p>
     </main>
   );
 }

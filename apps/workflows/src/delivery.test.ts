@@ -99,6 +99,51 @@ describe("alerts", () => {
     expect(s.receiver.received).toHaveLength(n);
   });
 
+  it("a receiver that got an alert but whose answer was lost in a crash gets at most one copy, with the same idempotency key", {
+    timeout: 120_000,
+  }, async () => {
+    const n = 6;
+    const s = await setup(n);
+    s.receiver.answerBudget = 0;
+    s.wf.start();
+    await s.wf.waitHealthy();
+    await ingest(
+      s.t,
+      s.producer,
+      s.location,
+      s.monitors.map((monitorId) => ({ monitorId, cronTimestamp: base, status: "error" as const, errorMessage: "down" })),
+    );
+    // The receiver has read the alerts and is about to answer when workflows dies.
+    await until("alerts arrived, answers held", () => s.receiver.heldCount > 0);
+    await s.wf.kill("SIGKILL");
+    s.receiver.dropHeld();
+    s.receiver.answerBudget = Number.POSITIVE_INFINITY;
+    s.wf.start();
+    await until("every alert answered", () => byEvent(s.receiver).size === n, 60_000);
+    await new Promise((r) => setTimeout(r, 3000));
+    const copies = new Map<string, Set<string>>();
+    for (const a of s.receiver.arrived) {
+      const event = `${(a.body.monitor as { id: number }).id}:${a.body.status}`;
+      const keys = copies.get(event) ?? new Set();
+      keys.add(String(a.headers["idempotency-key"]));
+      copies.set(event, keys);
+      expect(a.headers["x-vigil-delivery"]).toBe(a.headers["idempotency-key"]);
+      expect(Object.keys(a.body).sort()).toEqual(["cronTimestamp", "errorMessage", "latency", "monitor", "status"]);
+    }
+    expect(copies.size).toBe(n);
+    // One key per event (every copy carries it), a different key for each event.
+    expect([...copies.values()].every((k) => k.size === 1)).toBe(true);
+    expect(new Set([...copies.values()].flatMap((k) => [...k])).size).toBe(n);
+    // At most one extra delivery per event: the one whose answer the crash lost.
+    const perEvent = new Map<string, number>();
+    for (const a of s.receiver.arrived) {
+      const event = `${(a.body.monitor as { id: number }).id}`;
+      perEvent.set(event, (perEvent.get(event) ?? 0) + 1);
+    }
+    expect([...perEvent.values()].every((c) => c <= 2)).toBe(true);
+    expect([...byEvent(s.receiver).values()].every((c) => c === 1)).toBe(true);
+  });
+
   it("a receiver down for 30 s gets the alert after it returns, and the channel is not marked failing", { timeout: 120_000 }, async () => {
     const s = await setup(1);
     const port = s.receiver.port;

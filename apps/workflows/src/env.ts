@@ -1,3 +1,4 @@
+import { AnalyticsEnv } from "@vigil/analytics";
 import { env, z } from "@vigil/config";
 import { NotifierEnv } from "@vigil/notifier";
 
@@ -5,6 +6,12 @@ const ms = (fallback: number, min = 1) => z.coerce.number().int().min(min).defau
 
 export const WorkflowsEnv = z.object({
   ...NotifierEnv.shape,
+  ...AnalyticsEnv.shape,
+  /** With ClickHouse: how often new results are copied from libSQL into it. */
+  ANALYTICS_EXPORT_INTERVAL_MS: ms(5_000, 500),
+  /** The public status site: links in subscriber mail (confirm, unsubscribe, report pages). */
+  STATUS_PAGE_URL: env.url("http://127.0.0.1:3003"),
+  SUBSCRIBER_MAIL_INTERVAL_MS: ms(15_000, 1000),
   PORT: env.port(3000),
   HOST: z.string().default("0.0.0.0"),
   DATABASE_URL: env.DATABASE_URL,
@@ -14,7 +21,7 @@ export const WorkflowsEnv = z.object({
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-z0-9-]{1,40}$/, "must be lowercase letters, digits or dashes")
-    .default("vigil"),
+    .optional(),
   /** 12 attempts doubling from 1 s: the last one is about an hour after the first. */
   NOTIFY_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(12),
   NOTIFY_BACKOFF_MS: ms(1000),

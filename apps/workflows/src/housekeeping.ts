@@ -4,6 +4,7 @@ import type { EvaluateItem } from "@vigil/queue";
 import type { Job } from "bullmq";
 import type { WorkflowContext } from "./context";
 import { dispatch } from "./evaluate/processor";
+import { runSubscriberMail } from "./subscriber-mail";
 
 /** Results and events older than this without progress are taken to be stranded. */
 const STRANDED_MS = 10_000;
@@ -12,6 +13,7 @@ export function housekeepingProcessor(
   ctx: WorkflowContext,
   analytics: Analytics,
   enqueueEvaluate: (items: EvaluateItem[], jobIdSuffix?: string) => Promise<void>,
+  statusPageUrl: string,
 ) {
   return async (job: Job) => {
     switch (job.name) {
@@ -36,6 +38,9 @@ export function housekeepingProcessor(
         ctx.logger.info({ deleted }, "retention applied");
         return { deleted };
       }
+      case "subscriber-mail":
+        // New reports, report updates and maintenance to confirmed subscribers; each mail once.
+        return runSubscriberMail(ctx, statusPageUrl);
       default:
         return "unknown";
     }

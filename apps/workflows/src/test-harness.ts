@@ -21,6 +21,8 @@ export interface Received {
 /** Records every completed webhook delivery; can refuse, hold or answer with a status. */
 export class Receiver {
   received: Received[] = [];
+  /** Every request that reached the receiver, answered or not (a held one may never be answered). */
+  arrived: Received[] = [];
   private server?: Server;
   private sockets = new Set<Socket>();
   private held: ServerResponse[] = [];
@@ -34,6 +36,7 @@ export class Receiver {
       let raw = "";
       req.on("data", (d) => (raw += d));
       req.on("end", () => {
+        if (this.status < 300) this.arrived.push({ body: JSON.parse(raw), raw, headers: req.headers, at: Date.now() });
         if (this.answerBudget <= 0) {
           this.held.push(res);
           return;

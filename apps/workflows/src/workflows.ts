@@ -1,4 +1,5 @@
-import { libsqlAnalytics } from "@vigil/analytics";
+import { AnalyticsUnavailableError, analyticsFromEnv, exportResults, isClickHouse } from "@vigil/analytics";
+import { resolveQueuePrefix } from "@vigil/core";
 import { createDb } from "@vigil/db-schema";
 import { NotifierEnv } from "@vigil/notifier";
 import { createRedis, type EvaluateItem, evaluateJobs, type NotifyJob, notifyJobId, QUEUES } from "@vigil/queue";
@@ -16,13 +17,18 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
   const db = createDb(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
   const connection = createRedis(env.REDIS_URL, "worker");
   connection.on("error", (err) => logger.warn({ err: err.message }, "redis"));
-  const prefix = env.QUEUE_PREFIX;
+  const prefix = await resolveQueuePrefix(db, env.QUEUE_PREFIX, (err) =>
+    logger.warn({ err: err.message }, "waiting for the database to name the queues"),
+  );
 
   const queues = {
     evaluate: new Queue(QUEUES.evaluate, { connection, prefix }),
     notify: new Queue(QUEUES.notify, { connection, prefix }),
     maintenance: new Queue(QUEUES.maintenance, { connection, prefix }),
+    // Its own queue, so an export backlog never delays the sweeps.
+    analyticsExport: new Queue("analytics-export", { connection, prefix }),
   };
+  const analytics = analyticsFromEnv(db, env);
   for (const q of Object.values(queues)) q.on("error", (err) => logger.warn({ err: err.message, queue: q.name }, "queue"));
 
   const { app, registry } = createServiceApp("workflows", logger, () => ({ redis: connection.status }));
@@ -83,11 +89,29 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
   };
 
   const workerOpts = { connection, prefix, lockDuration: env.JOB_LOCK_MS, stalledInterval: env.JOB_LOCK_MS, maxStalledCount: 100 };
-  const workers = [
+  const workers: Worker[] = [
     new Worker(QUEUES.evaluate, evaluateProcessor(ctx), { ...workerOpts, concurrency: env.EVALUATE_CONCURRENCY }),
     new Worker(QUEUES.notify, notifyProcessor(ctx), { ...workerOpts, concurrency: env.NOTIFY_CONCURRENCY }),
-    new Worker(QUEUES.maintenance, housekeepingProcessor(ctx, libsqlAnalytics(db), enqueueEvaluate), { ...workerOpts, concurrency: 1 }),
+    new Worker(QUEUES.maintenance, housekeepingProcessor(ctx, analytics, enqueueEvaluate, env.STATUS_PAGE_URL), {
+      ...workerOpts,
+      concurrency: 1,
+    }),
   ];
+  if (isClickHouse(analytics)) {
+    // Results are copied from libSQL past a durable watermark: a ClickHouse outage delays them, never loses them.
+    const exporter = async () => {
+      try {
+        const out = await exportResults(db, analytics, { batch: 5_000, maxBatches: 20 });
+        if (out.exported > 0) logger.info(out, "results exported to analytics");
+        return out;
+      } catch (err) {
+        if (!(err instanceof AnalyticsUnavailableError)) throw err;
+        logger.warn({ err: err.message }, "analytics export waits for ClickHouse");
+        return { waiting: true };
+      }
+    };
+    workers.push(new Worker("analytics-export", exporter, { ...workerOpts, concurrency: 1 }));
+  }
   for (const w of workers) {
     w.on("error", (err) => logger.warn({ err: err.message, queue: w.name }, "worker"));
     w.on("failed", (job, err) => {
@@ -113,6 +137,14 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
     queues.maintenance.upsertJobScheduler("sweep", { every: env.SWEEP_INTERVAL_MS }, { name: "sweep" }),
     queues.maintenance.upsertJobScheduler("probe-health", { every: env.PROBE_HEALTH_INTERVAL_MS }, { name: "probe-health" }),
     queues.maintenance.upsertJobScheduler("retention", { every: env.RETENTION_INTERVAL_MS }, { name: "retention" }),
+    queues.maintenance.upsertJobScheduler("subscriber-mail", { every: env.SUBSCRIBER_MAIL_INTERVAL_MS }, { name: "subscriber-mail" }),
+    isClickHouse(analytics)
+      ? queues.analyticsExport.upsertJobScheduler(
+          "analytics-export",
+          { every: env.ANALYTICS_EXPORT_INTERVAL_MS },
+          { name: "analytics-export" },
+        )
+      : queues.analyticsExport.removeJobScheduler("analytics-export"),
   ]).catch((err) => logger.error({ err: (err as Error).message }, "could not set up schedules"));
   return { ...started, queues, workers, ctx, schedules };
 }

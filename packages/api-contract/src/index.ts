@@ -4,3 +4,4 @@ export * from "./common";
 export * from "./monitor";
 export * from "./probe";
 export * from "./rest";
+export * from "./status-pages";

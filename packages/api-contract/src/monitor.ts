@@ -33,10 +33,22 @@ export const Duration = z
 export const MAX_TIMEOUT_MS = 120_000;
 const timeout = Duration.pipe(z.number().max(MAX_TIMEOUT_MS, `must be at most ${MAX_TIMEOUT_MS / 1000}s`));
 
-const HeaderMap = z.record(
-  z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "must be a valid HTTP header name"),
-  z.string().regex(/^[^\r\n]*$/, "must not contain line breaks"),
-);
+const HeaderName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "must be a valid HTTP header name");
+
+/** Header names whose values are credentials however they are spelled; the user may mark more. */
+const SECRET_HEADER_RE =
+  /^(authorization|proxy-authorization|cookie|x-api-key)$|token|secret|passw|api-?key|session|signature|credential|auth/i;
+
+/** Whether a request header's value is a secret: by its name, or because the user marked it. */
+export function isSecretHeader(name: string, marked: readonly string[] = []): boolean {
+  const lower = name.toLowerCase();
+  return SECRET_HEADER_RE.test(name) || marked.some((m) => m.toLowerCase() === lower);
+}
+
+/** What every response shows in place of a secret value; sending it back keeps the stored one. */
+export const REDACTED = "***";
+
+const HeaderMap = z.record(HeaderName, z.string().regex(/^[^\r\n]*$/, "must not contain line breaks"));
 
 const httpUrl = (what: string) =>
   z
@@ -61,6 +73,8 @@ export const HttpRequest = z.object({
     )
     .default("GET"),
   headers: HeaderMap.default({}),
+  /** More header names to treat as secrets (never shown back); authorization, cookie, *token*… always are. */
+  secretHeaders: z.array(HeaderName).max(50, "must list at most 50 headers").optional(),
   body: z.string().max(65_536, "must be at most 64 KiB").optional(),
   followRedirects: z.boolean().default(true),
 });

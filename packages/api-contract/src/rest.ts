@@ -7,6 +7,8 @@ import { HttpRequest, MonitorInput, OpenTelemetry, TcpRequest } from "./monitor"
 // ── Monitors over REST (/v1/monitors) ────────────────────────────────────────
 
 export const MONITOR_STATUSES = ["active", "degraded", "error"] as const;
+export const MONITOR_HEALTH = ["ok", "degraded", "error", "paused", "no-probe", "no-data"] as const;
+export type MonitorHealth = (typeof MONITOR_HEALTH)[number];
 
 const monitorCommon = {
   id: z.number().int(),
@@ -25,6 +27,12 @@ const monitorCommon = {
   openTelemetry: OpenTelemetry.nullable(),
   channels: z.array(z.string()),
   status: z.enum(MONITOR_STATUSES),
+  /**
+   * What a person should read: `ok`/`degraded`/`error` from the status; `paused` when inactive;
+   * `no-probe` when no private location serves any of its regions (it is never checked);
+   * `no-data` when every location serving it is offline (no alert either way until one reports).
+   */
+  health: z.enum(MONITOR_HEALTH),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
 };

@@ -11,7 +11,7 @@ export class EnvError extends Error {
 }
 
 /** Parses env against a zod object schema; throws EnvError naming the first bad variable. */
-export function parseEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+export function parseEnv<S extends z.ZodObject>(schema: S, env: Record<string, string | undefined> = process.env): z.infer<S> {
   // Empty strings count as unset so that `FOO=` in an env file falls back to defaults.
   const cleaned: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== "") cleaned[k] = v;

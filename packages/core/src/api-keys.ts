@@ -28,6 +28,8 @@ export async function createApiKey(db: Db, workspaceId: number, input: z.input<t
   return { id: row!.id, name: data.name, prefix, key: secret };
 }
 
+const LAST_USED_PRECISION_MS = 60_000;
+
 /** The workspace a bearer key belongs to, or null when unknown, revoked or expired. */
 export async function verifyApiKey(
   db: Db,
@@ -42,6 +44,10 @@ export async function verifyApiKey(
     .where(and(eq(apiKey.hash, sha256(key)), isNull(apiKey.revokedAt)));
   if (!row) return null;
   if (row.key.expiresAt !== null && row.key.expiresAt <= nowMs) return null;
+  // "Last used" is for people (is this key still in use?): a minute's precision saves a write per request.
+  if (row.key.lastUsedAt === null || nowMs - row.key.lastUsedAt > LAST_USED_PRECISION_MS) {
+    await db.update(apiKey).set({ lastUsedAt: nowMs }).where(eq(apiKey.id, row.key.id));
+  }
   return { keyId: row.key.id, keyName: row.key.name, workspace: row.workspace };
 }
 

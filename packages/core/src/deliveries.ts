@@ -1,5 +1,6 @@
 import { type Db, monitorChannel, notificationChannel, notificationDelivery, statusEvent, writeBatch } from "@vigil/db-schema";
 import { and, desc, eq, isNull } from "drizzle-orm";
+import { NotFoundError } from "./errors";
 
 /** Enabled channels linked to the event's monitor: one notification each. */
 export async function channelsForEvent(db: Db, eventId: number): Promise<number[]> {
@@ -46,10 +47,28 @@ export async function recordDelivery(
   } else await insert;
 }
 
-export async function listDeliveries(db: Db, channelId: number, limit = 100) {
+/** A channel's delivery log, newest first; another workspace's channel is not found. */
+export async function listDeliveries(db: Db, workspaceId: number, channelId: number, limit = 100) {
+  const [owned] = await db
+    .select({ id: notificationChannel.id })
+    .from(notificationChannel)
+    .where(and(eq(notificationChannel.id, channelId), eq(notificationChannel.workspaceId, workspaceId)));
+  if (!owned) throw new NotFoundError("notification channel", channelId);
   return db
-    .select()
+    .select({
+      id: notificationDelivery.id,
+      eventId: notificationDelivery.eventId,
+      status: statusEvent.status,
+      monitorId: statusEvent.monitorId,
+      cronTimestamp: statusEvent.cronTimestamp,
+      attempt: notificationDelivery.attempt,
+      outcome: notificationDelivery.outcome,
+      responseCode: notificationDelivery.responseCode,
+      error: notificationDelivery.error,
+      createdAt: notificationDelivery.createdAt,
+    })
     .from(notificationDelivery)
+    .innerJoin(statusEvent, eq(statusEvent.id, notificationDelivery.eventId))
     .where(eq(notificationDelivery.channelId, channelId))
     .orderBy(desc(notificationDelivery.id))
     .limit(limit);

@@ -1,6 +1,6 @@
-import { maintenance, maintenanceMonitor, monitor, statusEvent } from "@vigil/db-schema";
+import { checkResult, maintenance, maintenanceMonitor, monitor, privateLocation, statusEvent } from "@vigil/db-schema";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { ulid } from "ulid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -59,6 +59,8 @@ afterAll(async () => t?.close());
 
 const SLOT = 60_000;
 const base = Date.UTC(2026, 10, 22, 10);
+// Evaluation runs on the test's clock, an hour after the first slot, never the real one.
+const now = base + 3_600_000;
 async function report(
   monitorId: number,
   locationIndex: number,
@@ -101,7 +103,7 @@ describe("evaluation against stored results", () => {
       const id = await newMonitor(n);
       const all = async (slot: number, status: "success" | "degraded" | "error") => {
         for (let i = 0; i < n; i++) await report(id, i, slot, status, status === "error" ? { errorMessage: "connection refused" } : {});
-        await evaluateMonitor(t.db, id);
+        await evaluateMonitor(t.db, id, now);
       };
       await all(0, "success");
       await all(1, "error");
@@ -118,26 +120,26 @@ describe("evaluation against stored results", () => {
   it("a result that is retried and then succeeds (no error reported) raises nothing", async () => {
     const id = await newMonitor(1);
     await report(id, 0, 0, "success", { attempts: 3 });
-    expect((await evaluateMonitor(t.db, id)).event).toBeNull();
+    expect((await evaluateMonitor(t.db, id, now)).event).toBeNull();
   });
 
   it("with 4 locations one failing raises nothing and two failing raise one error", async () => {
     const id = await newMonitor(4);
     for (let i = 0; i < 4; i++) await report(id, i, 0, i === 0 ? "error" : "success");
-    await evaluateMonitor(t.db, id);
+    await evaluateMonitor(t.db, id, now);
     expect(await events(id)).toEqual([]);
     for (let i = 0; i < 4; i++) await report(id, i, 1, i < 2 ? "error" : "success");
-    await evaluateMonitor(t.db, id);
-    await evaluateMonitor(t.db, id);
+    await evaluateMonitor(t.db, id, now);
+    await evaluateMonitor(t.db, id, now);
     expect(await events(id)).toEqual(["error@1"]);
   });
 
   it("a late result from an older slot never moves the status backwards", async () => {
     const id = await newMonitor(1);
     await report(id, 0, 5, "error");
-    await evaluateMonitor(t.db, id);
+    await evaluateMonitor(t.db, id, now);
     await report(id, 0, 3, "success");
-    await evaluateMonitor(t.db, id);
+    await evaluateMonitor(t.db, id, now);
     expect(await events(id)).toEqual(["error@5"]);
     expect((await pendingEvaluations(t.db, 0)).find((p) => p.monitorId === id)).toBeUndefined();
   });
@@ -145,8 +147,8 @@ describe("evaluation against stored results", () => {
   it("replaying an evaluation adds no second event", async () => {
     const id = await newMonitor(1);
     await report(id, 0, 1, "error");
-    const first = await evaluateMonitor(t.db, id);
-    const again = await evaluateMonitor(t.db, id);
+    const first = await evaluateMonitor(t.db, id, now);
+    const again = await evaluateMonitor(t.db, id, now);
     expect(first.event?.status).toBe("error");
     expect(again.event).toBeNull();
     expect(await events(id)).toEqual(["error@1"]);
@@ -155,9 +157,9 @@ describe("evaluation against stored results", () => {
   it("error opens an incident and recovery resolves it; the event keeps the error message and code", async () => {
     const id = await newMonitor(1);
     await report(id, 0, 1, "error", { errorMessage: "timed out after 45000 ms" });
-    const down = await evaluateMonitor(t.db, id);
+    const down = await evaluateMonitor(t.db, id, now);
     await report(id, 0, 2, "success", { statusCode: 200 });
-    const up = await evaluateMonitor(t.db, id);
+    const up = await evaluateMonitor(t.db, id, now);
     const rows = await t.db.select().from(statusEvent).where(eq(statusEvent.monitorId, id)).orderBy(statusEvent.id);
     expect(rows[0]).toMatchObject({ status: "error", errorMessage: "timed out after 45000 ms", incidentId: expect.any(Number) });
     expect(rows[1]).toMatchObject({ status: "recovered", errorMessage: null, latencyMs: 10, incidentId: rows[0]!.incidentId });
@@ -173,7 +175,82 @@ describe("evaluation against stored results", () => {
       .returning();
     await t.db.insert(maintenanceMonitor).values({ maintenanceId: mw!.id, monitorId: id });
     await report(id, 0, 2, "error");
-    const out = await evaluateMonitor(t.db, id);
+    const out = await evaluateMonitor(t.db, id, now);
     expect(out.event).toMatchObject({ status: "error", suppressed: true });
+  });
+
+  const setOnline = async (locationIndex: number, online: boolean) =>
+    t.db.update(privateLocation).set({ online }).where(eq(privateLocation.id, locations[locationIndex]!.id));
+  const pending = async (id: number) =>
+    (
+      await t.db
+        .select()
+        .from(checkResult)
+        .where(and(eq(checkResult.monitorId, id), isNull(checkResult.evaluatedAt)))
+    ).length;
+
+  it("a probe that died while red stops holding the monitor in error once it is offline", async () => {
+    const id = await newMonitor(2);
+    await report(id, 0, 0, "success");
+    await report(id, 1, 0, "success");
+    await evaluateMonitor(t.db, id, now);
+    // Location 1 sees an outage and dies; location 0 keeps reporting green.
+    await report(id, 1, 1, "error");
+    await report(id, 0, 1, "success");
+    await evaluateMonitor(t.db, id, now);
+    expect(await events(id)).toEqual(["error@1"]);
+    await setOnline(1, false);
+    await report(id, 0, 2, "success");
+    await evaluateMonitor(t.db, id, now);
+    expect(await events(id)).toEqual(["error@1", "recovered@2"]);
+    await setOnline(1, true);
+  });
+
+  it("a probe that died while green does not hide an outage the other location sees", async () => {
+    const id = await newMonitor(2);
+    await report(id, 0, 0, "success");
+    await report(id, 1, 0, "success");
+    await evaluateMonitor(t.db, id, now);
+    await setOnline(1, false);
+    await report(id, 0, 1, "error", { errorMessage: "connection refused" });
+    await evaluateMonitor(t.db, id, now);
+    expect(await events(id)).toEqual(["error@1"]);
+    await setOnline(1, true);
+  });
+
+  it("with four locations, one offline leaves three to vote: two failing of three alert", async () => {
+    const id = await newMonitor(4);
+    for (let i = 0; i < 4; i++) await report(id, i, 0, i === 3 ? "error" : "success");
+    await evaluateMonitor(t.db, id, now);
+    await setOnline(3, false);
+    for (let i = 0; i < 3; i++) await report(id, i, 1, i < 2 ? "error" : "success");
+    await evaluateMonitor(t.db, id, now);
+    expect(await events(id)).toEqual(["error@1"]);
+    await setOnline(3, true);
+  });
+
+  it("when every location serving a monitor is offline: no data, no alert either way, nothing left pending", async () => {
+    const id = await newMonitor(2);
+    await report(id, 0, 0, "error");
+    await report(id, 1, 0, "error");
+    await setOnline(0, false);
+    await setOnline(1, false);
+    const out = await evaluateMonitor(t.db, id, now);
+    expect(out).toMatchObject({ event: null, cronTimestamp: null, evaluated: 2 });
+    expect(await events(id)).toEqual([]);
+    expect(await pending(id)).toBe(0);
+    await setOnline(0, true);
+    await setOnline(1, true);
+  });
+
+  it("pending results of a monitor whose serving locations have all gone silent are settled, not re-queued for ever", async () => {
+    const id = await newMonitor(1);
+    await report(id, 0, 0, "success");
+    await setOnline(0, false);
+    // A location of another region is live but does not serve this monitor.
+    await evaluateMonitor(t.db, id, now);
+    expect(await pending(id)).toBe(0);
+    expect((await pendingEvaluations(t.db, 0, now + 60_000)).find((p) => p.monitorId === id)).toBeUndefined();
+    await setOnline(0, true);
   });
 });

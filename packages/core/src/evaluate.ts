@@ -82,6 +82,7 @@ async function evaluateOnce(db: Db, monitorId: number, nowMs: number): Promise<E
         status: monitorLocationStatus.status,
         cron: monitorLocationStatus.cronTimestamp,
         region: privateLocation.region,
+        online: privateLocation.online,
         statusCode: monitorLocationStatus.statusCode,
         latencyMs: monitorLocationStatus.latencyMs,
         errorMessage: monitorLocationStatus.errorMessage,
@@ -118,13 +119,15 @@ async function evaluateOnce(db: Db, monitorId: number, nowMs: number): Promise<E
   };
   if (!m || m.deletedAt !== null) return onlyMark(null, null);
 
-  const serving = rows.filter((r) => m.regions.includes(r.region));
-  // Every live location serving the monitor has a say: one that has not reported yet counts as
-  // healthy, so the first location to report cannot decide alone for four.
+  // Only live locations vote: an offline probe's last result (green or red) says nothing about now.
+  // One that is live but has not reported yet counts as healthy, so the first location to report
+  // cannot decide alone for four. A location that reports again is live again (ingest marks it).
+  const serving = rows.filter((r) => r.online && m.regions.includes(r.region));
+  // No live location has a result: no data, no decision either way; pending results are settled.
+  if (serving.length === 0) return onlyMark(m.status, null);
   const reported = new Set(rows.map((r) => r.locationId));
   const silent = locations.filter((l) => m.regions.includes(l.region) && l.online && !reported.has(l.id)).length;
-  const next = aggregate([...serving.map((r) => r.status), ...Array<CheckStatus>(silent).fill("success")]);
-  if (next === null) return onlyMark(m.status, null);
+  const next = aggregate([...serving.map((r) => r.status), ...Array<CheckStatus>(silent).fill("success")])!;
   const cron = Math.max(...serving.map((r) => r.cron));
   // A late or out-of-order result never moves the status backwards.
   if (m.statusCronTimestamp !== null && cron < m.statusCronTimestamp) return onlyMark(m.status, cron);
@@ -194,7 +197,7 @@ async function evaluateOnce(db: Db, monitorId: number, nowMs: number): Promise<E
           cronTimestamp: sql`${cron}`.as("cron_timestamp"),
           statusCode: sql`${witness.statusCode}`.as("status_code"),
           latencyMs: sql`${witness.latencyMs}`.as("latency_ms"),
-          errorMessage: sql`${change === "recovered" ? null : witness.errorMessage}`.as("error_message"),
+          errorMessage: sql`${witness.errorMessage}`.as("error_message"),
           incidentId: (change === "degraded" ? sql`null` : latestIncident).as("incident_id"),
           suppressed: sql`${suppressed ? 1 : 0}`.as("suppressed"),
           dispatchedAt: sql`null`.as("dispatched_at"),
@@ -257,7 +260,7 @@ function toNotification({ event: e, monitor: m }: EventRow) {
       cronTimestamp: e.cronTimestamp,
       ...(e.statusCode !== null ? { statusCode: e.statusCode } : {}),
       ...(e.latencyMs !== null ? { latency: e.latencyMs } : {}),
-      ...(e.errorMessage !== null && e.status !== "recovered" ? { errorMessage: e.errorMessage } : {}),
+      ...(e.errorMessage !== null ? { errorMessage: e.errorMessage } : {}),
     },
   };
 }

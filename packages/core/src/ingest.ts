@@ -1,6 +1,6 @@
 import { IngestBatch } from "@vigil/api-contract";
 import { checkResult, type Db, monitor, monitorLocationStatus, privateLocation, writeBatch } from "@vigil/db-schema";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { parseInput } from "./errors";
 
 export interface IngestLocation {
@@ -18,25 +18,13 @@ export interface IngestOutcome {
 }
 
 const CHUNK = 100;
-const OWNED_TTL_MS = 5_000;
-const ownedCache = new Map<number, { ids: Set<number>; at: number }>();
-
-/**
- * The workspace's live monitor ids, cached briefly: ingest asks on every batch. An id missing from
- * the cache forces a fresh read, so a monitor created a moment ago is never refused; a deleted one
- * may be accepted for a few seconds, and evaluation ignores it.
- */
-async function workspaceMonitorIds(db: Db, workspaceId: number, wanted: number[], nowMs: number): Promise<Set<number>> {
-  const hit = ownedCache.get(workspaceId);
-  if (hit && nowMs - hit.at < OWNED_TTL_MS && wanted.every((id) => hit.ids.has(id))) return hit.ids;
+/** Which of `wanted` are live monitors of the workspace, read fresh: a deleted monitor's results are refused at once. */
+async function liveMonitorIds(db: Db, workspaceId: number, wanted: number[]): Promise<Set<number>> {
   const rows = await db
     .select({ id: monitor.id })
     .from(monitor)
-    .where(and(eq(monitor.workspaceId, workspaceId), sql`${monitor.deletedAt} is null`));
-  const ids = new Set(rows.map((r) => r.id));
-  if (ownedCache.size > 10_000) ownedCache.clear();
-  ownedCache.set(workspaceId, { ids, at: nowMs });
-  return ids;
+    .where(and(eq(monitor.workspaceId, workspaceId), inArray(monitor.id, wanted), isNull(monitor.deletedAt)));
+  return new Set(rows.map((r) => r.id));
 }
 
 /**
@@ -46,7 +34,7 @@ async function workspaceMonitorIds(db: Db, workspaceId: number, wanted: number[]
 export async function recordResults(db: Db, location: IngestLocation, body: unknown, nowMs = Date.now()): Promise<IngestOutcome> {
   const { results } = parseInput(IngestBatch, body, "results");
   const monitorIds = [...new Set(results.map((r) => r.monitorId))];
-  const ownedIds = await workspaceMonitorIds(db, location.workspaceId, monitorIds, nowMs);
+  const ownedIds = await liveMonitorIds(db, location.workspaceId, monitorIds);
   const keep = results.filter((r) => ownedIds.has(r.monitorId));
   if (keep.length === 0) {
     await touchLocation(db, location.id, nowMs);

@@ -2,12 +2,15 @@ import {
   type CheckDefinition,
   type Frequency,
   frequencyMs,
+  isSecretHeader,
   type Monitor,
+  type MonitorHealth,
   MonitorInput,
   type MonitorInputRaw,
+  REDACTED,
   toCheckDefinition,
 } from "@vigil/api-contract";
-import { type Conn, type Db, monitor, monitorChannel, notificationChannel } from "@vigil/db-schema";
+import { type Conn, type Db, monitor, monitorChannel, notificationChannel, privateLocation } from "@vigil/db-schema";
 import { assertWithinLimits, type LimitCheck } from "@vigil/limits";
 import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import { type Actor, auditInsert } from "./audit";
@@ -16,13 +19,46 @@ import { getWorkspace, limitsOf } from "./workspace";
 
 type Row = typeof monitor.$inferSelect;
 
-export const REDACTED = "***";
-
 const redactHeaders = (h: Record<string, string> | null | undefined) =>
   h ? Object.fromEntries(Object.keys(h).map((k) => [k, REDACTED])) : {};
 
-/** A stored row as the API shows it; OTLP header values are secrets and never leave the server. */
-export function toMonitor(row: Row, channels: string[]): Monitor {
+/** Request headers with secret values (by name, or marked by the user) shown as "***". */
+const redactSecretHeaders = (h: Record<string, string>, marked: readonly string[]) =>
+  Object.fromEntries(Object.entries(h).map(([k, v]) => [k, isSecretHeader(k, marked) ? REDACTED : v]));
+
+/** "***" sent back for a header keeps the value stored under that name (names compare case-insensitively). */
+function keepStored(given: Record<string, string>, stored: Record<string, string> | null | undefined): Record<string, string> {
+  const byName = new Map(Object.entries(stored ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  return Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v === REDACTED ? (byName.get(k.toLowerCase()) ?? "") : v]));
+}
+
+/**
+ * A stored row as the API shows it: OTLP header values and secret request headers never leave
+ * the server. `reveal` is for the probe, which needs the real values to run the check.
+ */
+/** The private locations of a workspace as health needs them. */
+export type LocationCoverage = readonly { region: string; online: boolean }[];
+
+export function monitorHealth(row: Pick<Row, "active" | "regions" | "status">, locations: LocationCoverage): MonitorHealth {
+  if (!row.active) return "paused";
+  const serving = locations.filter((l) => row.regions.includes(l.region));
+  if (serving.length === 0) return "no-probe";
+  if (!serving.some((l) => l.online)) return "no-data";
+  return row.status === "active" ? "ok" : row.status;
+}
+
+async function coverage(db: Conn, workspaceId: number): Promise<LocationCoverage> {
+  return db
+    .select({ region: privateLocation.region, online: privateLocation.online })
+    .from(privateLocation)
+    .where(and(eq(privateLocation.workspaceId, workspaceId), isNull(privateLocation.deletedAt)));
+}
+
+export function toMonitor(
+  row: Row,
+  channels: string[],
+  { reveal = false, locations = [] }: { reveal?: boolean; locations?: LocationCoverage } = {},
+): Monitor {
   const common = {
     id: row.id,
     key: row.key,
@@ -38,6 +74,7 @@ export function toMonitor(row: Row, channels: string[]): Monitor {
     openTelemetry: row.otelEndpoint ? { endpoint: row.otelEndpoint, headers: redactHeaders(row.otelHeaders) } : null,
     channels,
     status: row.status,
+    health: monitorHealth(row, locations),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -48,7 +85,8 @@ export function toMonitor(row: Row, channels: string[]): Monitor {
     request: {
       url: row.url ?? "",
       method: (row.method ?? "GET") as "GET",
-      headers: row.headers ?? {},
+      headers: reveal ? (row.headers ?? {}) : redactSecretHeaders(row.headers ?? {}, row.secretHeaders ?? []),
+      ...(row.secretHeaders?.length ? { secretHeaders: row.secretHeaders } : {}),
       body: row.body ?? undefined,
       followRedirects: row.followRedirects ?? true,
     },
@@ -78,12 +116,8 @@ export function toInput(m: Monitor): MonitorInput {
 }
 
 function toColumns(input: MonitorInput, previous?: Row) {
-  // "***" is what the API shows for a stored OTLP header; sending it back keeps the stored value.
-  const otelHeaders = input.openTelemetry
-    ? Object.fromEntries(
-        Object.entries(input.openTelemetry.headers).map(([k, v]) => [k, v === REDACTED ? (previous?.otelHeaders?.[k] ?? "") : v]),
-      )
-    : null;
+  // "***" is what the API shows for a stored secret; sending it back keeps the stored value.
+  const otelHeaders = input.openTelemetry ? keepStored(input.openTelemetry.headers, previous?.otelHeaders) : null;
   const http = input.kind === "http" ? input : undefined;
   const tcp = input.kind === "tcp" ? input : undefined;
   return {
@@ -100,7 +134,8 @@ function toColumns(input: MonitorInput, previous?: Row) {
     degradedAfterMs: input.degradedAfter ?? null,
     url: http?.request.url ?? null,
     method: http?.request.method ?? null,
-    headers: http?.request.headers ?? null,
+    headers: http ? keepStored(http.request.headers, previous?.headers) : null,
+    secretHeaders: http?.request.secretHeaders?.length ? [...new Set(http.request.secretHeaders)] : null,
     body: http?.request.body ?? null,
     followRedirects: http?.request.followRedirects ?? null,
     assertions: http?.assertions ?? null,
@@ -122,7 +157,13 @@ function parseMonitor(raw: unknown, path: string): MonitorInput {
     return r.data;
   }
   const issues = r.error.issues.map((i) => ({ path: [path, ...i.path.map(String)].filter(Boolean).join("."), message: i.message }));
-  throw new ValidationError(`${issues[0]!.path || "monitor"} ${issues[0]!.message}`, issues);
+  const { path: at, message } = issues[0]!;
+  // Union messages already name their field ("kind must be http or tcp").
+  const last = at.split(".").at(-1) ?? "";
+  throw new ValidationError(
+    last && message.startsWith(`${last} `) ? `${at}${message.slice(last.length)}` : `${at || "monitor"} ${message}`,
+    issues,
+  );
 }
 
 function limitChecks(inputs: MonitorInput[], total: number): LimitCheck[] {
@@ -253,7 +294,8 @@ export async function createMonitors(db: Db, workspaceId: number, raw: unknown[]
     db,
     created.map((r) => r.id),
   );
-  return created.map((r) => toMonitor(r, names.get(r.id) ?? []));
+  const locations = await coverage(db, workspaceId);
+  return created.map((r) => toMonitor(r, names.get(r.id) ?? [], { locations }));
 }
 
 export async function createMonitor(db: Db, workspaceId: number, raw: unknown, actor: Actor): Promise<Monitor> {
@@ -271,7 +313,7 @@ async function getRow(tx: Conn, workspaceId: number, id: number): Promise<Row> {
 
 export async function getMonitor(db: Db, workspaceId: number, id: number): Promise<Monitor> {
   const row = await getRow(db, workspaceId, id);
-  return toMonitor(row, (await channelNamesFor(db, [id])).get(id) ?? []);
+  return toMonitor(row, (await channelNamesFor(db, [id])).get(id) ?? [], { locations: await coverage(db, workspaceId) });
 }
 
 export async function listMonitors(db: Db, workspaceId: number): Promise<Monitor[]> {
@@ -284,7 +326,8 @@ export async function listMonitors(db: Db, workspaceId: number): Promise<Monitor
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => toMonitor(r, names.get(r.id) ?? []));
+  const locations = await coverage(db, workspaceId);
+  return rows.map((r) => toMonitor(r, names.get(r.id) ?? [], { locations }));
 }
 
 /** PATCH: top-level fields replace, `request` merges one level deep; the result is validated whole. */
@@ -324,7 +367,7 @@ export async function updateMonitor(db: Db, workspaceId: number, id: number, pat
     },
     { behavior: "immediate" },
   );
-  return toMonitor(updated, (await channelNamesFor(db, [id])).get(id) ?? []);
+  return toMonitor(updated, (await channelNamesFor(db, [id])).get(id) ?? [], { locations: await coverage(db, workspaceId) });
 }
 
 export async function deleteMonitor(db: Db, workspaceId: number, id: number, actor: Actor): Promise<void> {
@@ -466,7 +509,7 @@ export async function monitorsForLocation(db: Db, location: { workspaceId: numbe
       frequency: r.frequency as Frequency,
       intervalMs: frequencyMs(r.frequency as Frequency),
       version: r.version,
-      check: toCheckDefinition(toInput(toMonitor({ ...r, otelHeaders: null }, []))),
+      check: toCheckDefinition(toInput(toMonitor({ ...r, otelHeaders: null }, [], { reveal: true }))),
       openTelemetry: r.otelEndpoint ? { endpoint: r.otelEndpoint, headers: r.otelHeaders ?? {} } : null,
     }));
 }

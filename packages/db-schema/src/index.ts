@@ -19,7 +19,52 @@ export function createDb(url: string, authToken?: string): Db {
         : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   const client = createClient({ url, authToken, fetch: url.startsWith("http") ? fetchWithTimeout : undefined });
-  return drizzle(client, { schema }) as Db;
+  const db = drizzle(client, { schema }) as Db;
+  // Interactive transactions meet ingest's write batches on SQLite's one lock: retry a busy start
+  // here, once for every caller, instead of answering 500 (or a rollback error hiding the cause).
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn, config) => retryBusy(() => transaction(fn, config))) as Db["transaction"];
+  return db;
+}
+
+/** SQLite's lock was not ours in time; the work was not done and may be retried. */
+export class DatabaseBusyError extends Error {
+  override name = "DatabaseBusyError";
+}
+
+/**
+ * A write that did not start (or was rolled back by sqld) because another writer held the lock.
+ * "cannot rollback - no transaction is active" is what is left when sqld already ended the
+ * transaction, e.g. after its own timeout.
+ */
+export function isDatabaseBusy(err: unknown): boolean {
+  for (
+    let e = err as { message?: string; code?: string; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
+    if (
+      e.code === "SQLITE_BUSY" ||
+      /SQLITE_BUSY|database is locked|transaction timed out|cannot rollback - no transaction is active/i.test(e.message ?? "")
+    )
+      return true;
+  }
+  return false;
+}
+
+const BUSY_RETRIES = 6;
+
+async function retryBusy<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!isDatabaseBusy(err)) throw err;
+      if (attempt >= BUSY_RETRIES) throw new DatabaseBusyError("the database stayed busy; retry shortly", { cause: err });
+      // Jittered, doubling from 25 ms: ~3 s in all before giving up.
+      await new Promise((r) => setTimeout(r, (25 << attempt) * (0.5 + Math.random())));
+    }
+  }
 }
 
 /** A database handle or an open transaction on it: domain functions accept either. */

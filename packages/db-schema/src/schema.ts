@@ -7,6 +7,12 @@ const createdAt = () => integer("created_at").notNull().default(now);
 const updatedAt = () => integer("updated_at").notNull().default(now);
 const json = <T>(name: string) => text(name, { mode: "json" }).$type<T>();
 
+/** One row: this install's identity (random, made by the migration); names its queues in a shared Redis. */
+export const instance = sqliteTable("instance", {
+  id: text("id").primaryKey(),
+  createdAt: createdAt(),
+});
+
 // ── Workspaces and people ────────────────────────────────────────────────────
 
 /** The spec fixes id, name, limits, plan, paid_until (unix s) and ends_at (unix s or null). */
@@ -145,6 +151,8 @@ export const monitor = sqliteTable(
     url: text("url"),
     method: text("method"),
     headers: json<HeaderMap>("headers"),
+    /** Header names the user marked secret, beyond those secret by name (authorization, cookie, …). */
+    secretHeaders: json<string[]>("secret_headers"),
     body: text("body"),
     followRedirects: integer("follow_redirects", { mode: "boolean" }),
     assertions: json<Assertion[]>("assertions"),
@@ -355,6 +363,9 @@ export const notificationDelivery = sqliteTable(
 
 // ── Status pages ─────────────────────────────────────────────────────────────
 
+export const PAGE_THEMES = ["system", "light", "dark"] as const;
+export type PageLink = { label: string; url: string };
+
 export const statusPage = sqliteTable("status_page", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   workspaceId: integer("workspace_id")
@@ -364,9 +375,14 @@ export const statusPage = sqliteTable("status_page", {
   title: text("title").notNull(),
   description: text("description").notNull().default(""),
   customDomain: text("custom_domain").unique(),
+  /** scrypt: `scrypt$<salt hex>$<key hex>`. */
   passwordHash: text("password_hash"),
   published: integer("published", { mode: "boolean" }).notNull().default(true),
   whiteLabel: integer("white_label", { mode: "boolean" }).notNull().default(false),
+  logoUrl: text("logo_url"),
+  links: json<PageLink[]>("links").notNull().default([]),
+  theme: text("theme", { enum: PAGE_THEMES }).notNull().default("system"),
+  allowIndex: integer("allow_index", { mode: "boolean" }).notNull().default(true),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -380,6 +396,11 @@ export const statusPageGroup = sqliteTable("status_page_group", {
   order: integer("order").notNull().default(0),
 });
 
+/** What a static component says; a monitor-linked one takes its status from the monitor. */
+export const COMPONENT_STATUSES = ["operational", "degraded", "partial_outage", "major_outage"] as const;
+/** How hard a status report hits one component. */
+export const REPORT_IMPACTS = ["degraded", "partial_outage", "major_outage"] as const;
+
 export const statusPageComponent = sqliteTable("status_page_component", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   pageId: integer("page_id")
@@ -390,6 +411,7 @@ export const statusPageComponent = sqliteTable("status_page_component", {
   name: text("name").notNull(),
   description: text("description").notNull().default(""),
   order: integer("order").notNull().default(0),
+  staticStatus: text("static_status", { enum: COMPONENT_STATUSES }).notNull().default("operational"),
 });
 
 export const REPORT_STATUSES = ["investigating", "identified", "monitoring", "resolved"] as const;
@@ -402,6 +424,9 @@ export const statusReport = sqliteTable("status_report", {
   pageId: integer("page_id").references(() => statusPage.id, { onDelete: "cascade" }),
   title: text("title").notNull(),
   status: text("status", { enum: REPORT_STATUSES }).notNull(),
+  /** The monitor incident this report was promoted from. */
+  incidentId: integer("incident_id").references(() => incident.id, { onDelete: "set null" }),
+  resolvedAt: integer("resolved_at"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -426,6 +451,7 @@ export const statusReportComponent = sqliteTable(
     componentId: integer("component_id")
       .notNull()
       .references(() => statusPageComponent.id, { onDelete: "cascade" }),
+    impact: text("impact", { enum: REPORT_IMPACTS }).notNull().default("major_outage"),
   },
   (t) => [primaryKey({ columns: [t.reportId, t.componentId] })],
 );
@@ -460,6 +486,20 @@ export const maintenanceMonitor = sqliteTable(
   (t) => [primaryKey({ columns: [t.maintenanceId, t.monitorId] })],
 );
 
+/** Components (static ones too) a maintenance window covers on its page. */
+export const maintenanceComponent = sqliteTable(
+  "maintenance_component",
+  {
+    maintenanceId: integer("maintenance_id")
+      .notNull()
+      .references(() => maintenance.id, { onDelete: "cascade" }),
+    componentId: integer("component_id")
+      .notNull()
+      .references(() => statusPageComponent.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.maintenanceId, t.componentId] })],
+);
+
 export const pageSubscriber = sqliteTable(
   "page_subscriber",
   {
@@ -468,12 +508,38 @@ export const pageSubscriber = sqliteTable(
       .notNull()
       .references(() => statusPage.id, { onDelete: "cascade" }),
     email: text("email").notNull(),
+    /** SHA-256 of the confirmation token (double opt-in). */
     tokenHash: text("token_hash").notNull().unique(),
+    tokenExpiresAt: integer("token_expires_at"),
+    /** Put in every mail's unsubscribe link; it can only unsubscribe, so it is kept as is. */
+    unsubscribeToken: text("unsubscribe_token").unique(),
     confirmedAt: integer("confirmed_at"),
     unsubscribedAt: integer("unsubscribed_at"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("page_subscriber_email").on(t.pageId, t.email)],
+);
+
+export const SUBSCRIBER_MAIL_KINDS = ["report_update", "maintenance"] as const;
+export const SUBSCRIBER_MAIL_OUTCOMES = ["pending", "sent", "failed"] as const;
+
+/** One row per (subscriber, report update or maintenance): a mail is never sent twice. */
+export const subscriberDelivery = sqliteTable(
+  "subscriber_delivery",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    subscriberId: integer("subscriber_id")
+      .notNull()
+      .references(() => pageSubscriber.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: SUBSCRIBER_MAIL_KINDS }).notNull(),
+    refId: integer("ref_id").notNull(),
+    outcome: text("outcome", { enum: SUBSCRIBER_MAIL_OUTCOMES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+    sentAt: integer("sent_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("subscriber_delivery_once").on(t.subscriberId, t.kind, t.refId), index("subscriber_delivery_outcome").on(t.outcome)],
 );
 
 // ── Audit ────────────────────────────────────────────────────────────────────
@@ -495,3 +561,17 @@ export const auditLog = sqliteTable(
   },
   (t) => [index("audit_log_workspace_time").on(t.workspaceId, t.createdAt)],
 );
+
+// ── Analytics export ─────────────────────────────────────────────────────────
+
+/**
+ * How far `check_result` has been copied to an external analytics store, by SQLite rowid (rowids grow in
+ * commit order; ULIDs do not, since probes send late results). `pendingThrough` is the batch in flight:
+ * it is re-sent as exactly the same rows until the store has accepted it.
+ */
+export const analyticsExport = sqliteTable("analytics_export", {
+  store: text("store").primaryKey(),
+  exportedThrough: integer("exported_through").notNull().default(0),
+  pendingThrough: integer("pending_through"),
+  updatedAt: updatedAt(),
+});

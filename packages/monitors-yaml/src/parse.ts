@@ -3,6 +3,7 @@ import * as yaml from "js-yaml";
 import type { z } from "zod";
 import { indexSource, locate, type Position, type Segment, type SourceIndex, toPosition } from "./positions";
 import { describeValue, displayPath, findUnknownKeys, isScalar, ruleText, suggestKey } from "./rules";
+import { fillPlaceholders } from "./secrets";
 
 /** One problem in a monitors file. `message` is the line to print: `file:line:column path rule`. */
 export type YamlError = {
@@ -57,9 +58,14 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
 
 /**
  * Reads a monitors file: a map of entry key → monitor fields, validated with api-contract's
- * `MonitorInput`. Returns every problem at once, each pointing at its line and column.
+ * `MonitorInput`. Returns every problem at once, each pointing at its line and column. With `env`,
+ * `${NAME}` placeholders in header values are filled from it (a missing variable is a problem).
  */
-export function parseMonitorsYaml(text: string, fileName = "monitors.yaml"): ParseResult {
+export function parseMonitorsYaml(
+  text: string,
+  fileName = "monitors.yaml",
+  opts: { env?: Record<string, string | undefined> } = {},
+): ParseResult {
   let events: yaml.Event[];
   let index: SourceIndex;
   let documents: unknown[];
@@ -109,6 +115,11 @@ export function parseMonitorsYaml(text: string, fileName = "monitors.yaml"): Par
     }
     const { key: _ignored, ...fields } = raw;
     const input = { ...fields, key };
+    if (opts.env) {
+      for (const m of fillPlaceholders(input, opts.env)) {
+        fail(locate(index, [key, ...m.path]), [key, ...m.path], `uses \${${m.name}}, which is not set in the environment`);
+      }
+    }
     for (const u of findUnknownKeys(MonitorInput, input)) {
       const name = String(u.path.at(-1));
       const allowed = u.path.length === 1 ? u.allowed.filter((k) => k !== "key") : u.allowed;

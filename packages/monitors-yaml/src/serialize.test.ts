@@ -117,6 +117,7 @@ describe("serializeMonitorsYaml", () => {
       openTelemetry: null,
       channels: ["ops"],
       status: "active",
+      health: "ok",
       createdAt: 1,
       updatedAt: 2,
       kind: "http",
@@ -138,6 +139,7 @@ describe("serializeMonitorsYaml", () => {
       openTelemetry: { endpoint: "http://otel:4318/v1/metrics", headers: { Authorization: "***" } },
       channels: [],
       status: "error",
+      health: "paused",
       createdAt: 1,
       updatedAt: 2,
       kind: "tcp",
@@ -158,6 +160,7 @@ describe("serializeMonitorsYaml", () => {
       openTelemetry: null,
       channels: [],
       status: "active",
+      health: "ok",
       createdAt: 1,
       updatedAt: 2,
       kind: "tcp",
@@ -198,7 +201,7 @@ checkout-api-2:
   openTelemetry:
     endpoint: http://otel:4318/v1/metrics
     headers:
-      Authorization: '***'
+      Authorization: \${CHECKOUT_API_2_OTLP_AUTHORIZATION}
 
 monitor-9:
   kind: tcp
@@ -210,17 +213,22 @@ monitor-9:
 `);
   });
 
-  it("stored monitors come back as the same inputs", () => {
-    const back = load(serializeMonitorsYaml(stored));
-    const expected = stored.map(({ id, status, createdAt, updatedAt, key, degradedAfter, openTelemetry, channels, name, ...rest }, i) =>
-      MonitorInput.parse({
-        ...rest,
-        key: ["checkout-api", "checkout-api-2", "monitor-9"][i],
-        ...(name ? { name } : {}),
-        ...(degradedAfter !== null ? { degradedAfter } : {}),
-        ...(openTelemetry ? { openTelemetry } : {}),
-        ...(channels.length > 0 ? { channels } : {}),
-      }),
+  it("stored monitors come back as the same inputs, redacted secrets as placeholders filled from the environment", () => {
+    const text = serializeMonitorsYaml(stored);
+    expect(text).not.toContain("***");
+    const parsed = parseMonitorsYaml(text, "m.yaml", { env: { CHECKOUT_API_2_OTLP_AUTHORIZATION: "***" } });
+    if (!parsed.ok) throw new Error(parsed.errors.map((e) => e.message).join("\n"));
+    const back = parsed.monitors;
+    const expected = stored.map(
+      ({ id, status, health, createdAt, updatedAt, key, degradedAfter, openTelemetry, channels, name, ...rest }, i) =>
+        MonitorInput.parse({
+          ...rest,
+          key: ["checkout-api", "checkout-api-2", "monitor-9"][i],
+          ...(name ? { name } : {}),
+          ...(degradedAfter !== null ? { degradedAfter } : {}),
+          ...(openTelemetry ? { openTelemetry } : {}),
+          ...(channels.length > 0 ? { channels } : {}),
+        }),
     );
     expect(back).toEqual(expected);
   });
@@ -327,5 +335,68 @@ describe("monitorsJsonSchema", () => {
     expect(http?.required).toEqual(["frequency", "regions", "request"]);
     expect(tcp?.properties.assertions).toBeUndefined();
     expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
+  });
+});
+
+describe("secrets in a monitors file", () => {
+  const stored: Monitor = {
+    id: 4,
+    key: "billing",
+    name: "Billing",
+    description: "",
+    kind: "http",
+    frequency: "1m",
+    active: true,
+    public: false,
+    regions: ["iad"],
+    retry: 3,
+    timeout: 45_000,
+    degradedAfter: null,
+    openTelemetry: null,
+    channels: [],
+    status: "active",
+    health: "ok",
+    createdAt: 1,
+    updatedAt: 1,
+    request: {
+      url: "https://billing.internal/health",
+      method: "GET",
+      headers: { Authorization: "***", "X-Tenant": "***", Accept: "application/json" },
+      secretHeaders: ["X-Tenant"],
+      followRedirects: true,
+    },
+    assertions: [],
+  };
+
+  it("an exported file asks for each redacted header by variable and keeps the rest as written", () => {
+    const text = serializeMonitorsYaml([stored]);
+    const placeholder = (name: string) => `\${${name}}`;
+    expect(text).toContain(`Authorization: ${placeholder("BILLING_AUTHORIZATION")}`);
+    expect(text).toContain(`X-Tenant: ${placeholder("BILLING_X_TENANT")}`);
+    expect(text).toContain("Accept: application/json");
+    expect(text).toContain("secretHeaders: [X-Tenant]");
+  });
+
+  it("uploading fills placeholders from the environment", () => {
+    const text = serializeMonitorsYaml([stored]);
+    const parsed = parseMonitorsYaml(text, "m.yaml", { env: { BILLING_AUTHORIZATION: "Bearer s3cret", BILLING_X_TENANT: "acme" } });
+    if (!parsed.ok) throw new Error(parsed.errors[0]!.message);
+    const m = parsed.monitors[0]!;
+    expect(m.kind === "http" && m.request.headers).toEqual({
+      Authorization: "Bearer s3cret",
+      "X-Tenant": "acme",
+      Accept: "application/json",
+    });
+  });
+
+  it("a placeholder whose variable is not set is an error naming the variable, the line and the header", () => {
+    const parsed = parseMonitorsYaml(serializeMonitorsYaml([stored]), "m.yaml", { env: { BILLING_X_TENANT: "acme" } });
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(
+        /^m\.yaml:\d+:\d+ billing\.request\.headers\.Authorization uses \$\{BILLING_AUTHORIZATION\}, which is not set in the environment$/,
+      ),
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { HttpMonitorInput, type Monitor, MonitorInput } from "@vigil/api-contract";
 import * as yaml from "js-yaml";
+import { placeholders } from "./secrets";
 
 export const SCHEMA_COMMENT = "# yaml-language-server: $schema=./vigil.schema.json";
 
@@ -42,7 +43,7 @@ function pick(source: Record<string, unknown>, defaults: Record<string, unknown>
   return out;
 }
 
-function toEntry(m: AnyMonitor): Record<string, unknown> {
+function toEntry(m: AnyMonitor, entryKey: string): Record<string, unknown> {
   const defaults = DEFAULTS[m.kind];
   const entry = pick(m as Record<string, unknown>, defaults, [
     "name",
@@ -58,14 +59,17 @@ function toEntry(m: AnyMonitor): Record<string, unknown> {
   ]);
   if ("id" in m && m.name === "") delete entry.name; // a stored monitor's "" means it has no name
   entry.request = pick(
-    m.request,
+    m.kind === "http" ? { ...m.request, headers: placeholders(m.request.headers, entryKey) } : m.request,
     defaults.request,
-    m.kind === "http" ? ["url", "method", "headers", "body", "followRedirects"] : ["host", "port"],
+    m.kind === "http" ? ["url", "method", "headers", "secretHeaders", "body", "followRedirects"] : ["host", "port"],
   );
   if (m.kind === "http" && m.assertions.length > 0) {
     entry.assertions = m.assertions.map((a) => pick(a as Record<string, unknown>, {}, ["kind", "key", "path", "compare", "target"]));
   }
-  if (m.openTelemetry) entry.openTelemetry = pick(m.openTelemetry, {}, ["endpoint", "headers"]);
+  if (m.openTelemetry) {
+    const otel = { ...m.openTelemetry, headers: placeholders(m.openTelemetry.headers, entryKey, true) };
+    entry.openTelemetry = pick(otel, {}, ["endpoint", "headers"]);
+  }
   if (m.channels && m.channels.length > 0) entry.channels = m.channels;
   return entry;
 }
@@ -101,11 +105,15 @@ const flowStyle = (documents: yaml.Document[]) =>
 
 /**
  * Writes monitors as a monitors file (what `vigil import` prints). Durations are milliseconds, as
- * OpenStatus writes them; fields at their default are left out. Parsing the output gives the same monitors.
+ * OpenStatus writes them; fields at their default are left out. Secrets the server redacted become
+ * `${VAR}` placeholders that the CLI fills from the environment on upload. Parsing the output (with
+ * those variables set) gives the same monitors.
  */
 export function serializeMonitorsYaml(monitors: readonly Monitor[] | readonly MonitorInput[]): string {
   const list: readonly AnyMonitor[] = monitors;
   const keys = entryKeys(list);
-  const blocks = list.map((m, i) => yaml.dump({ [keys[i] as string]: toEntry(m) }, { lineWidth: -1, noRefs: true, transform: flowStyle }));
+  const blocks = list.map((m, i) =>
+    yaml.dump({ [keys[i] as string]: toEntry(m, keys[i] as string) }, { lineWidth: -1, noRefs: true, transform: flowStyle }),
+  );
   return `${SCHEMA_COMMENT}\n${blocks.join("\n")}`;
 }

@@ -33,6 +33,8 @@ export interface BuildContext {
   env: NotifierEnv;
   /** Sending time in ms, passed in so that builders stay pure (webhook signatures, mail dates). */
   now: number;
+  /** Same on every retry of one event to one channel: receivers deduplicate on it. */
+  deliveryId?: string;
 }
 
 /**

@@ -18,7 +18,9 @@ export function validateChannelConfig(kind: string, config: unknown): ValidatedC
   return parsed.success ? { ok: true, config: parsed.data } : { ok: false, issues: toIssues(parsed.error) };
 }
 
-export const REDACTED = "***";
+export { REDACTED } from "@vigil/api-contract";
+
+import { REDACTED } from "@vigil/api-contract";
 
 /**
  * A copy of the config safe for logs and API responses: each secret value becomes "***" (for a map

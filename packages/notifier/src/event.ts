@@ -3,20 +3,29 @@ import { z } from "zod";
 export const EVENT_TYPES = ["degraded", "error", "recovered", "test"] as const;
 
 /** What the workflows hand to the notifier: one monitor status change (or a test from the dashboard). */
-export const NotificationEvent = z.object({
-  type: z.enum(EVENT_TYPES),
-  monitor: z.object({
-    id: z.number().int().positive(),
-    /** May be empty: the spec makes a monitor's name optional; messages then show its URL. */
-    name: z.string(),
-    url: z.string().min(1),
-  }),
-  /** The scheduled slot of the check, ms since epoch. */
-  cronTimestamp: z.number().int().nonnegative(),
-  statusCode: z.number().int().min(100).max(999).optional(),
-  latency: z.number().nonnegative().optional(),
-  errorMessage: z.string().optional(),
-});
+export const NotificationEvent = z
+  .object({
+    type: z.enum(EVENT_TYPES),
+    monitor: z.object({
+      /** 0 only in a test notification, which never names a real monitor. */
+      id: z.number().int().nonnegative(),
+      /** May be empty: the spec makes a monitor's name optional; messages then show its URL. */
+      name: z.string(),
+      url: z.string().min(1),
+    }),
+    /** The scheduled slot of the check, ms since epoch. */
+    cronTimestamp: z.number().int().nonnegative(),
+    statusCode: z.number().int().min(100).max(999).optional(),
+    latency: z.number().nonnegative().optional(),
+    errorMessage: z.string().optional(),
+  })
+  // The one place of the rule: a recovery carries no error message (the spec ties it to error and
+  // degraded, rules 1 and 2), whatever the evaluation found; every channel sees the event this way.
+  .transform((e) => {
+    if (e.type !== "recovered") return e;
+    const { errorMessage: _dropped, ...rest } = e;
+    return rest as typeof e;
+  });
 export type NotificationEvent = z.infer<typeof NotificationEvent>;
 
 /** The spec's webhook payload; strict, because rule 3 says no other field is defined. */
@@ -34,8 +43,7 @@ export type WebhookPayload = z.infer<typeof WebhookPayload>;
  * Maps an event to the spec's payload, field for field and in the spec's order.
  * A test event is sent as `recovered`: the spec allows only three statuses, and of those only
  * `recovered` cannot open an incident or page someone in the receiver's automation. Receivers
- * tell a test apart by the `x-vigil-event: test` header. `errorMessage` is dropped from a
- * recovered payload because the spec ties it to error and degraded (rules 1 and 2).
+ * tell a test apart by the `x-vigil-event: test` header.
  */
 export function toWebhookPayload(event: NotificationEvent): WebhookPayload {
   const status = event.type === "test" ? "recovered" : event.type;
@@ -46,6 +54,6 @@ export function toWebhookPayload(event: NotificationEvent): WebhookPayload {
   };
   if (event.statusCode !== undefined) payload.statusCode = event.statusCode;
   if (event.latency !== undefined) payload.latency = event.latency;
-  if (event.errorMessage !== undefined && status !== "recovered") payload.errorMessage = event.errorMessage;
+  if (event.errorMessage !== undefined) payload.errorMessage = event.errorMessage;
   return payload;
 }

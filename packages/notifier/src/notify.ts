@@ -10,6 +10,8 @@ export interface NotifyOptions {
   timeoutMs?: number;
   /** Sending time, ms since epoch; defaults to now. */
   now?: number;
+  /** Stable per (event, channel): sent as `Idempotency-Key` / `x-vigil-delivery` where the channel allows headers. */
+  deliveryId?: string;
 }
 
 const permanent = (error: string): SendResult => ({ ok: false, retryable: false, error });
@@ -36,7 +38,7 @@ export async function notify(
   const definition: Channel = channels[channel.kind];
   let built: OutgoingRequest | OutgoingRequest[];
   try {
-    built = definition.build(config.config, parsedEvent.data, { env, now: options.now ?? Date.now() });
+    built = definition.build(config.config, parsedEvent.data, { env, now: options.now ?? Date.now(), deliveryId: options.deliveryId });
   } catch (err) {
     if (err instanceof NotifierSetupError) return permanent(err.message);
     throw err;

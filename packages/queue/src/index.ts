@@ -114,6 +114,7 @@ export class ProbeBus {
   private readonly channelOf: { location: (id: number) => string; workspace: (id: number) => string; run: (runId: string) => string };
   private readonly runsKey: (locationId: number) => string;
   private readonly runResultKey: (runId: string) => string;
+  private readonly runOwnerKey: (runId: string) => string;
 
   constructor(
     private readonly redis: Redis,
@@ -127,6 +128,7 @@ export class ProbeBus {
     };
     this.runsKey = (locationId: number) => `${prefix}:runs:${locationId}`;
     this.runResultKey = (runId: string) => `${prefix}:run-result:${runId}`;
+    this.runOwnerKey = (runId: string) => `${prefix}:run-owner:${runId}`;
     this.events.setMaxListeners(0);
     sub.on("message", (channel: string, message: string) => this.events.emit(channel, message));
   }
@@ -150,8 +152,14 @@ export class ProbeBus {
     await this.redis.publish(this.channelOf.workspace(workspaceId), "changed");
   }
 
-  async requestRun(locationId: number, run: unknown, ttlSeconds = 120): Promise<void> {
-    await this.redis.multi().rpush(this.runsKey(locationId), JSON.stringify(run)).expire(this.runsKey(locationId), ttlSeconds).exec();
+  /** Queues a run for one location; only that location may answer it (`publishRunResult`). */
+  async requestRun(locationId: number, run: { runId: string; [field: string]: unknown }, ttlSeconds = 120): Promise<void> {
+    await this.redis
+      .multi()
+      .set(this.runOwnerKey(run.runId), String(locationId), "EX", ttlSeconds)
+      .rpush(this.runsKey(locationId), JSON.stringify(run))
+      .expire(this.runsKey(locationId), ttlSeconds)
+      .exec();
     await this.redis.publish(this.channelOf.location(locationId), "run");
   }
 
@@ -187,9 +195,24 @@ export class ProbeBus {
     }
   }
 
-  async publishRunResult(runId: string, result: unknown): Promise<void> {
-    await this.redis.set(this.runResultKey(runId), JSON.stringify(result), "EX", 120);
-    await this.redis.publish(this.channelOf.run(runId), "done");
+  /**
+   * Stores a run's answer if `locationId` is the location the run was asked of (atomically, in
+   * Redis): false for an unknown or expired run, or one of another location or workspace.
+   */
+  async publishRunResult(runId: string, locationId: number, result: unknown): Promise<boolean> {
+    const stored = await this.redis.eval(
+      `if redis.call("GET", KEYS[1]) ~= ARGV[1] then return 0 end
+       redis.call("SET", KEYS[2], ARGV[2], "EX", 120)
+       redis.call("PUBLISH", KEYS[3], "done")
+       return 1`,
+      3,
+      this.runOwnerKey(runId),
+      this.runResultKey(runId),
+      this.channelOf.run(runId),
+      String(locationId),
+      JSON.stringify(result),
+    );
+    return stored === 1;
   }
 
   /** Waits for a run's result; null when none arrives within `ms`. */

@@ -62,6 +62,63 @@ describe("vigil create", () => {
     );
   });
 
+  it("with --json, a bad file and a refused call both answer one JSON error on stdout", async () => {
+    server = await loopback({ "POST /v1/monitors/batch": { status: 401, body: { error: { code: "unauthorized", message: "bad key" } } } });
+    const bad = setup(server.url, VALID_FILE.replace("regions: [ams, iad]", "regions: [mars]"));
+    expect(await run(["create", "monitors.yaml", "--json"], bad.io)).toBe(1);
+    expect(bad.stderr()).toBe("");
+    expect(JSON.parse(bad.stdout())).toEqual({
+      error: {
+        message: "monitors.yaml: 1 problem; nothing was uploaded",
+        exitCode: 1,
+        issues: [
+          { file: "monitors.yaml", line: 6, column: 13, path: "api-health.regions[0]", message: expect.stringContaining("region id") },
+        ],
+      },
+    });
+    const refused = setup(server.url);
+    expect(await run(["create", "monitors.yaml", "--json"], refused.io)).toBe(1);
+    expect(JSON.parse(refused.stdout()).error).toMatchObject({ status: 401, exitCode: 1, message: expect.stringContaining("bad key") });
+    const missing = setup(server.url);
+    expect(await run(["create", "nope.yaml", "--json"], missing.io)).toBe(1);
+    expect(JSON.parse(missing.stdout()).error.message).toMatch(/cannot read nope\.yaml/);
+  });
+
+  it("a busy server (503) is asked again and the upload succeeds", async () => {
+    let calls = 0;
+    server = await loopback({
+      "POST /v1/monitors/batch": (req) =>
+        ++calls === 1
+          ? { status: 503, body: { error: { code: "unavailable", message: "the database is unavailable; retry shortly" } } }
+          : { status: 201, body: { monitors: (req.body as { monitors: MonitorInput[] }).monitors.map((m, i) => stored(m, 70 + i)) } },
+    });
+    const t = setup(server.url);
+    expect(await run(["create", "monitors.yaml"], t.io)).toBe(0);
+    expect(calls).toBe(2);
+    expect(t.stdout()).toContain("created 2 monitors");
+  });
+
+  it("a file of 1,200 monitors goes up in pages, every entry once and in order", async () => {
+    const entries = Array.from(
+      { length: 1200 },
+      (_, i) => `m${i}:\n  kind: tcp\n  frequency: 1m\n  regions: [iad]\n  request: { host: 127.0.0.1, port: ${1000 + i} }\n`,
+    );
+    let next = 1;
+    server = await loopback({
+      "POST /v1/monitors/batch": (req) => ({
+        status: 201,
+        body: { monitors: (req.body as { monitors: MonitorInput[] }).monitors.map((m) => stored(m, next++)) },
+      }),
+    });
+    const t = setup(server.url, entries.join(""));
+    expect(await run(["create", "monitors.yaml"], t.io)).toBe(0);
+    const sizes = server.requests.map((r) => (r.body as { monitors: unknown[] }).monitors.length);
+    expect(sizes).toEqual([500, 500, 200]);
+    const keys = server.requests.flatMap((r) => (r.body as { monitors: { key: string }[] }).monitors.map((m) => m.key));
+    expect(keys).toEqual(entries.map((_, i) => `m${i}`));
+    expect(t.stdout()).toContain("created 1200 monitors");
+  });
+
   it("a 400 with issues exits 1 and points each issue at the file's line", async () => {
     server = await loopback({
       "POST /v1/monitors/batch": {
@@ -190,7 +247,7 @@ describe("vigil import, list, delete, trigger", () => {
     expect(back.ok && back.monitors.map((m) => ({ ...m, openTelemetry: undefined }))).toEqual(
       parsed().map((m) => ({ ...m, openTelemetry: undefined })),
     );
-    expect(t.stderr()).toContain("OTLP header values are redacted by the server (***)");
+    expect(t.stderr()).toContain("set API_HEALTH_OTLP_AUTHORIZATION in the environment before `vigil apply`");
   });
 
   it("import -o writes the file", async () => {
@@ -209,8 +266,8 @@ describe("vigil import, list, delete, trigger", () => {
     expect(t.stdout()).toBe(
       [
         "ID  KEY         NAME        KIND  EVERY  REGIONS  ACTIVE  STATUS  TARGET",
-        "1   api-health  API health  http  1m     ams,iad  yes     active  https://example.com/health",
-        "2   postgres    -           tcp   30s    iad      yes     active  db.internal:5432",
+        "1   api-health  API health  http  1m     ams,iad  yes     ok      https://example.com/health",
+        "2   postgres    -           tcp   30s    iad      yes     ok      db.internal:5432",
         "",
       ].join("\n"),
     );

@@ -21,8 +21,11 @@ export async function importMonitors(ctx: Ctx, flags: { output?: string }): Prom
       `note: ${unkeyed} monitor${unkeyed === 1 ? " has" : "s have"} no key on the server; the file names them from their names or ids, and \`vigil apply\` will create new monitors for those entries\n`,
     );
   }
-  if (monitors.some((m) => m.openTelemetry && Object.values(m.openTelemetry.headers).includes("***"))) {
-    io.stderr("note: OTLP header values are redacted by the server (***); put the real values in before `vigil apply`\n");
+  const secrets = [...text.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]);
+  if (secrets.length > 0) {
+    io.stderr(
+      `note: secret header values are not exported; set ${[...new Set(secrets)].join(", ")} in the environment before \`vigil apply\` (the file asks for them as \${…})\n`,
+    );
   }
   return 0;
 }

@@ -23,7 +23,7 @@ export async function list(ctx: Ctx): Promise<number> {
       m.frequency,
       m.regions.join(","),
       m.active ? "yes" : "no",
-      m.status,
+      m.health,
       m.kind === "http" ? monitorTarget({ kind: "http", url: m.request.url }) : monitorTarget({ kind: "tcp", ...m.request }),
     ]),
   ];

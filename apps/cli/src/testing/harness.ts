@@ -88,6 +88,7 @@ export function stored(input: MonitorInput, id: number): Monitor {
       : null,
     channels: input.channels ?? [],
     status: "active" as const,
+    health: "ok" as const,
     createdAt: 1_700_000_000_000,
     updatedAt: 1_700_000_000_000,
   };

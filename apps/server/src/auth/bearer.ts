@@ -20,25 +20,11 @@ export const apiKeyAuth = createMiddleware<Env>(async (c, next) => {
   await next();
 });
 
-type Located = NonNullable<Awaited<ReturnType<typeof verifyLocationKey>>>;
-const PROBE_KEY_TTL_MS = 10_000;
-const probeKeys = new Map<string, { found: Located; at: number }>();
-
-/** Probes call several times a second; a verified key is trusted for 10 s (a deleted location is refused after that). */
-async function verifyProbeKey(db: Env["Variables"]["deps"]["db"], token: string): Promise<Located | null> {
-  const hit = probeKeys.get(token);
-  if (hit && Date.now() - hit.at < PROBE_KEY_TTL_MS) return hit.found;
-  const found = await verifyLocationKey(db, token);
-  if (probeKeys.size > 10_000) probeKeys.clear();
-  if (found) probeKeys.set(token, { found, at: Date.now() });
-  else probeKeys.delete(token);
-  return found;
-}
-
 /** SERVICE_KEY → private location. */
 export const probeAuth = createMiddleware<Env>(async (c, next) => {
   const token = bearer(c.req.header("authorization"));
-  const found = token ? await verifyProbeKey(c.var.deps.db, token) : null;
+  // Checked on every request, never cached: a deleted location's probe is refused at once, on every server process.
+  const found = token ? await verifyLocationKey(c.var.deps.db, token) : null;
   if (!found) return c.json(errorBody("unauthorized", "unknown SERVICE_KEY: create a private location and use the key it shows"), 401);
   const { location } = found;
   c.set("location", { id: location.id, workspaceId: location.workspaceId, name: location.name, region: location.region });

@@ -1,4 +1,3 @@
-import { monitorTarget } from "@vigil/api-contract";
 import {
   ChannelInput,
   ChannelPatch,
@@ -6,11 +5,11 @@ import {
   deleteChannel,
   getChannel,
   getChannelForSending,
-  getMonitor,
   listChannels,
+  listDeliveries,
   updateChannel,
 } from "@vigil/core";
-import { notify } from "@vigil/notifier";
+import { CHANNEL_KINDS, channels as channelKinds, notify } from "@vigil/notifier";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Env } from "../context";
@@ -43,13 +42,21 @@ describeRoute({
 });
 channels.get("/", async (c) => c.json({ channels: await listChannels(c.var.deps.db, c.var.workspace.id) }));
 
+// The documented body names each kind's config fields, from the same schemas core validates with.
+const ChannelInputByKind = z.discriminatedUnion(
+  "kind",
+  CHANNEL_KINDS.map((kind) => ChannelInput.extend({ kind: z.literal(kind), config: channelKinds[kind].config })) as unknown as [
+    z.ZodObject,
+    ...z.ZodObject[],
+  ],
+);
 describeRoute({
   method: "post",
   path: "/v1/channels",
-  summary: "Create a notification channel",
+  summary: "Create a notification channel (config fields per kind)",
   tag,
   auth: "apiKey",
-  body: ChannelInput,
+  body: ChannelInputByKind,
   response: Channel,
   status: 201,
 });
@@ -110,6 +117,21 @@ channels.put("/:id/monitors", valid("json", Links, "channel"), async (c) =>
   c.json(await updateChannel(c.var.deps.db, c.var.workspace.id, idParam(c), { monitors: c.req.valid("json").monitors }, c.var.actor)),
 );
 
+const DeliveryQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
+describeRoute({
+  method: "get",
+  path: "/v1/channels/:id/deliveries",
+  summary: "The channel's delivery log: every attempt, its outcome and the provider's answer",
+  tag,
+  auth: "apiKey",
+  query: DeliveryQuery,
+});
+channels.get("/:id/deliveries", valid("query", DeliveryQuery, "query"), async (c) =>
+  c.json({
+    deliveries: await listDeliveries(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("query").limit),
+  }),
+);
+
 const TestOutput = z.object({ ok: z.boolean(), status: z.number().optional(), error: z.string().optional() });
 describeRoute({
   method: "post",
@@ -122,21 +144,9 @@ describeRoute({
 channels.post("/:id/test", async (c) => {
   const id = idParam(c);
   const row = await getChannelForSending(c.var.deps.db, c.var.workspace.id, id);
-  // A test speaks of a monitor the channel alerts for, when it has one, so the message looks real.
-  const [linked] = (await getChannel(c.var.deps.db, c.var.workspace.id, id)).monitors;
-  const m = linked ? await getMonitor(c.var.deps.db, c.var.workspace.id, linked) : null;
-  const monitor = m
-    ? {
-        id: m.id,
-        name: m.name,
-        url: monitorTarget({
-          kind: m.kind,
-          url: m.kind === "http" ? m.request.url : null,
-          host: m.kind === "tcp" ? m.request.host : null,
-          port: m.kind === "tcp" ? m.request.port : null,
-        }),
-      }
-    : { id: 1, name: "Vigil test notification", url: "https://example.com" };
+  // A test never speaks of a real monitor: a receiver that deduplicates or opens incidents by
+  // monitor id must not mistake it for one (it also carries `x-vigil-event: test`).
+  const monitor = { id: 0, name: `Vigil test notification for "${row.name}"`, url: c.var.deps.notifierEnv.DASHBOARD_URL };
   const outcome = await notify(row, { type: "test", monitor, cronTimestamp: Date.now() }, c.var.deps.notifierEnv);
   if (outcome.ok) return c.json({ ok: true, status: outcome.status });
   return c.json(errorBody("delivery_failed", outcome.error, { status: outcome.status, retryable: outcome.retryable }), 502);

@@ -175,6 +175,7 @@ monitors.get("/:id/summary", valid("query", SummaryQuery, "query"), async (c) =>
   const from = q.from ?? to - 86_400_000;
   return c.json({
     monitorId: m.id,
+    health: m.health,
     from,
     to,
     bucket: q.bucket,

@@ -3,6 +3,7 @@ import { monitorsEtag, monitorsForLocation, recordResults, touchLocation } from 
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Env } from "../context";
+import { errorBody } from "../errors";
 import { describeRoute } from "../openapi";
 import { valid } from "../validate";
 
@@ -100,7 +101,8 @@ describeRoute({
 });
 probe.post("/runs/:runId", valid("json", RunResultInput, "result"), async (c) => {
   const runId = c.req.param("runId");
-  if (!/^[0-9A-Z]{26}$/.test(runId)) return c.body(null, 404);
-  await c.var.deps.bus.publishRunResult(runId, c.req.valid("json"));
-  return c.body(null, 204);
+  const notFound = () => c.json(errorBody("not_found", `no run ${runId} waits for this location's answer`), 404);
+  if (!/^[0-9A-Z]{26}$/.test(runId)) return notFound();
+  const stored = await c.var.deps.bus.publishRunResult(runId, c.var.location.id, c.req.valid("json"));
+  return stored ? c.body(null, 204) : notFound();
 });

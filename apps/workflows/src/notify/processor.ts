@@ -4,6 +4,9 @@ import { NotifyJob } from "@vigil/queue";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { WorkflowContext } from "../context";
 
+/** The idempotency key of one event's delivery to one channel: the same on every attempt, across restarts. */
+export const deliveryKey = (eventId: number, channelId: number) => `vigil-${eventId}-${channelId}`;
+
 /**
  * Sends one event to one channel. Every attempt lands in the delivery log; retryable failures
  * throw so BullMQ retries with backoff; permanent ones stop at once.
@@ -17,7 +20,7 @@ export function notifyProcessor(ctx: WorkflowContext) {
     if (!info || !channel) return "gone";
     if (!channel.enabled) return "channel disabled";
     const attempt = job.attemptsMade + 1;
-    const res = await notify(channel, info.event, ctx.notifierEnv);
+    const res = await notify(channel, info.event, ctx.notifierEnv, { deliveryId: deliveryKey(eventId, channelId) });
     if (res.ok) {
       await recordDelivery(ctx.db, { eventId, channelId, attempt, outcome: "sent", responseCode: res.status });
       ctx.metrics.deliveries.inc({ outcome: "sent" });

@@ -17,7 +17,7 @@ export const webhook = defineChannel({
     secret: z.string({ error: "must be a string" }).min(16, "must be at least 16 characters").optional(),
   }),
   secrets: ["headers", "secret"],
-  build: (config, event, { now }) => {
+  build: (config, event, { now, deliveryId }) => {
     const body = JSON.stringify(toWebhookPayload(event)); // exactly the spec's fields, nothing more
     // Header names are case-insensitive: lower-casing the user's keeps one value per name.
     const userHeaders = Object.fromEntries(Object.entries(config.headers).map(([name, value]) => [name.toLowerCase(), value]));
@@ -25,6 +25,9 @@ export const webhook = defineChannel({
       "content-type": "application/json",
       // The payload has no room for "this is a test", so the event type travels in a header.
       "x-vigil-event": event.type,
+      // Delivery is at least once (a crash between the receiver's 2xx and our log resends): the
+      // same key on every retry lets the receiver drop the copy. The body stays the spec's.
+      ...(deliveryId !== undefined ? { "idempotency-key": deliveryId, "x-vigil-delivery": deliveryId } : {}),
       ...userHeaders,
     };
     if (config.secret !== undefined) {

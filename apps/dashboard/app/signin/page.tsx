@@ -1,0 +1,85 @@
+import { MailWarning } from "lucide-react";
+import { redirect } from "next/navigation";
+import { Brand } from "../../components/brand";
+import { SignInForm } from "../../components/forms";
+import { buttonClass, Notice } from "../../components/ui";
+import { signInWithProvider } from "../../lib/actions";
+import { getEnv, signInMail } from "../../lib/env";
+import { currentUser } from "../../lib/session";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Sign in" };
+
+const ERRORS: Record<string, string> = {
+  Verification: "This sign-in link has expired or was already used. Enter your email to get a new one.",
+  OAuthAccountNotLinked: "This email already signs in another way. Use the method you used the first time.",
+  AccessDenied: "Sign-in was refused.",
+  Configuration: "Sign-in is not set up correctly on this server. Ask the operator to check the dashboard's log.",
+};
+
+export default async function SignIn({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const sp = await searchParams;
+  const next = sp.callbackUrl?.startsWith("/") && !sp.callbackUrl.startsWith("//") ? sp.callbackUrl : "/";
+  if (await currentUser()) redirect(next);
+  const env = getEnv();
+  const mail = signInMail(env);
+  const oauth = [
+    env.AUTH_GITHUB_ID ? { id: "github", name: "GitHub" } : null,
+    env.AUTH_GOOGLE_ID ? { id: "google", name: "Google" } : null,
+  ].filter((p) => p !== null);
+  const error = sp.error ? (ERRORS[sp.error] ?? "Sign-in failed. Try again.") : null;
+  return (
+    <main className="flex min-h-screen items-center justify-center px-4 py-12">
+      <div className="w-full max-w-sm">
+        <div className="mb-8 flex justify-center">
+          <Brand />
+        </div>
+        <div className="rounded-xl border border-zinc-200 bg-white p-6 shadow-sm">
+          <h1 className="text-xl font-semibold">Sign in</h1>
+          <p className="mt-1 text-sm text-zinc-500">New here? Signing in creates your account and a workspace.</p>
+          {error ? (
+            <div className="mt-4">
+              <Notice tone="red">{error}</Notice>
+            </div>
+          ) : null}
+          <div className="mt-6 grid gap-4">
+            {mail === "none" ? (
+              <Notice>
+                <span className="flex gap-2">
+                  <MailWarning className="size-4 shrink-0" aria-hidden />
+                  <span>
+                    Email is not configured on this server, so sign-in links cannot be sent. The operator sets <code>SMTP_URL</code> or{" "}
+                    <code>EMAIL_PROVIDER_API_KEY</code> (with <code>EMAIL_FROM</code>).
+                  </span>
+                </span>
+              </Notice>
+            ) : (
+              <SignInForm callbackUrl={next} />
+            )}
+            {mail === "log" ? (
+              <p className="text-xs text-zinc-500">No mail server is set: the link is printed in the dashboard's log.</p>
+            ) : null}
+            {oauth.length > 0 ? (
+              <>
+                <div className="flex items-center gap-3 text-xs text-zinc-400">
+                  <span className="h-px flex-1 bg-zinc-200" />
+                  or
+                  <span className="h-px flex-1 bg-zinc-200" />
+                </div>
+                {oauth.map((p) => (
+                  <form key={p.id} action={signInWithProvider}>
+                    <input type="hidden" name="provider" value={p.id} />
+                    <input type="hidden" name="callbackUrl" value={next} />
+                    <button type="submit" className={buttonClass("secondary", "w-full")}>
+                      Continue with {p.name}
+                    </button>
+                  </form>
+                ))}
+              </>
+            ) : null}
+          </div>
+        </div>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,79 @@
+import { listApiKeys } from "@vigil/core";
+import { KeyRound } from "lucide-react";
+import { ConfirmAction } from "../../../../components/confirm";
+import { CreateApiKeyForm } from "../../../../components/forms";
+import { NeedsAdmin } from "../../../../components/needs-admin";
+import { Badge, Card, CardHeader, Empty, PageHeader, Table, td } from "../../../../components/ui";
+import { revokeApiKeyAction } from "../../../../lib/actions";
+import { getDb } from "../../../../lib/db";
+import { ago, date } from "../../../../lib/format";
+import { memberOf } from "../../../../lib/session";
+
+export const metadata = { title: "API keys" };
+
+export default async function ApiKeys({ params }: { params: Promise<{ ws: string }> }) {
+  const m = await memberOf((await params).ws);
+  const id = m.workspace.id;
+  const header = (
+    <PageHeader
+      title="API keys"
+      description="Keys let the vigil CLI and your scripts use the REST API as this workspace. Each is shown once."
+    />
+  );
+  if (m.role === "member") {
+    return (
+      <>
+        {header}
+        <NeedsAdmin what="API keys" />
+      </>
+    );
+  }
+  const keys = (await listApiKeys(getDb(), id)).sort(
+    (a, b) => Number(a.revokedAt !== null) - Number(b.revokedAt !== null) || b.createdAt - a.createdAt,
+  );
+  const now = Date.now();
+  return (
+    <>
+      {header}
+      <Card className="mb-6">
+        <CardHeader title="New key" />
+        <div className="px-5 py-4">
+          <CreateApiKeyForm workspaceId={id} />
+        </div>
+      </Card>
+      <Card>
+        <CardHeader title="Keys" description={`${keys.filter((k) => k.revokedAt === null).length} active`} />
+        {keys.length === 0 ? (
+          <Empty icon={<KeyRound className="size-5" aria-hidden />} title="No API keys yet">
+            Create one above to use the CLI.
+          </Empty>
+        ) : (
+          <Table head={["Name", "Key", "Created", "Last used", ""]}>
+            {keys.map((k) => (
+              <tr key={k.id} data-testid={`key-${k.id}`} className={k.revokedAt ? "text-zinc-400" : undefined}>
+                <td className={`${td} font-medium`}>{k.name}</td>
+                <td className={`${td} font-mono text-xs`}>{k.prefix}…</td>
+                <td className={td}>{date(k.createdAt)}</td>
+                <td className={td}>{ago(k.lastUsedAt, now)}</td>
+                <td className={`${td} text-right`}>
+                  {k.revokedAt ? (
+                    <Badge>revoked {date(k.revokedAt)}</Badge>
+                  ) : (
+                    <ConfirmAction
+                      action={revokeApiKeyAction}
+                      fields={{ workspaceId: String(id), id: String(k.id) }}
+                      label="Revoke"
+                      title={`Revoke “${k.name}”?`}
+                      description="Anything using this key is refused from its next request. This cannot be undone."
+                      confirm="Revoke key"
+                    />
+                  )}
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </Card>
+    </>
+  );
+}

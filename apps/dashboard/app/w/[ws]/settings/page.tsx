@@ -1,0 +1,92 @@
+import { canManage, limitsOf } from "@vigil/core";
+import { LIMIT_KEYS, type LimitKey, type Limits, planExpired } from "@vigil/limits";
+import { limitsStatement } from "../../../../components/banner";
+import { Snippet } from "../../../../components/copy-button";
+import { RenameWorkspaceForm } from "../../../../components/forms";
+import { Badge, Card, CardHeader, PageHeader, Table, td } from "../../../../components/ui";
+import { unixDate } from "../../../../lib/format";
+import { memberOf } from "../../../../lib/session";
+
+export const metadata = { title: "Settings" };
+
+const LABELS: Record<LimitKey, string> = {
+  monitors: "Monitors",
+  periodicity: "Check frequencies",
+  "multi-region": "Several regions per monitor",
+  "data-retention": "Results kept for",
+  "status-pages": "Status pages",
+  maintenance: "Maintenance windows",
+  "status-subscribers": "Status page subscribers",
+  "custom-domain": "Custom domains",
+  "password-protection": "Password-protected pages",
+  "white-label": "White label",
+  notifications: "Notifications",
+  sms: "SMS alerts",
+  "incident-alerting": "Incident alerting",
+  "notification-channels": "Notification channels",
+  members: "Members",
+  "audit-log": "Audit log",
+  "private-locations": "Private locations",
+};
+
+function value(v: Limits[LimitKey]) {
+  if (typeof v === "boolean") return <Badge tone={v ? "green" : "zinc"}>{v ? "yes" : "no"}</Badge>;
+  if (Array.isArray(v)) return v.join(", ") || "none";
+  if (typeof v === "number") return v >= 1_000_000 ? "unlimited" : v.toLocaleString("en");
+  return v;
+}
+
+export default async function Settings({ params }: { params: Promise<{ ws: string }> }) {
+  const m = await memberOf((await params).ws);
+  const ws = m.workspace;
+  const { limits } = limitsOf(ws);
+  const ended = planExpired(ws);
+  const state = ws.limits === null ? "restricted (no limits set)" : ended ? "restricted (plan ended)" : "limits set by the operator";
+  return (
+    <>
+      <PageHeader title="Settings" description={`Workspace ${ws.id}`} />
+      <Card className="mb-6">
+        <CardHeader title="Workspace name" description={canManage(m.role) ? undefined : "Only owners and admins can rename it."} />
+        <div className="px-5 py-4">
+          <RenameWorkspaceForm workspaceId={ws.id} name={ws.name ?? ""} disabled={!canManage(m.role)} />
+        </div>
+      </Card>
+      <Card className="mb-6">
+        <CardHeader title="Plan" description="Set by the operator of this Vigil server." />
+        <dl className="grid grid-cols-2 gap-px bg-zinc-100 sm:grid-cols-4">
+          {[
+            ["Plan", ws.plan ?? "none"],
+            ["Paid until", unixDate(ws.paidUntil)],
+            ["Ends at", ws.endsAt ? unixDate(ws.endsAt) : "no end"],
+            ["Limits", state],
+          ].map(([k, v]) => (
+            <div key={k} className="bg-white px-5 py-3">
+              <dt className="text-xs text-zinc-500">{k}</dt>
+              <dd className={`mt-0.5 text-sm font-medium ${k === "Limits" && (ws.limits === null || ended) ? "text-amber-700" : ""}`}>
+                {v}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </Card>
+      <Card>
+        <CardHeader title="Limits in force" description="What this workspace may use right now." />
+        <Table head={["Limit", "Key", "Value"]}>
+          {LIMIT_KEYS.map((k) => (
+            <tr key={k}>
+              <td className={td}>{LABELS[k]}</td>
+              <td className={`${td} font-mono text-xs text-zinc-500`}>{k}</td>
+              <td className={td}>{value(limits[k])}</td>
+            </tr>
+          ))}
+        </Table>
+        <div className="border-t border-zinc-100 px-5 py-4">
+          <p className="mb-2 text-sm text-zinc-600">
+            The operator changes limits with a statement against the database (keys left out stay restricted):
+          </p>
+          <Snippet title="Operator" value={limitsStatement(ws.id)} />
+        </div>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+import type { Workspace } from "@vigil/core";
+import { planExpired } from "@vigil/limits";
+import { TriangleAlert } from "lucide-react";
+
+/** The statement an operator runs against sqld to set limits (as the README shows). */
+export function limitsStatement(workspaceId: number) {
+  return `curl -s http://127.0.0.1:8080/ -H 'Content-Type: application/json' \\
+  -d '{"statements": ["UPDATE workspace SET limits = '"'"'{\\"monitors\\":100,\\"private-locations\\":true,\\"members\\":\\"Unlimited\\",\\"audit-log\\":true}'"'"' WHERE id = ${workspaceId}"]}'`;
+}
+
+/** Shown on every page while the workspace runs on restricted limits. */
+export function RestrictedBanner({ ws, now = Date.now() }: { ws: Workspace; now?: number }) {
+  const ended = planExpired(ws, now);
+  if (ws.limits !== null && !ended) return null;
+  return (
+    <div
+      role="status"
+      data-testid="restricted-banner"
+      className="border-b border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900 lg:px-8"
+    >
+      <div className="flex gap-3">
+        <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
+        <div className="min-w-0 flex-1">
+          <p className="font-medium">
+            {ended
+              ? `This workspace's plan${ws.plan ? ` (${ws.plan})` : ""} has ended, so it is restricted.`
+              : "This workspace is restricted: no limits are set for it yet."}
+          </p>
+          <p className="mt-0.5 text-amber-800">
+            Restricted means 1 monitor checked every 10 min or slower from one region, 1 status page, 1 notification channel, 1 member and
+            no private locations. The operator of this Vigil server lifts it by setting the workspace's limits in the database:
+          </p>
+          <details className="mt-1.5">
+            <summary className="cursor-pointer font-medium text-amber-900 underline-offset-2 hover:underline">
+              Show the database statement
+            </summary>
+            <pre className="mt-2 overflow-x-auto rounded-md bg-amber-100/70 p-2.5 font-mono text-xs text-amber-950">
+              {limitsStatement(ws.id)}
+            </pre>
+            <p className="mt-1 text-xs text-amber-800">
+              Keys left out keep their restricted value; the README lists all 17 keys and how to set the plan.
+            </p>
+          </details>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+"use client";
+import { Activity, Bell, FileClock, Gauge, KeyRound, type LucideIcon, MapPin, PanelsTopLeft, Settings, Users } from "lucide-react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { cx } from "./ui";
+
+const ITEMS: { href: string; label: string; icon: LucideIcon }[] = [
+  { href: "", label: "Overview", icon: Gauge },
+  { href: "/monitors", label: "Monitors", icon: Activity },
+  { href: "/notifications", label: "Notifications", icon: Bell },
+  { href: "/status-pages", label: "Status pages", icon: PanelsTopLeft },
+  { href: "/locations", label: "Private locations", icon: MapPin },
+  { href: "/api-keys", label: "API keys", icon: KeyRound },
+  { href: "/members", label: "Members", icon: Users },
+  { href: "/settings", label: "Settings", icon: Settings },
+  { href: "/audit-log", label: "Audit log", icon: FileClock },
+];
+
+export function Nav({ workspaceId, layout }: { workspaceId: number; layout: "side" | "bar" }) {
+  const path = usePathname();
+  const base = `/w/${workspaceId}`;
+  return (
+    <nav aria-label="Workspace" className={layout === "side" ? "grid gap-0.5" : "flex gap-1 overflow-x-auto px-4 pb-2"}>
+      {ITEMS.map(({ href, label, icon: Icon }) => {
+        const to = base + href;
+        const active = href === "" ? path === base : path === to || path.startsWith(`${to}/`);
+        return (
+          <Link
+            key={label}
+            href={to}
+            aria-current={active ? "page" : undefined}
+            className={cx(
+              "flex shrink-0 items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm whitespace-nowrap transition-colors",
+              active ? "bg-zinc-900 text-white" : "text-zinc-600 hover:bg-zinc-200/60 hover:text-zinc-900",
+            )}
+          >
+            <Icon className="size-4" aria-hidden />
+            {label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

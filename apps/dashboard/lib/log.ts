@@ -1,0 +1,7 @@
+import { createLogger, type Logger } from "@vigil/service";
+
+let logger: Logger | undefined;
+export function log(): Logger {
+  logger ??= createLogger("dashboard");
+  return logger;
+}

@@ -1,0 +1,73 @@
+import { MaintenanceInput } from "@vigil/api-contract";
+import { createMaintenance, deleteMaintenance, getMaintenance, listMaintenances, updateMaintenance } from "@vigil/core";
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Env } from "../context";
+import { describeRoute } from "../openapi";
+import { valid } from "../validate";
+import { idParam } from "./params";
+
+export const maintenances = new Hono<Env>();
+const tag = "maintenance";
+const base = "/v1/maintenances";
+
+const Maintenance = z.object({
+  id: z.number(),
+  pageId: z.number().nullable(),
+  title: z.string(),
+  message: z.string(),
+  startsAt: z.number(),
+  endsAt: z.number(),
+  monitors: z.array(z.number()),
+  components: z.array(z.number()),
+});
+
+const ListQuery = z.object({ pageId: z.coerce.number().int().positive().optional() });
+describeRoute({
+  method: "get",
+  path: base,
+  summary: "List maintenance windows, latest start first",
+  tag,
+  auth: "apiKey",
+  query: ListQuery,
+  response: z.object({ maintenances: z.array(Maintenance) }),
+});
+maintenances.get("/", valid("query", ListQuery, "query"), async (c) =>
+  c.json({ maintenances: await listMaintenances(c.var.deps.db, c.var.workspace.id, c.req.valid("query")) }),
+);
+
+describeRoute({
+  method: "post",
+  path: base,
+  summary: "Schedule a maintenance window (maintenance feature); its monitors' alerts are held while it runs",
+  tag,
+  auth: "apiKey",
+  body: MaintenanceInput,
+  response: Maintenance,
+  status: 201,
+});
+maintenances.post("/", valid("json", z.unknown(), "maintenance"), async (c) =>
+  c.json(await createMaintenance(c.var.deps.db, c.var.workspace.id, c.req.valid("json"), c.var.actor), 201),
+);
+
+describeRoute({ method: "get", path: `${base}/:id`, summary: "Read a maintenance window", tag, auth: "apiKey", response: Maintenance });
+maintenances.get("/:id", async (c) => c.json(await getMaintenance(c.var.deps.db, c.var.workspace.id, idParam(c))));
+
+describeRoute({
+  method: "patch",
+  path: `${base}/:id`,
+  summary: "Change a maintenance window",
+  tag,
+  auth: "apiKey",
+  body: MaintenanceInput,
+  response: Maintenance,
+});
+maintenances.patch("/:id", valid("json", z.unknown(), "maintenance"), async (c) =>
+  c.json(await updateMaintenance(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor)),
+);
+
+describeRoute({ method: "delete", path: `${base}/:id`, summary: "Delete a maintenance window", tag, auth: "apiKey", status: 204 });
+maintenances.delete("/:id", async (c) => {
+  await deleteMaintenance(c.var.deps.db, c.var.workspace.id, idParam(c), c.var.actor);
+  return c.body(null, 204);
+});

@@ -1,0 +1,199 @@
+import { ComponentGroupInput, ComponentInput, ComponentPatch, StatusPageInput, StatusPagePatch } from "@vigil/api-contract";
+import {
+  createComponent,
+  createComponentGroup,
+  createStatusPage,
+  deleteComponent,
+  deleteComponentGroup,
+  deleteStatusPage,
+  getStatusPage,
+  listComponents,
+  listStatusPages,
+  reorderComponents,
+  updateComponent,
+  updateComponentGroup,
+  updateStatusPage,
+} from "@vigil/core";
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Env } from "../context";
+import { describeRoute } from "../openapi";
+import { valid } from "../validate";
+import { idParam } from "./params";
+
+export const statusPages = new Hono<Env>();
+const tag = "status pages";
+const base = "/v1/status-pages";
+
+/** What a page looks like through the API: `passwordProtected`, never the password or its hash. */
+const StatusPage = z.object({
+  id: z.number(),
+  slug: z.string(),
+  title: z.string(),
+  description: z.string(),
+  logoUrl: z.string().nullable(),
+  links: z.array(z.object({ label: z.string(), url: z.string() })),
+  theme: z.enum(["system", "light", "dark"]),
+  customDomain: z.string().nullable(),
+  passwordProtected: z.boolean(),
+  whiteLabel: z.boolean(),
+  allowIndex: z.boolean(),
+  published: z.boolean(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+const Group = z.object({ id: z.number(), pageId: z.number(), name: z.string(), order: z.number() });
+const Component = z.object({
+  id: z.number(),
+  pageId: z.number(),
+  groupId: z.number().nullable(),
+  monitorId: z.number().nullable(),
+  name: z.string(),
+  description: z.string(),
+  staticStatus: z.string(),
+  order: z.number(),
+});
+
+describeRoute({
+  method: "get",
+  path: base,
+  summary: "List status pages",
+  tag,
+  auth: "apiKey",
+  response: z.object({ statusPages: z.array(StatusPage) }),
+});
+statusPages.get("/", async (c) => c.json({ statusPages: await listStatusPages(c.var.deps.db, c.var.workspace.id) }));
+
+describeRoute({
+  method: "post",
+  path: base,
+  summary: "Create a status page (status-pages limit; custom domain, password and white-label are plan features)",
+  tag,
+  auth: "apiKey",
+  body: StatusPageInput,
+  response: StatusPage,
+  status: 201,
+});
+statusPages.post("/", valid("json", z.unknown(), "status page"), async (c) =>
+  c.json(await createStatusPage(c.var.deps.db, c.var.workspace.id, c.req.valid("json"), c.var.actor), 201),
+);
+
+// Groups and components by their own id (registered before /:id so the words are not read as ids).
+describeRoute({
+  method: "patch",
+  path: `${base}/groups/:id`,
+  summary: "Rename or move a component group",
+  tag,
+  auth: "apiKey",
+  body: ComponentGroupInput.partial(),
+  response: Group,
+});
+statusPages.patch("/groups/:id", valid("json", z.unknown(), "group"), async (c) =>
+  c.json(await updateComponentGroup(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor)),
+);
+describeRoute({
+  method: "delete",
+  path: `${base}/groups/:id`,
+  summary: "Delete a group (its components stay, ungrouped)",
+  tag,
+  auth: "apiKey",
+  status: 204,
+});
+statusPages.delete("/groups/:id", async (c) => {
+  await deleteComponentGroup(c.var.deps.db, c.var.workspace.id, idParam(c), c.var.actor);
+  return c.body(null, 204);
+});
+describeRoute({
+  method: "patch",
+  path: `${base}/components/:id`,
+  summary: "Change a component",
+  tag,
+  auth: "apiKey",
+  body: ComponentPatch,
+  response: Component,
+});
+statusPages.patch("/components/:id", valid("json", z.unknown(), "component"), async (c) =>
+  c.json(await updateComponent(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor)),
+);
+describeRoute({ method: "delete", path: `${base}/components/:id`, summary: "Delete a component", tag, auth: "apiKey", status: 204 });
+statusPages.delete("/components/:id", async (c) => {
+  await deleteComponent(c.var.deps.db, c.var.workspace.id, idParam(c), c.var.actor);
+  return c.body(null, 204);
+});
+
+describeRoute({ method: "get", path: `${base}/:id`, summary: "Read a status page", tag, auth: "apiKey", response: StatusPage });
+statusPages.get("/:id", async (c) => c.json(await getStatusPage(c.var.deps.db, c.var.workspace.id, idParam(c))));
+
+describeRoute({
+  method: "patch",
+  path: `${base}/:id`,
+  summary: "Change a status page; password null removes it",
+  tag,
+  auth: "apiKey",
+  body: StatusPagePatch,
+  response: StatusPage,
+});
+statusPages.patch("/:id", valid("json", z.unknown(), "status page"), async (c) =>
+  c.json(await updateStatusPage(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor)),
+);
+
+describeRoute({ method: "delete", path: `${base}/:id`, summary: "Delete a status page", tag, auth: "apiKey", status: 204 });
+statusPages.delete("/:id", async (c) => {
+  await deleteStatusPage(c.var.deps.db, c.var.workspace.id, idParam(c), c.var.actor);
+  return c.body(null, 204);
+});
+
+describeRoute({
+  method: "get",
+  path: `${base}/:id/components`,
+  summary: "The page's groups and components, in order",
+  tag,
+  auth: "apiKey",
+  response: z.object({ groups: z.array(Group), components: z.array(Component) }),
+});
+statusPages.get("/:id/components", async (c) => c.json(await listComponents(c.var.deps.db, c.var.workspace.id, idParam(c))));
+
+describeRoute({
+  method: "post",
+  path: `${base}/:id/groups`,
+  summary: "Add a component group",
+  tag,
+  auth: "apiKey",
+  body: ComponentGroupInput,
+  response: Group,
+  status: 201,
+});
+statusPages.post("/:id/groups", valid("json", z.unknown(), "group"), async (c) =>
+  c.json(await createComponentGroup(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor), 201),
+);
+
+describeRoute({
+  method: "post",
+  path: `${base}/:id/components`,
+  summary: "Add a component: monitor-linked (monitorId) or static (staticStatus)",
+  tag,
+  auth: "apiKey",
+  body: ComponentInput,
+  response: Component,
+  status: 201,
+});
+statusPages.post("/:id/components", valid("json", z.unknown(), "component"), async (c) =>
+  c.json(await createComponent(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor), 201),
+);
+
+const Order = z.object({ ids: z.array(z.number().int().positive()).max(1000) }).strict();
+for (const what of ["components", "groups"] as const) {
+  describeRoute({
+    method: "put",
+    path: `${base}/:id/${what}/order`,
+    summary: `Order the page's ${what} as listed`,
+    tag,
+    auth: "apiKey",
+    body: Order,
+    status: 204,
+  });
+  statusPages.put(`/:id/${what}/order`, valid("json", Order, what), async (c) => {
+    await reorderComponents(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json").ids, c.var.actor, what);
+    return c.body(null, 204);
+  });
+}

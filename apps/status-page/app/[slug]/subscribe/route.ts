@@ -1,0 +1,46 @@
+import { sendSubscriptionConfirmation, subscribe, ValidationError } from "@vigil/core";
+import { LimitExceededError } from "@vigil/limits";
+import { mailTransport } from "@vigil/notifier";
+import { getDb, pageBySlug } from "../../../lib/data";
+import { getEnv } from "../../../lib/env";
+import { countRequest } from "../../../lib/metrics";
+import { seeOther } from "../../../lib/redirect";
+import { basePath } from "../../../lib/site";
+
+export const dynamic = "force-dynamic";
+
+/** The subscribe form: stores the address unconfirmed and mails a confirmation link (double opt-in). */
+export async function POST(req: Request, { params }: { params: Promise<{ slug: string }> }) {
+  const page = await pageBySlug((await params).slug);
+  if (!page) return new Response("Not found\n", { status: 404 });
+  const base = await basePath(page.slug);
+  const back = (note: string) => seeOther(`${base || "/"}?subscribe=${note}#subscribe`);
+  const env = getEnv();
+  let email = "";
+  try {
+    email = String((await req.formData()).get("email") ?? "");
+  } catch {
+    return back("invalid");
+  }
+  try {
+    if (mailTransport(env) === null) return back("unavailable");
+    const s = await subscribe(getDb(), page.id, { email });
+    if (s.confirmToken) {
+      const sent = await sendSubscriptionConfirmation(env, {
+        subscriberId: s.subscriberId,
+        email: s.email,
+        token: s.confirmToken,
+        pageTitle: page.title,
+        publicUrl: env.PUBLIC_URL,
+      });
+      if (!sent.ok) return back("unavailable");
+    }
+    countRequest("subscribe", 303);
+    // The same answer whether or not the address was already subscribed.
+    return back("sent");
+  } catch (err) {
+    if (err instanceof ValidationError) return back("invalid");
+    if (err instanceof LimitExceededError) return back("off");
+    throw err;
+  }
+}

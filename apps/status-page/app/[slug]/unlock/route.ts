@@ -1,0 +1,39 @@
+import { signPageAccess, verifyPagePassword } from "@vigil/core";
+import { headers } from "next/headers";
+import { ACCESS_TTL_MS, accessCookieName, lockedFor, recordFailure, visitorOf } from "../../../lib/access";
+import { pageBySlug } from "../../../lib/data";
+import { getEnv } from "../../../lib/env";
+import { seeOther } from "../../../lib/redirect";
+import { basePath } from "../../../lib/site";
+
+export const dynamic = "force-dynamic";
+
+/** The password form of a protected page: a right password sets a signed cookie for 7 days. */
+export async function POST(req: Request, { params }: { params: Promise<{ slug: string }> }) {
+  const page = await pageBySlug((await params).slug);
+  if (!page?.passwordHash) return new Response("Not found\n", { status: 404 });
+  const base = await basePath(page.slug);
+  const visitor = visitorOf(await headers());
+  if (lockedFor(page.id, visitor) > 0) return seeOther(`${base || "/"}?auth=locked`);
+  let password = "";
+  try {
+    password = String((await req.formData()).get("password") ?? "").slice(0, 200);
+  } catch {}
+  if (!(await verifyPagePassword(page.passwordHash, password))) {
+    recordFailure(page.id, visitor);
+    // Each wrong guess also costs the guesser time.
+    await new Promise((r) => setTimeout(r, 400));
+    return seeOther(`${base || "/"}?auth=wrong`);
+  }
+  const expires = Date.now() + ACCESS_TTL_MS;
+  const secure = new URL(req.url).protocol === "https:" || (await headers()).get("x-forwarded-proto") === "https";
+  const cookie = [
+    `${accessCookieName(page.id)}=${signPageAccess(getEnv().AUTH_SECRET, page, expires)}`,
+    `Path=${base || "/"}`,
+    `Max-Age=${Math.floor(ACCESS_TTL_MS / 1000)}`,
+    "HttpOnly",
+    "SameSite=Lax",
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
+  return seeOther(base || "/", { "set-cookie": cookie });
+}

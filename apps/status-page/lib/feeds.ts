@@ -1,0 +1,49 @@
+import { loadMaintenanceHistory, loadReportHistory } from "@vigil/core";
+import { Feed } from "feed";
+import { getDb } from "./data";
+import { formatDateTime, REPORT_STATUS_TEXT } from "./format";
+import { renderMarkdown } from "./markdown";
+import type { FoundPage } from "./page";
+
+/** Reports (with their whole timeline) and maintenance windows, newest first. */
+export async function buildFeed(page: FoundPage, origin: string, base: string): Promise<Feed> {
+  const [reports, windows] = await Promise.all([
+    loadReportHistory(getDb(), page.id, { limit: 50 }),
+    loadMaintenanceHistory(getDb(), page.id, 50),
+  ]);
+  const home = `${origin}${base || "/"}`;
+  const items = [
+    ...reports.map((r) => ({
+      title: `${r.title} (${REPORT_STATUS_TEXT[r.status]})`,
+      id: `${origin}${base}/reports/${r.id}`,
+      link: `${origin}${base}/reports/${r.id}`,
+      date: new Date(r.updates[0]?.date ?? r.updatedAt),
+      published: new Date(r.createdAt),
+      description: r.updates[0]?.message ?? "",
+      content: r.updates
+        .map((u) => `<p><strong>${REPORT_STATUS_TEXT[u.status]}</strong> · ${formatDateTime(u.date)}</p>${renderMarkdown(u.message)}`)
+        .join("\n"),
+    })),
+    ...windows.map((m) => ({
+      title: `Maintenance: ${m.title}`,
+      id: `${origin}${base}#maintenance-${m.id}`,
+      link: home,
+      date: new Date(m.startsAt),
+      description: `${formatDateTime(m.startsAt)} – ${formatDateTime(m.endsAt)}${m.message ? `. ${m.message}` : ""}`,
+      content: `<p>${formatDateTime(m.startsAt)} – ${formatDateTime(m.endsAt)}</p>${m.message ? renderMarkdown(m.message) : ""}`,
+    })),
+  ].sort((a, b) => b.date.getTime() - a.date.getTime());
+  const feed = new Feed({
+    title: `${page.title} status`,
+    description: page.description || `Incidents and maintenance of ${page.title}`,
+    id: home,
+    link: home,
+    language: "en",
+    updated: items[0]?.date ?? new Date(page.updatedAt),
+    generator: page.whiteLabel ? false : "Vigil",
+    copyright: page.title,
+    feedLinks: { rss: `${origin}${base}/rss`, atom: `${origin}${base}/atom` },
+  });
+  for (const item of items) feed.addItem(item);
+  return feed;
+}

@@ -1,0 +1,391 @@
+import { SubscribeInput } from "@vigil/api-contract";
+import {
+  type Db,
+  maintenance,
+  pageSubscriber,
+  statusPage,
+  statusReport,
+  statusReportUpdate,
+  subscriberDelivery,
+  workspace,
+} from "@vigil/db-schema";
+import { assertWithinLimits } from "@vigil/limits";
+import { type NotifierEnv, sendMail } from "@vigil/notifier";
+import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { type Actor, auditInsert } from "./audit";
+import { NotFoundError, parseInput } from "./errors";
+import { sha256 } from "./secrets";
+import { newToken, pageRow } from "./status-common";
+import { limitsOf } from "./workspace";
+
+/** How long a confirmation link works. */
+export const CONFIRM_TOKEN_TTL_MS = 48 * 3_600_000;
+/** A mail that keeps failing is given up after this many attempts. */
+export const SUBSCRIBER_MAIL_MAX_ATTEMPTS = 5;
+
+export interface Subscription {
+  subscriberId: number;
+  email: string;
+  /** Raw confirmation token for the mail; null when the address is already confirmed (nothing to send). */
+  confirmToken: string | null;
+}
+
+/**
+ * A visitor asks for mail about `pageId`. A new or unconfirmed (or unsubscribed) address gets a fresh
+ * confirmation token valid for 48 h; an address already confirmed gets nothing new. The answer to the
+ * visitor must be the same in both cases, so the page cannot be used to test who subscribed.
+ */
+export async function subscribe(db: Db, pageId: number, raw: unknown, nowMs = Date.now()): Promise<Subscription> {
+  const { email } = parseInput(SubscribeInput, raw, "subscription");
+  const [page] = await db
+    .select({ page: statusPage, ws: workspace })
+    .from(statusPage)
+    .innerJoin(workspace, eq(workspace.id, statusPage.workspaceId))
+    .where(eq(statusPage.id, pageId));
+  if (!page?.page.published) throw new NotFoundError("status page", pageId);
+  assertWithinLimits(limitsOf(page.ws, nowMs).limits, [{ kind: "feature", key: "status-subscribers" }]);
+  const token = newToken();
+  const values = { tokenHash: sha256(token), tokenExpiresAt: nowMs + CONFIRM_TOKEN_TTL_MS };
+  const [existing] = await db
+    .select()
+    .from(pageSubscriber)
+    .where(and(eq(pageSubscriber.pageId, pageId), eq(pageSubscriber.email, email)));
+  if (existing && existing.confirmedAt !== null && existing.unsubscribedAt === null) {
+    return { subscriberId: existing.id, email, confirmToken: null };
+  }
+  const [row] = existing
+    ? await db
+        .update(pageSubscriber)
+        .set({ ...values, confirmedAt: null, unsubscribedAt: null })
+        .where(eq(pageSubscriber.id, existing.id))
+        .returning()
+    : await db
+        .insert(pageSubscriber)
+        .values({ pageId, email, ...values, unsubscribeToken: newToken(), createdAt: nowMs })
+        .onConflictDoUpdate({ target: [pageSubscriber.pageId, pageSubscriber.email], set: values })
+        .returning();
+  return { subscriberId: row!.id, email, confirmToken: token };
+}
+
+export type TokenOutcome =
+  | { outcome: "confirmed" | "already-confirmed" | "unsubscribed" | "already-unsubscribed"; pageId: number; email: string }
+  | { outcome: "invalid" | "expired" };
+
+/** Double opt-in: the link from the confirmation mail. Wrong, reused and expired tokens each say so. */
+export async function confirmSubscription(db: Db, token: string, nowMs = Date.now()): Promise<TokenOutcome> {
+  if (!token || token.length > 200) return { outcome: "invalid" };
+  const [row] = await db
+    .select()
+    .from(pageSubscriber)
+    .where(eq(pageSubscriber.tokenHash, sha256(token)));
+  if (!row) return { outcome: "invalid" };
+  if (row.confirmedAt !== null && row.unsubscribedAt === null)
+    return { outcome: "already-confirmed", pageId: row.pageId, email: row.email };
+  if (row.unsubscribedAt !== null || (row.tokenExpiresAt !== null && row.tokenExpiresAt <= nowMs)) return { outcome: "expired" };
+  const done = await db
+    .update(pageSubscriber)
+    .set({ confirmedAt: nowMs })
+    .where(and(eq(pageSubscriber.id, row.id), isNull(pageSubscriber.confirmedAt)))
+    .returning({ id: pageSubscriber.id });
+  return { outcome: done.length > 0 ? "confirmed" : "already-confirmed", pageId: row.pageId, email: row.email };
+}
+
+/** The link in every mail; works without sign-in. */
+export async function unsubscribe(db: Db, token: string, nowMs = Date.now()): Promise<TokenOutcome> {
+  if (!token || token.length > 200) return { outcome: "invalid" };
+  const [row] = await db.select().from(pageSubscriber).where(eq(pageSubscriber.unsubscribeToken, token));
+  if (!row) return { outcome: "invalid" };
+  if (row.unsubscribedAt !== null) return { outcome: "already-unsubscribed", pageId: row.pageId, email: row.email };
+  await db.update(pageSubscriber).set({ unsubscribedAt: nowMs }).where(eq(pageSubscriber.id, row.id));
+  return { outcome: "unsubscribed", pageId: row.pageId, email: row.email };
+}
+
+export interface SubscriberView {
+  id: number;
+  email: string;
+  state: "pending" | "confirmed" | "unsubscribed";
+  createdAt: number;
+  confirmedAt: number | null;
+}
+
+export async function listSubscribers(db: Db, workspaceId: number, pageId: number): Promise<SubscriberView[]> {
+  await pageRow(db, workspaceId, pageId);
+  const rows = await db.select().from(pageSubscriber).where(eq(pageSubscriber.pageId, pageId)).orderBy(pageSubscriber.id);
+  return rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    state: r.unsubscribedAt !== null ? "unsubscribed" : r.confirmedAt !== null ? "confirmed" : "pending",
+    createdAt: r.createdAt,
+    confirmedAt: r.confirmedAt,
+  }));
+}
+
+export async function removeSubscriber(db: Db, workspaceId: number, subscriberId: number, actor: Actor): Promise<void> {
+  const [row] = await db
+    .select({ id: pageSubscriber.id, pageId: pageSubscriber.pageId })
+    .from(pageSubscriber)
+    .innerJoin(statusPage, eq(statusPage.id, pageSubscriber.pageId))
+    .where(and(eq(pageSubscriber.id, subscriberId), eq(statusPage.workspaceId, workspaceId)));
+  if (!row) throw new NotFoundError("subscriber", subscriberId);
+  await db.delete(pageSubscriber).where(eq(pageSubscriber.id, subscriberId));
+  await auditInsert(db, {
+    workspaceId,
+    actor,
+    action: "subscriber.remove",
+    targetType: "subscriber",
+    targetId: subscriberId,
+    metadata: { pageId: row.pageId },
+  });
+}
+
+// ── Mail to subscribers ──────────────────────────────────────────────────────
+
+export interface SubscriberMail {
+  subscriberId: number;
+  email: string;
+  unsubscribeToken: string;
+  kind: "report_update" | "maintenance";
+  refId: number;
+  page: { id: number; slug: string; title: string };
+  /** Report update: the report's title, the update's state and message. Maintenance: its title and window. */
+  title: string;
+  status: string | null;
+  message: string;
+  reportId: number | null;
+  startsAt: number | null;
+  endsAt: number | null;
+  /** Attempts already made (0 for a new mail). */
+  attempts: number;
+}
+
+/**
+ * What must be mailed now: every report update and every upcoming or active maintenance window of a
+ * page, to each confirmed subscriber who subscribed before it was posted, unless already sent (or given
+ * up). A subscriber never receives the backlog from before they confirmed.
+ */
+export async function pendingSubscriberMails(db: Db, nowMs = Date.now(), limit = 500): Promise<SubscriberMail[]> {
+  const notDone = (kind: "report_update" | "maintenance", ref: typeof statusReportUpdate.id | typeof maintenance.id) => ({
+    join: and(eq(subscriberDelivery.subscriberId, pageSubscriber.id), eq(subscriberDelivery.kind, kind), eq(subscriberDelivery.refId, ref)),
+    where: or(
+      isNull(subscriberDelivery.id),
+      and(ne(subscriberDelivery.outcome, "sent"), lt(subscriberDelivery.attempts, SUBSCRIBER_MAIL_MAX_ATTEMPTS)),
+    ),
+  });
+  const live = and(isNotNull(pageSubscriber.confirmedAt), isNull(pageSubscriber.unsubscribedAt), eq(statusPage.published, true));
+  const u = notDone("report_update", statusReportUpdate.id);
+  const m = notDone("maintenance", maintenance.id);
+  const [updates, windows] = await db.batch([
+    db
+      .select({
+        subscriberId: pageSubscriber.id,
+        email: pageSubscriber.email,
+        unsubscribeToken: pageSubscriber.unsubscribeToken,
+        refId: statusReportUpdate.id,
+        page: { id: statusPage.id, slug: statusPage.slug, title: statusPage.title },
+        title: statusReport.title,
+        status: statusReportUpdate.status,
+        message: statusReportUpdate.message,
+        reportId: statusReport.id,
+        attempts: sql<number>`coalesce(${subscriberDelivery.attempts}, 0)`,
+      })
+      .from(statusReportUpdate)
+      .innerJoin(statusReport, eq(statusReport.id, statusReportUpdate.reportId))
+      .innerJoin(statusPage, eq(statusPage.id, statusReport.pageId))
+      .innerJoin(pageSubscriber, eq(pageSubscriber.pageId, statusPage.id))
+      .leftJoin(subscriberDelivery, u.join)
+      .where(and(live, sql`${statusReportUpdate.createdAt} >= ${pageSubscriber.confirmedAt}`, u.where))
+      .orderBy(statusReportUpdate.id, pageSubscriber.id)
+      .limit(limit),
+    db
+      .select({
+        subscriberId: pageSubscriber.id,
+        email: pageSubscriber.email,
+        unsubscribeToken: pageSubscriber.unsubscribeToken,
+        refId: maintenance.id,
+        page: { id: statusPage.id, slug: statusPage.slug, title: statusPage.title },
+        title: maintenance.title,
+        message: maintenance.message,
+        startsAt: maintenance.startsAt,
+        endsAt: maintenance.endsAt,
+        attempts: sql<number>`coalesce(${subscriberDelivery.attempts}, 0)`,
+      })
+      .from(maintenance)
+      .innerJoin(statusPage, eq(statusPage.id, maintenance.pageId))
+      .innerJoin(pageSubscriber, eq(pageSubscriber.pageId, statusPage.id))
+      .leftJoin(subscriberDelivery, m.join)
+      .where(and(live, gt(maintenance.endsAt, nowMs), sql`${maintenance.createdAt} >= ${pageSubscriber.confirmedAt}`, m.where))
+      .orderBy(maintenance.id, pageSubscriber.id)
+      .limit(limit),
+  ]);
+  return [
+    ...updates.map((r) => ({
+      ...r,
+      unsubscribeToken: r.unsubscribeToken ?? "",
+      kind: "report_update" as const,
+      startsAt: null,
+      endsAt: null,
+      attempts: Number(r.attempts),
+    })),
+    ...windows.map((r) => ({
+      ...r,
+      unsubscribeToken: r.unsubscribeToken ?? "",
+      kind: "maintenance" as const,
+      status: null,
+      reportId: null,
+      attempts: Number(r.attempts),
+    })),
+  ];
+}
+
+/**
+ * Claims one mail for sending: creates its delivery row, or bumps the attempt count of a failed one.
+ * Only one caller wins a given attempt, so two senders never mail the same update twice.
+ */
+async function claim(db: Db, mail: SubscriberMail): Promise<boolean> {
+  const key = { subscriberId: mail.subscriberId, kind: mail.kind, refId: mail.refId };
+  if (mail.attempts === 0) {
+    const inserted = await db
+      .insert(subscriberDelivery)
+      .values({ ...key, outcome: "pending", attempts: 1 })
+      .onConflictDoNothing()
+      .returning({ id: subscriberDelivery.id });
+    return inserted.length > 0;
+  }
+  const bumped = await db
+    .update(subscriberDelivery)
+    .set({ attempts: mail.attempts + 1, outcome: "pending" })
+    .where(
+      and(
+        eq(subscriberDelivery.subscriberId, key.subscriberId),
+        eq(subscriberDelivery.kind, key.kind),
+        eq(subscriberDelivery.refId, key.refId),
+        eq(subscriberDelivery.attempts, mail.attempts),
+        ne(subscriberDelivery.outcome, "sent"),
+      ),
+    )
+    .returning({ id: subscriberDelivery.id });
+  return bumped.length > 0;
+}
+
+const STATUS_WORD: Record<string, string> = {
+  investigating: "Investigating",
+  identified: "Identified",
+  monitoring: "Monitoring",
+  resolved: "Resolved",
+};
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+const when = (ms: number) => new Date(ms).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+
+/** Subject, text and HTML of one subscriber mail; `publicUrl` is the status site's base URL. */
+export function subscriberMailContent(mail: SubscriberMail, publicUrl: string) {
+  const base = publicUrl.replace(/\/+$/, "");
+  const unsubscribeUrl = `${base}/unsubscribe?token=${encodeURIComponent(mail.unsubscribeToken)}`;
+  const link = mail.kind === "report_update" ? `${base}/${mail.page.slug}/reports/${mail.reportId}` : `${base}/${mail.page.slug}`;
+  const headline =
+    mail.kind === "report_update"
+      ? `${STATUS_WORD[mail.status ?? ""] ?? mail.status}: ${mail.title}`
+      : `Scheduled maintenance: ${mail.title} (${when(mail.startsAt!)} to ${when(mail.endsAt!)})`;
+  const subject = `[${mail.page.title}] ${headline}`;
+  const text = [
+    headline,
+    "",
+    mail.message,
+    "",
+    `Details: ${link}`,
+    "",
+    `You receive this because you subscribed to ${mail.page.title}.`,
+    `Unsubscribe: ${unsubscribeUrl}`,
+  ].join("\n");
+  const html = `<div style="font-family:system-ui,sans-serif;max-width:560px;color:#0f172a">
+<p style="color:#64748b;margin:0 0 4px">${escapeHtml(mail.page.title)}</p>
+<h1 style="font-size:18px;margin:0 0 12px">${escapeHtml(headline)}</h1>
+<div style="white-space:pre-wrap;line-height:1.5">${escapeHtml(mail.message)}</div>
+<p><a href="${escapeHtml(link)}">View on the status page</a></p>
+<hr style="border:none;border-top:1px solid #e2e8f0">
+<p style="font-size:12px;color:#64748b">You receive this because you subscribed to ${escapeHtml(mail.page.title)}. <a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe</a></p>
+</div>`;
+  return { subject, text, html, unsubscribeUrl, link };
+}
+
+export interface SubscriberSendSummary {
+  sent: number;
+  failed: number;
+  skipped: number;
+}
+
+/**
+ * Sends what `pendingSubscriberMails` lists through the notifier's mail path and records each outcome.
+ * Safe to run from several workers at once and after a crash: a mail is claimed before it is sent, and
+ * its Idempotency-Key / Message-ID stays the same across retries.
+ */
+export async function sendSubscriberMails(
+  db: Db,
+  env: NotifierEnv,
+  opts: { publicUrl: string; now?: number; limit?: number },
+): Promise<SubscriberSendSummary> {
+  const now = opts.now ?? Date.now();
+  const summary: SubscriberSendSummary = { sent: 0, failed: 0, skipped: 0 };
+  for (const mail of await pendingSubscriberMails(db, now, opts.limit)) {
+    if (!(await claim(db, mail))) {
+      summary.skipped++;
+      continue;
+    }
+    const content = subscriberMailContent(mail, opts.publicUrl);
+    let outcome: "sent" | "failed" = "failed";
+    let error: string | null = null;
+    try {
+      const r = await sendMail(
+        env,
+        {
+          to: mail.email,
+          subject: content.subject,
+          text: content.text,
+          html: content.html,
+          key: `subscriber-${mail.subscriberId}-${mail.kind}-${mail.refId}`,
+        },
+        now,
+      );
+      outcome = r.ok ? "sent" : "failed";
+      error = r.ok ? null : r.error;
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    await db
+      .update(subscriberDelivery)
+      .set({ outcome, error, sentAt: outcome === "sent" ? now : null })
+      .where(
+        and(
+          eq(subscriberDelivery.subscriberId, mail.subscriberId),
+          eq(subscriberDelivery.kind, mail.kind),
+          eq(subscriberDelivery.refId, mail.refId),
+        ),
+      );
+    summary[outcome]++;
+  }
+  return summary;
+}
+
+/** The double opt-in mail. */
+export async function sendSubscriptionConfirmation(
+  env: NotifierEnv,
+  args: { subscriberId: number; email: string; token: string; pageTitle: string; publicUrl: string },
+  now = Date.now(),
+) {
+  const url = `${args.publicUrl.replace(/\/+$/, "")}/confirm?token=${encodeURIComponent(args.token)}`;
+  const subject = `Confirm your subscription to ${args.pageTitle}`;
+  const text = `Someone (hopefully you) asked to receive status updates from ${args.pageTitle} at this address.\n\nConfirm: ${url}\n\nThe link works for 48 hours. If you did not ask for this, ignore this mail: nothing will be sent.`;
+  const html = `<div style="font-family:system-ui,sans-serif;max-width:560px;color:#0f172a">
+<h1 style="font-size:18px">Confirm your subscription</h1>
+<p>Someone (hopefully you) asked to receive status updates from <strong>${escapeHtml(args.pageTitle)}</strong> at this address.</p>
+<p><a href="${escapeHtml(url)}" style="display:inline-block;background:#0f172a;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Confirm subscription</a></p>
+<p style="font-size:12px;color:#64748b">The link works for 48 hours. If you did not ask for this, ignore this mail: nothing will be sent.</p>
+</div>`;
+  return sendMail(
+    env,
+    { to: args.email, subject, text, html, key: `subscriber-confirm-${args.subscriberId}-${sha256(args.token).slice(0, 16)}` },
+    now,
+  );
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { NotifierEnv } from "./env";
+import { NotificationEvent, toWebhookPayload } from "./event";
+import { channels } from "./registry";
+
+const recovered = NotificationEvent.parse({
+  type: "recovered",
+  monitor: { id: 3, name: "API", url: "https://api.example/health" },
+  cronTimestamp: 1_700_000_000_000,
+  statusCode: 200,
+  latency: 12,
+  errorMessage: "left over from the failing check",
+});
+
+describe("a recovery", () => {
+  it("never carries an error message, whatever the evaluation passed on", () => {
+    expect(recovered).not.toHaveProperty("errorMessage");
+    expect(toWebhookPayload(recovered)).toEqual({
+      monitor: { id: 3, name: "API", url: "https://api.example/health" },
+      cronTimestamp: 1_700_000_000_000,
+      status: "recovered",
+      statusCode: 200,
+      latency: 12,
+    });
+  });
+
+  it("shows no error on any channel", () => {
+    const env = NotifierEnv.parse({ EMAIL_FROM: "v@example.com", EMAIL_PROVIDER_API_KEY: "k", TELEGRAM_BOT_TOKEN: "t" });
+    const configs: Record<string, unknown> = {
+      slack: { webhookUrl: "https://hooks.example.com/services/T1/B1/abc" },
+      webhook: { url: "https://example.com/hook" },
+      email: { email: "ops@example.com" },
+      telegram: { chatId: "42" },
+    };
+    for (const [kind, config] of Object.entries(configs)) {
+      const channel = channels[kind as keyof typeof channels];
+      const built = channel.build(channel.config.parse(config) as never, recovered, { env, now: 0 });
+      expect(JSON.stringify(built)).not.toContain("left over");
+    }
+  });
+});
