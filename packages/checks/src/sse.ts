@@ -1,46 +1,26 @@
-/**
- * Incremental text/event-stream parser (WHATWG rules, only `data` matters here): feed decoded text as it
- * arrives, get back the data of each completed event.
- */
+import { createParser, type EventSourceParser } from "eventsource-parser";
+
+/** Incremental text/event-stream parsing (the ecosystem's parser): feed decoded text, get each completed event's data. */
 export class SseParser {
-  #buffer = "";
-  #data: string[] = [];
-  #afterCr = false;
+  #out: string[] = [];
+  #parser: EventSourceParser = createParser({ onEvent: (event) => this.#out.push(event.data) });
 
   push(text: string): string[] {
-    // "\r\n" split across two chunks: the "\r" already ended the line, so the "\n" must not end another.
-    const chunk = this.#afterCr && text.startsWith("\n") ? text.slice(1) : text;
-    if (text.length > 0) this.#afterCr = text.endsWith("\r");
-    this.#buffer += chunk;
-    const out: string[] = [];
-    const lines = this.#buffer.split(/\r\n|\r|\n/);
-    this.#buffer = lines.pop() ?? "";
-    for (const line of lines) this.#line(line, out);
-    return out;
+    this.#parser.feed(text);
+    return this.#drain();
   }
 
   /** The stream ended: a last event without its blank line still counts (servers often omit it). */
   end(): string[] {
-    const out: string[] = [];
-    const rest = this.#buffer;
-    this.#buffer = "";
-    if (rest) this.#line(rest, out);
-    this.#line("", out);
-    return out;
+    // Ending the open line and the event (a "\n" after a trailing "\r" completes a CRLF, hence two blank lines).
+    this.#parser.feed("\n\n\n");
+    return this.#drain();
   }
 
-  #line(line: string, out: string[]): void {
-    if (line === "") {
-      if (this.#data.length > 0) out.push(this.#data.join("\n"));
-      this.#data = [];
-      return;
-    }
-    if (line.startsWith(":")) return; // comment / keep-alive
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    if (field !== "data") return;
-    const value = colon === -1 ? "" : line.slice(colon + 1);
-    this.#data.push(value.startsWith(" ") ? value.slice(1) : value);
+  #drain(): string[] {
+    const out = this.#out;
+    this.#out = [];
+    return out;
   }
 }
 
