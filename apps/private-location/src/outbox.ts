@@ -5,6 +5,8 @@ import type { Logger } from "@vigil/service";
 
 /**
  * The outbox: every result goes to disk before it is sent, and leaves only once the server has taken it.
+ * Ours, not a queue library's: it must run with no server (no Redis, no database) beside the probe, and its
+ * crash rules (group commit, torn last line, ack cursor) are the guarantee itself, so they live where we can test them.
  *
  * Format: numbered segment files `<seq>.jsonl` in the data dir, one IngestResult per JSON line, written
  * append-only. Appends are group-committed: lines gathered for at most `commitMs` are written together
