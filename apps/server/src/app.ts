@@ -5,9 +5,11 @@ import { apiKeyAuth, probeAuth } from "./auth/bearer";
 import type { Env, ServerDeps } from "./context";
 import { errorBody, toErrorResponse } from "./errors";
 import { openApiDocument } from "./openapi";
+import { auditLogRoutes } from "./routes/audit-log";
 import { channels } from "./routes/channels";
 import { maintenances } from "./routes/maintenances";
 import { monitors } from "./routes/monitors";
+import { privateLocations } from "./routes/private-locations";
 import { probe } from "./routes/probe";
 import { statusPages } from "./routes/status-pages";
 import { statusReports } from "./routes/status-reports";
@@ -41,6 +43,8 @@ export function mountApi(app: Hono, deps: ServerDeps): Hono {
   api.route("/v1/status-reports", statusReports);
   api.route("/v1/maintenances", maintenances);
   api.route("/v1", workspaceRoutes);
+  api.route("/v1/audit-log", auditLogRoutes);
+  api.route("/v1/private-locations", privateLocations);
 
   app.route("/", api);
   // Every error in the one JSON shape, unknown routes included (the service app's own 404 is plain text).

@@ -1,5 +1,6 @@
 import { ErrorBody } from "@vigil/api-contract";
 import { z } from "zod";
+import { valid } from "./validate";
 
 export interface RouteDoc {
   method: "get" | "post" | "patch" | "put" | "delete";
@@ -16,9 +17,24 @@ export interface RouteDoc {
 
 const docs: RouteDoc[] = [];
 
-/** Records a route for the OpenAPI document; the same zod schemas validate the requests. */
-export function describeRoute(doc: RouteDoc): void {
+/** Records a route that takes no body and no query for the OpenAPI document. */
+export function describeRoute(doc: Omit<RouteDoc, "body" | "query">): void {
   docs.push(doc);
+}
+
+/**
+ * Records a route with a JSON body and returns the validator for that same schema: what the document
+ * promises is what the route checks (`what` names the body in errors: "monitor: url …").
+ */
+export function withBody<S extends z.ZodType>(doc: Omit<RouteDoc, "body"> & { body: S }, what: string) {
+  docs.push(doc);
+  return valid("json", doc.body, what);
+}
+
+/** Records a route with query parameters and returns their validator, from one schema. */
+export function withQuery<S extends z.ZodObject>(doc: Omit<RouteDoc, "query"> & { query: S }) {
+  docs.push(doc);
+  return valid("query", doc.query, "query");
 }
 
 const schema = (s: z.ZodType, io: "input" | "output") => z.toJSONSchema(s, { io, unrepresentable: "any", target: "openapi-3.0" });

@@ -36,19 +36,30 @@ const jsonObjectBody: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
+/** "monitor: url must be a URL"; a union's message already names its field ("kind must be http or tcp"). */
+function messageOf(issue: { path: string; message: string }, what: string): string {
+  const last = issue.path.split(".").at(-1) ?? "";
+  if (last && issue.message.startsWith(`${last} `)) return `${issue.path}${issue.message.slice(last.length)}`;
+  return `${what}: ${issue.path || "(body)"} ${issue.message}`;
+}
+
 /** zValidator answering with our error body; `what` prefixes the message ("monitor", "results"…). */
 export const valid = <T extends keyof ValidationTargets, S extends z.ZodType>(target: T, schema: S, what: string) => {
   const validator = zValidator(target, schema, (result, c) => {
     if (!result.success) {
       const issues = toIssues(result.error as unknown as z.ZodError);
       const first = issues[0];
-      return c.json(
-        errorBody("invalid_input", first ? `${what}: ${first.path || "(body)"} ${first.message}` : `invalid ${what}`, { issues }),
-        400,
-      );
+      return c.json(errorBody("invalid_input", first ? messageOf(first, what) : `invalid ${what}`, { issues }), 400);
     }
   });
   if (target !== "json") return validator;
-  const both: MiddlewareHandler = (c, next) => jsonObjectBody(c, () => validator(c, next) as Promise<void>);
+  const both: MiddlewareHandler = async (c, next) => {
+    // The validator answers a bad body itself: its response must reach the client, not be dropped here.
+    let refused: Response | undefined;
+    const early = await jsonObjectBody(c, async () => {
+      refused = (await validator(c, next)) ?? undefined;
+    });
+    return early ?? refused;
+  };
   return both as typeof validator;
 };

@@ -45,12 +45,14 @@ export const Monitor = z.discriminatedUnion("kind", [
 export type Monitor = z.infer<typeof Monitor>;
 
 /** POST /v1/monitors/batch: all or nothing. */
-export const MonitorBatchInput = z.object({ monitors: z.array(MonitorInput).min(1, "must hold at least one monitor").max(1000) });
+export const MonitorBatchInput = z.object({
+  monitors: z.array(MonitorInput).min(1, "must hold at least one monitor").max(1000, "must hold at most 1000 monitors"),
+});
 export const MonitorBatchOutput = z.object({ monitors: z.array(Monitor) });
 
 /** POST /v1/monitors/apply: make the workspace's keyed monitors match `monitors`. */
 export const ApplyInput = z.object({
-  monitors: z.array(MonitorInput).max(1000),
+  monitors: z.array(MonitorInput).max(1000, "must hold at most 1000 monitors"),
   prune: z.boolean().default(false),
   dryRun: z.boolean().default(false),
 });

@@ -200,6 +200,18 @@ export const MaintenanceInput = z
   .strict()
   .refine((m) => m.endsAt > m.startsAt, { path: ["endsAt"], message: "must be after startsAt" });
 export type MaintenanceInput = z.input<typeof MaintenanceInput>;
+/** A change to a window: merged over the stored one, then the whole is checked as a MaintenanceInput. */
+export const MaintenancePatch = z
+  .object({
+    title: z.string().optional(),
+    message: z.string().optional(),
+    startsAt: z.number().optional(),
+    endsAt: z.number().optional(),
+    pageId: z.number().nullable().optional(),
+    monitors: z.array(z.number()).optional(),
+    components: z.array(z.number()).optional(),
+  })
+  .strict();
 
 export const SubscribeInput = z
   .object({

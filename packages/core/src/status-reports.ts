@@ -1,4 +1,11 @@
-import { MaintenanceInput, PromoteIncidentInput, StatusReportInput, StatusReportPatch, StatusReportUpdateInput } from "@vigil/api-contract";
+import {
+  MaintenanceInput,
+  MaintenancePatch,
+  PromoteIncidentInput,
+  StatusReportInput,
+  StatusReportPatch,
+  StatusReportUpdateInput,
+} from "@vigil/api-contract";
 import {
   type Conn,
   type Db,
@@ -14,7 +21,6 @@ import {
 } from "@vigil/db-schema";
 import { assertWithinLimits } from "@vigil/limits";
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
-import { z } from "zod";
 import { type Actor, auditInsert } from "./audit";
 import { ConflictError, NotFoundError, parseInput, ValidationError } from "./errors";
 import { pageRow } from "./status-common";
@@ -388,19 +394,9 @@ async function maintenanceRow(tx: Conn, workspaceId: number, id: number): Promis
   return row;
 }
 
-const MaintenancePatch = z.object({
-  title: z.string().optional(),
-  message: z.string().optional(),
-  startsAt: z.number().optional(),
-  endsAt: z.number().optional(),
-  pageId: z.number().nullable().optional(),
-  monitors: z.array(z.number()).optional(),
-  components: z.array(z.number()).optional(),
-});
-
 /** A patch is merged over the stored window and validated whole, so the same rules hold. */
 export async function updateMaintenance(db: Db, workspaceId: number, id: number, raw: unknown, actor: Actor): Promise<MaintenanceView> {
-  const patch = parseInput(MaintenancePatch.strict(), raw, "maintenance");
+  const patch = parseInput(MaintenancePatch, raw, "maintenance");
   const row = await db.transaction(
     async (tx) => {
       const current = (await maintenanceViews(tx, [await maintenanceRow(tx, workspaceId, id)]))[0]!;

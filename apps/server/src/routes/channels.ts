@@ -14,8 +14,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Env } from "../context";
 import { errorBody } from "../errors";
-import { describeRoute } from "../openapi";
-import { valid } from "../validate";
+import { describeRoute, withBody, withQuery } from "../openapi";
 import { idParam } from "./params";
 
 export const channels = new Hono<Env>();
@@ -50,33 +49,39 @@ const ChannelInputByKind = z.discriminatedUnion(
     ...z.ZodObject[],
   ],
 );
-describeRoute({
-  method: "post",
-  path: "/v1/channels",
-  summary: "Create a notification channel (config fields per kind)",
-  tag,
-  auth: "apiKey",
-  body: ChannelInputByKind,
-  response: Channel,
-  status: 201,
-});
-channels.post("/", valid("json", z.unknown(), "channel"), async (c) =>
+const postChannelsBody = withBody(
+  {
+    method: "post",
+    path: "/v1/channels",
+    summary: "Create a notification channel (config fields per kind)",
+    tag,
+    auth: "apiKey",
+    body: ChannelInputByKind,
+    response: Channel,
+    status: 201,
+  },
+  "channel",
+);
+channels.post("/", postChannelsBody, async (c) =>
   c.json(await createChannel(c.var.deps.db, c.var.workspace.id, c.req.valid("json"), c.var.actor), 201),
 );
 
 describeRoute({ method: "get", path: "/v1/channels/:id", summary: "Read a notification channel", tag, auth: "apiKey", response: Channel });
 channels.get("/:id", async (c) => c.json(await getChannel(c.var.deps.db, c.var.workspace.id, idParam(c))));
 
-describeRoute({
-  method: "patch",
-  path: "/v1/channels/:id",
-  summary: "Change a channel; *** keeps a stored secret",
-  tag,
-  auth: "apiKey",
-  body: ChannelPatch,
-  response: Channel,
-});
-channels.patch("/:id", valid("json", z.unknown(), "channel"), async (c) =>
+const patchChannelsBody = withBody(
+  {
+    method: "patch",
+    path: "/v1/channels/:id",
+    summary: "Change a channel; *** keeps a stored secret",
+    tag,
+    auth: "apiKey",
+    body: ChannelPatch,
+    response: Channel,
+  },
+  "channel",
+);
+channels.patch("/:id", patchChannelsBody, async (c) =>
   c.json(await updateChannel(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor)),
 );
 
@@ -104,21 +109,24 @@ for (const [action, enabled] of [
 }
 
 const Links = z.object({ monitors: z.array(z.number().int().positive()).max(10_000) });
-describeRoute({
-  method: "put",
-  path: "/v1/channels/:id/monitors",
-  summary: "Set the monitors this channel alerts for",
-  tag,
-  auth: "apiKey",
-  body: Links,
-  response: Channel,
-});
-channels.put("/:id/monitors", valid("json", Links, "channel"), async (c) =>
+const putChannelsMonitorsBody = withBody(
+  {
+    method: "put",
+    path: "/v1/channels/:id/monitors",
+    summary: "Set the monitors this channel alerts for",
+    tag,
+    auth: "apiKey",
+    body: Links,
+    response: Channel,
+  },
+  "channel",
+);
+channels.put("/:id/monitors", putChannelsMonitorsBody, async (c) =>
   c.json(await updateChannel(c.var.deps.db, c.var.workspace.id, idParam(c), { monitors: c.req.valid("json").monitors }, c.var.actor)),
 );
 
 const DeliveryQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
-describeRoute({
+const getChannelsDeliveriesQuery = withQuery({
   method: "get",
   path: "/v1/channels/:id/deliveries",
   summary: "The channel's delivery log: every attempt, its outcome and the provider's answer",
@@ -126,7 +134,7 @@ describeRoute({
   auth: "apiKey",
   query: DeliveryQuery,
 });
-channels.get("/:id/deliveries", valid("query", DeliveryQuery, "query"), async (c) =>
+channels.get("/:id/deliveries", getChannelsDeliveriesQuery, async (c) =>
   c.json({
     deliveries: await listDeliveries(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("query").limit),
   }),

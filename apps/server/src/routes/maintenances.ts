@@ -1,10 +1,9 @@
-import { MaintenanceInput } from "@vigil/api-contract";
+import { MaintenanceInput, MaintenancePatch } from "@vigil/api-contract";
 import { createMaintenance, deleteMaintenance, getMaintenance, listMaintenances, updateMaintenance } from "@vigil/core";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Env } from "../context";
-import { describeRoute } from "../openapi";
-import { valid } from "../validate";
+import { describeRoute, withBody, withQuery } from "../openapi";
 import { idParam } from "./params";
 
 export const maintenances = new Hono<Env>();
@@ -23,7 +22,7 @@ const Maintenance = z.object({
 });
 
 const ListQuery = z.object({ pageId: z.coerce.number().int().positive().optional() });
-describeRoute({
+const getMaintenancesQuery = withQuery({
   method: "get",
   path: base,
   summary: "List maintenance windows, latest start first",
@@ -32,37 +31,43 @@ describeRoute({
   query: ListQuery,
   response: z.object({ maintenances: z.array(Maintenance) }),
 });
-maintenances.get("/", valid("query", ListQuery, "query"), async (c) =>
+maintenances.get("/", getMaintenancesQuery, async (c) =>
   c.json({ maintenances: await listMaintenances(c.var.deps.db, c.var.workspace.id, c.req.valid("query")) }),
 );
 
-describeRoute({
-  method: "post",
-  path: base,
-  summary: "Schedule a maintenance window (maintenance feature); its monitors' alerts are held while it runs",
-  tag,
-  auth: "apiKey",
-  body: MaintenanceInput,
-  response: Maintenance,
-  status: 201,
-});
-maintenances.post("/", valid("json", z.unknown(), "maintenance"), async (c) =>
+const postMaintenancesBody = withBody(
+  {
+    method: "post",
+    path: base,
+    summary: "Schedule a maintenance window (maintenance feature); its monitors' alerts are held while it runs",
+    tag,
+    auth: "apiKey",
+    body: MaintenanceInput,
+    response: Maintenance,
+    status: 201,
+  },
+  "maintenance",
+);
+maintenances.post("/", postMaintenancesBody, async (c) =>
   c.json(await createMaintenance(c.var.deps.db, c.var.workspace.id, c.req.valid("json"), c.var.actor), 201),
 );
 
 describeRoute({ method: "get", path: `${base}/:id`, summary: "Read a maintenance window", tag, auth: "apiKey", response: Maintenance });
 maintenances.get("/:id", async (c) => c.json(await getMaintenance(c.var.deps.db, c.var.workspace.id, idParam(c))));
 
-describeRoute({
-  method: "patch",
-  path: `${base}/:id`,
-  summary: "Change a maintenance window",
-  tag,
-  auth: "apiKey",
-  body: MaintenanceInput,
-  response: Maintenance,
-});
-maintenances.patch("/:id", valid("json", z.unknown(), "maintenance"), async (c) =>
+const patchMaintenancesBody = withBody(
+  {
+    method: "patch",
+    path: `${base}/:id`,
+    summary: "Change a maintenance window",
+    tag,
+    auth: "apiKey",
+    body: MaintenancePatch,
+    response: Maintenance,
+  },
+  "maintenance",
+);
+maintenances.patch("/:id", patchMaintenancesBody, async (c) =>
   c.json(await updateMaintenance(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor)),
 );
 

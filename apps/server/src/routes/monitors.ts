@@ -14,9 +14,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Env } from "../context";
 import { errorBody } from "../errors";
-import { describeRoute } from "../openapi";
+import { describeRoute, withBody, withQuery } from "../openapi";
 import { runOnProbe } from "../runs";
-import { valid } from "../validate";
 import { idParam } from "./params";
 
 export const monitors = new Hono<Env>();
@@ -37,77 +36,76 @@ describeRoute({
 });
 monitors.get("/", async (c) => c.json({ monitors: await listMonitors(c.var.deps.db, c.var.workspace.id) }));
 
-describeRoute({
-  method: "post",
-  path: "/v1/monitors",
-  summary: "Create a monitor",
-  tag,
-  auth: "apiKey",
-  body: MonitorInput,
-  response: Monitor,
-  status: 201,
-});
-monitors.post("/", valid("json", z.unknown(), "monitor"), async (c) => {
+const postMonitorsBody = withBody(
+  {
+    method: "post",
+    path: "/v1/monitors",
+    summary: "Create a monitor",
+    tag,
+    auth: "apiKey",
+    body: MonitorInput,
+    response: Monitor,
+    status: 201,
+  },
+  "monitor",
+);
+monitors.post("/", postMonitorsBody, async (c) => {
   const monitor = await createMonitor(c.var.deps.db, c.var.workspace.id, c.req.valid("json"), c.var.actor);
   await changed(c);
   return c.json(monitor, 201);
 });
 
-describeRoute({
-  method: "post",
-  path: "/v1/monitors/batch",
-  summary: "Create many monitors in one transaction",
-  tag,
-  auth: "apiKey",
-  body: MonitorBatchInput,
-  response: MonitorBatchOutput,
-  status: 201,
-});
-monitors.post(
-  "/batch",
-  valid(
-    "json",
-    z.object({ monitors: z.array(z.unknown()).min(1, "must hold at least one monitor").max(1000, "must hold at most 1000 monitors") }),
-    "monitors",
-  ),
-  async (c) => {
-    const created = await createMonitors(c.var.deps.db, c.var.workspace.id, c.req.valid("json").monitors, c.var.actor);
-    await changed(c);
-    return c.json({ monitors: created }, 201);
+const postMonitorsBatchBody = withBody(
+  {
+    method: "post",
+    path: "/v1/monitors/batch",
+    summary: "Create many monitors in one transaction",
+    tag,
+    auth: "apiKey",
+    body: MonitorBatchInput,
+    response: MonitorBatchOutput,
+    status: 201,
   },
+  "monitors",
 );
+monitors.post("/batch", postMonitorsBatchBody, async (c) => {
+  const created = await createMonitors(c.var.deps.db, c.var.workspace.id, c.req.valid("json").monitors, c.var.actor);
+  await changed(c);
+  return c.json({ monitors: created }, 201);
+});
 
-const ApplyBody = z.object({
-  monitors: z.array(z.unknown()).max(1000, "must hold at most 1000 monitors"),
-  prune: z.boolean().default(false),
-  dryRun: z.boolean().default(false),
-});
-describeRoute({
-  method: "post",
-  path: "/v1/monitors/apply",
-  summary: "Make keyed monitors match a file (plan, dry run, prune)",
-  tag,
-  auth: "apiKey",
-  body: ApplyInput,
-  response: ApplyOutput,
-});
-monitors.post("/apply", valid("json", ApplyBody, "apply"), async (c) => {
+const postMonitorsApplyBody = withBody(
+  {
+    method: "post",
+    path: "/v1/monitors/apply",
+    summary: "Make keyed monitors match a file (plan, dry run, prune)",
+    tag,
+    auth: "apiKey",
+    body: ApplyInput,
+    response: ApplyOutput,
+  },
+  "apply",
+);
+monitors.post("/apply", postMonitorsApplyBody, async (c) => {
   const body = c.req.valid("json");
   const plan = await applyMonitors(c.var.deps.db, c.var.workspace.id, body.monitors, body, c.var.actor);
   if (plan.applied) await changed(c);
   return c.json(plan);
 });
 
-describeRoute({
-  method: "post",
-  path: "/v1/monitors/test",
-  summary: "Run a monitor definition once on a probe, without saving it",
-  tag,
-  auth: "apiKey",
-  body: MonitorInput,
-  response: RunOutput,
-});
-monitors.post("/test", valid("json", MonitorInput, "monitor"), async (c) => {
+const postMonitorsTestBody = withBody(
+  {
+    method: "post",
+    path: "/v1/monitors/test",
+    summary: "Run a monitor definition once on a probe, without saving it",
+    tag,
+    auth: "apiKey",
+    body: MonitorInput,
+    response: RunOutput,
+  },
+  "monitor",
+);
+monitors.post("/test", postMonitorsTestBody, async (c) => {
   const input = c.req.valid("json");
   const out = await runOnProbe(c.var.deps, c.var.workspace.id, input.regions, null, toCheckDefinition(input));
   if (!out.ok) return c.json(errorBody(out.code, out.message), out.code === "no_probe" ? 409 : 504);
@@ -117,16 +115,19 @@ monitors.post("/test", valid("json", MonitorInput, "monitor"), async (c) => {
 describeRoute({ method: "get", path: "/v1/monitors/:id", summary: "Read a monitor", tag, auth: "apiKey", response: Monitor });
 monitors.get("/:id", async (c) => c.json(await getMonitor(c.var.deps.db, c.var.workspace.id, idParam(c))));
 
-describeRoute({
-  method: "patch",
-  path: "/v1/monitors/:id",
-  summary: "Change a monitor",
-  tag,
-  auth: "apiKey",
-  body: z.record(z.string(), z.unknown()),
-  response: Monitor,
-});
-monitors.patch("/:id", valid("json", z.record(z.string(), z.unknown()), "monitor"), async (c) => {
+const patchMonitorsBody = withBody(
+  {
+    method: "patch",
+    path: "/v1/monitors/:id",
+    summary: "Change a monitor",
+    tag,
+    auth: "apiKey",
+    body: z.record(z.string(), z.unknown()),
+    response: Monitor,
+  },
+  "monitor",
+);
+monitors.patch("/:id", patchMonitorsBody, async (c) => {
   const monitor = await updateMonitor(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor);
   await changed(c);
   return c.json(monitor);
@@ -160,7 +161,7 @@ const SummaryQuery = z.object({
   bucket: z.enum(["hour", "day"]).default("hour"),
   locationId: z.coerce.number().int().positive().optional(),
 });
-describeRoute({
+const getMonitorsSummaryQuery = withQuery({
   method: "get",
   path: "/v1/monitors/:id/summary",
   summary: "Uptime and latency percentiles per bucket",
@@ -168,7 +169,7 @@ describeRoute({
   auth: "apiKey",
   query: SummaryQuery,
 });
-monitors.get("/:id/summary", valid("query", SummaryQuery, "query"), async (c) => {
+monitors.get("/:id/summary", getMonitorsSummaryQuery, async (c) => {
   const m = await getMonitor(c.var.deps.db, c.var.workspace.id, idParam(c));
   const q = c.req.valid("query");
   const to = q.to ?? Date.now();

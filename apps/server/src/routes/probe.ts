@@ -4,8 +4,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Env } from "../context";
 import { errorBody } from "../errors";
-import { describeRoute } from "../openapi";
-import { valid } from "../validate";
+import { describeRoute, withBody, withQuery } from "../openapi";
 
 export const probe = new Hono<Env>();
 const tag = "probe";
@@ -34,7 +33,7 @@ probe.get("/monitors", async (c) => {
 });
 
 const WaitQuery = z.object({ etag: z.string().max(200).default(""), timeout: z.coerce.number().int().min(0).max(120_000).default(25_000) });
-describeRoute({
+const getProbeWaitQuery = withQuery({
   method: "get",
   path: "/v1/probe/wait",
   summary: "Long-poll: returns when monitors change or a run is requested",
@@ -43,7 +42,7 @@ describeRoute({
   query: WaitQuery,
   response: ProbeWaitOutput,
 });
-probe.get("/wait", valid("query", WaitQuery, "query"), async (c) => {
+probe.get("/wait", getProbeWaitQuery, async (c) => {
   const { deps, location } = c.var;
   const q = c.req.valid("query");
   await touchLocation(deps.db, location.id);
@@ -60,16 +59,19 @@ probe.get("/wait", valid("query", WaitQuery, "query"), async (c) => {
   return c.json(out);
 });
 
-describeRoute({
-  method: "post",
-  path: "/v1/probe/results",
-  summary: "Ingest a batch of results (idempotent on result ids)",
-  tag,
-  auth: "serviceKey",
-  body: IngestBatch,
-  response: IngestOutput,
-});
-probe.post("/results", valid("json", z.unknown(), "results"), async (c) => {
+const postProbeResultsBody = withBody(
+  {
+    method: "post",
+    path: "/v1/probe/results",
+    summary: "Ingest a batch of results (idempotent on result ids)",
+    tag,
+    auth: "serviceKey",
+    body: IngestBatch,
+    response: IngestOutput,
+  },
+  "results",
+);
+probe.post("/results", postProbeResultsBody, async (c) => {
   const { deps, location } = c.var;
   const outcome = await recordResults(deps.db, location, c.req.valid("json"));
   deps.metrics.ingestRows.inc({ outcome: "accepted" }, outcome.accepted);
@@ -90,16 +92,19 @@ probe.post("/results", valid("json", z.unknown(), "results"), async (c) => {
   return c.json({ accepted: outcome.accepted, duplicates: outcome.duplicates, ignored: outcome.ignored, queued });
 });
 
-describeRoute({
-  method: "post",
-  path: "/v1/probe/runs/:runId",
-  summary: "Answer an on-demand run",
-  tag,
-  auth: "serviceKey",
-  body: RunResultInput,
-  status: 204,
-});
-probe.post("/runs/:runId", valid("json", RunResultInput, "result"), async (c) => {
+const postProbeRunsRunIdBody = withBody(
+  {
+    method: "post",
+    path: "/v1/probe/runs/:runId",
+    summary: "Answer an on-demand run",
+    tag,
+    auth: "serviceKey",
+    body: RunResultInput,
+    status: 204,
+  },
+  "result",
+);
+probe.post("/runs/:runId", postProbeRunsRunIdBody, async (c) => {
   const runId = c.req.param("runId");
   const notFound = () => c.json(errorBody("not_found", `no run ${runId} waits for this location's answer`), 404);
   if (!/^[0-9A-Z]{26}$/.test(runId)) return notFound();

@@ -17,8 +17,7 @@ import {
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Env } from "../context";
-import { describeRoute } from "../openapi";
-import { valid } from "../validate";
+import { describeRoute, withBody } from "../openapi";
 import { idParam } from "./params";
 
 export const statusPages = new Hono<Env>();
@@ -64,31 +63,37 @@ describeRoute({
 });
 statusPages.get("/", async (c) => c.json({ statusPages: await listStatusPages(c.var.deps.db, c.var.workspace.id) }));
 
-describeRoute({
-  method: "post",
-  path: base,
-  summary: "Create a status page (status-pages limit; custom domain, password and white-label are plan features)",
-  tag,
-  auth: "apiKey",
-  body: StatusPageInput,
-  response: StatusPage,
-  status: 201,
-});
-statusPages.post("/", valid("json", z.unknown(), "status page"), async (c) =>
+const postStatusPagesBody = withBody(
+  {
+    method: "post",
+    path: base,
+    summary: "Create a status page (status-pages limit; custom domain, password and white-label are plan features)",
+    tag,
+    auth: "apiKey",
+    body: StatusPageInput,
+    response: StatusPage,
+    status: 201,
+  },
+  "status page",
+);
+statusPages.post("/", postStatusPagesBody, async (c) =>
   c.json(await createStatusPage(c.var.deps.db, c.var.workspace.id, c.req.valid("json"), c.var.actor), 201),
 );
 
 // Groups and components by their own id (registered before /:id so the words are not read as ids).
-describeRoute({
-  method: "patch",
-  path: `${base}/groups/:id`,
-  summary: "Rename or move a component group",
-  tag,
-  auth: "apiKey",
-  body: ComponentGroupInput.partial(),
-  response: Group,
-});
-statusPages.patch("/groups/:id", valid("json", z.unknown(), "group"), async (c) =>
+const patchStatusPagesGroupsBody = withBody(
+  {
+    method: "patch",
+    path: `${base}/groups/:id`,
+    summary: "Rename or move a component group",
+    tag,
+    auth: "apiKey",
+    body: ComponentGroupInput.partial(),
+    response: Group,
+  },
+  "group",
+);
+statusPages.patch("/groups/:id", patchStatusPagesGroupsBody, async (c) =>
   c.json(await updateComponentGroup(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor)),
 );
 describeRoute({
@@ -103,16 +108,19 @@ statusPages.delete("/groups/:id", async (c) => {
   await deleteComponentGroup(c.var.deps.db, c.var.workspace.id, idParam(c), c.var.actor);
   return c.body(null, 204);
 });
-describeRoute({
-  method: "patch",
-  path: `${base}/components/:id`,
-  summary: "Change a component",
-  tag,
-  auth: "apiKey",
-  body: ComponentPatch,
-  response: Component,
-});
-statusPages.patch("/components/:id", valid("json", z.unknown(), "component"), async (c) =>
+const patchStatusPagesComponentsBody = withBody(
+  {
+    method: "patch",
+    path: `${base}/components/:id`,
+    summary: "Change a component",
+    tag,
+    auth: "apiKey",
+    body: ComponentPatch,
+    response: Component,
+  },
+  "component",
+);
+statusPages.patch("/components/:id", patchStatusPagesComponentsBody, async (c) =>
   c.json(await updateComponent(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor)),
 );
 describeRoute({ method: "delete", path: `${base}/components/:id`, summary: "Delete a component", tag, auth: "apiKey", status: 204 });
@@ -124,16 +132,19 @@ statusPages.delete("/components/:id", async (c) => {
 describeRoute({ method: "get", path: `${base}/:id`, summary: "Read a status page", tag, auth: "apiKey", response: StatusPage });
 statusPages.get("/:id", async (c) => c.json(await getStatusPage(c.var.deps.db, c.var.workspace.id, idParam(c))));
 
-describeRoute({
-  method: "patch",
-  path: `${base}/:id`,
-  summary: "Change a status page; password null removes it",
-  tag,
-  auth: "apiKey",
-  body: StatusPagePatch,
-  response: StatusPage,
-});
-statusPages.patch("/:id", valid("json", z.unknown(), "status page"), async (c) =>
+const patchStatusPagesBody = withBody(
+  {
+    method: "patch",
+    path: `${base}/:id`,
+    summary: "Change a status page; password null removes it",
+    tag,
+    auth: "apiKey",
+    body: StatusPagePatch,
+    response: StatusPage,
+  },
+  "status page",
+);
+statusPages.patch("/:id", patchStatusPagesBody, async (c) =>
   c.json(await updateStatusPage(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor)),
 );
 
@@ -153,46 +164,55 @@ describeRoute({
 });
 statusPages.get("/:id/components", async (c) => c.json(await listComponents(c.var.deps.db, c.var.workspace.id, idParam(c))));
 
-describeRoute({
-  method: "post",
-  path: `${base}/:id/groups`,
-  summary: "Add a component group",
-  tag,
-  auth: "apiKey",
-  body: ComponentGroupInput,
-  response: Group,
-  status: 201,
-});
-statusPages.post("/:id/groups", valid("json", z.unknown(), "group"), async (c) =>
+const postStatusPagesGroupsBody = withBody(
+  {
+    method: "post",
+    path: `${base}/:id/groups`,
+    summary: "Add a component group",
+    tag,
+    auth: "apiKey",
+    body: ComponentGroupInput,
+    response: Group,
+    status: 201,
+  },
+  "group",
+);
+statusPages.post("/:id/groups", postStatusPagesGroupsBody, async (c) =>
   c.json(await createComponentGroup(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor), 201),
 );
 
-describeRoute({
-  method: "post",
-  path: `${base}/:id/components`,
-  summary: "Add a component: monitor-linked (monitorId) or static (staticStatus)",
-  tag,
-  auth: "apiKey",
-  body: ComponentInput,
-  response: Component,
-  status: 201,
-});
-statusPages.post("/:id/components", valid("json", z.unknown(), "component"), async (c) =>
+const postStatusPagesComponentsBody = withBody(
+  {
+    method: "post",
+    path: `${base}/:id/components`,
+    summary: "Add a component: monitor-linked (monitorId) or static (staticStatus)",
+    tag,
+    auth: "apiKey",
+    body: ComponentInput,
+    response: Component,
+    status: 201,
+  },
+  "component",
+);
+statusPages.post("/:id/components", postStatusPagesComponentsBody, async (c) =>
   c.json(await createComponent(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor), 201),
 );
 
 const Order = z.object({ ids: z.array(z.number().int().positive()).max(1000) }).strict();
 for (const what of ["components", "groups"] as const) {
-  describeRoute({
-    method: "put",
-    path: `${base}/:id/${what}/order`,
-    summary: `Order the page's ${what} as listed`,
-    tag,
-    auth: "apiKey",
-    body: Order,
-    status: 204,
-  });
-  statusPages.put(`/:id/${what}/order`, valid("json", Order, what), async (c) => {
+  const orderBody = withBody(
+    {
+      method: "put",
+      path: `${base}/:id/${what}/order`,
+      summary: `Order the page's ${what} as listed`,
+      tag,
+      auth: "apiKey",
+      body: Order,
+      status: 204,
+    },
+    what,
+  );
+  statusPages.put(`/:id/${what}/order`, orderBody, async (c) => {
     await reorderComponents(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json").ids, c.var.actor, what);
     return c.body(null, 204);
   });

@@ -10,8 +10,7 @@ import {
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Env } from "../context";
-import { describeRoute } from "../openapi";
-import { valid } from "../validate";
+import { describeRoute, withBody, withQuery } from "../openapi";
 import { idParam } from "./params";
 
 export const statusReports = new Hono<Env>();
@@ -39,7 +38,7 @@ const ListQuery = z.object({
     .transform((v) => v === "true"),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
-describeRoute({
+const getStatusReportsQuery = withQuery({
   method: "get",
   path: base,
   summary: "List status reports (incidents), newest first; open=true for unresolved ones",
@@ -48,21 +47,24 @@ describeRoute({
   query: ListQuery,
   response: z.object({ statusReports: z.array(Report) }),
 });
-statusReports.get("/", valid("query", ListQuery, "query"), async (c) =>
+statusReports.get("/", getStatusReportsQuery, async (c) =>
   c.json({ statusReports: await listStatusReports(c.var.deps.db, c.var.workspace.id, c.req.valid("query")) }),
 );
 
-describeRoute({
-  method: "post",
-  path: base,
-  summary: "Open a status report with its first update and the affected components",
-  tag,
-  auth: "apiKey",
-  body: StatusReportInput,
-  response: Report,
-  status: 201,
-});
-statusReports.post("/", valid("json", z.unknown(), "status report"), async (c) =>
+const postStatusReportsBody = withBody(
+  {
+    method: "post",
+    path: base,
+    summary: "Open a status report with its first update and the affected components",
+    tag,
+    auth: "apiKey",
+    body: StatusReportInput,
+    response: Report,
+    status: 201,
+  },
+  "status report",
+);
+statusReports.post("/", postStatusReportsBody, async (c) =>
   c.json(await createStatusReport(c.var.deps.db, c.var.workspace.id, c.req.valid("json"), c.var.actor), 201),
 );
 
@@ -76,16 +78,19 @@ describeRoute({
 });
 statusReports.get("/:id", async (c) => c.json(await getStatusReport(c.var.deps.db, c.var.workspace.id, idParam(c))));
 
-describeRoute({
-  method: "patch",
-  path: `${base}/:id`,
-  summary: "Change a report's title or affected components",
-  tag,
-  auth: "apiKey",
-  body: StatusReportPatch,
-  response: Report,
-});
-statusReports.patch("/:id", valid("json", z.unknown(), "status report"), async (c) =>
+const patchStatusReportsBody = withBody(
+  {
+    method: "patch",
+    path: `${base}/:id`,
+    summary: "Change a report's title or affected components",
+    tag,
+    auth: "apiKey",
+    body: StatusReportPatch,
+    response: Report,
+  },
+  "status report",
+);
+statusReports.patch("/:id", patchStatusReportsBody, async (c) =>
   c.json(await updateStatusReport(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor)),
 );
 
@@ -95,16 +100,19 @@ statusReports.delete("/:id", async (c) => {
   return c.body(null, 204);
 });
 
-describeRoute({
-  method: "post",
-  path: `${base}/:id/updates`,
-  summary: "Post an update (investigating, identified, monitoring, resolved); subscribers are mailed",
-  tag,
-  auth: "apiKey",
-  body: StatusReportUpdateInput,
-  response: Report,
-  status: 201,
-});
-statusReports.post("/:id/updates", valid("json", z.unknown(), "update"), async (c) =>
+const postStatusReportsUpdatesBody = withBody(
+  {
+    method: "post",
+    path: `${base}/:id/updates`,
+    summary: "Post an update (investigating, identified, monitoring, resolved); subscribers are mailed",
+    tag,
+    auth: "apiKey",
+    body: StatusReportUpdateInput,
+    response: Report,
+    status: 201,
+  },
+  "update",
+);
+statusReports.post("/:id/updates", postStatusReportsUpdatesBody, async (c) =>
   c.json(await addStatusReportUpdate(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor), 201),
 );

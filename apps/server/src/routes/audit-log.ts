@@ -1,0 +1,23 @@
+import { listAuditLog } from "@vigil/core";
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Env } from "../context";
+import { withQuery } from "../openapi";
+
+export const auditLogRoutes = new Hono<Env>();
+
+const AuditQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  before: z.coerce.number().int().positive().optional(),
+});
+const getAuditLogQuery = withQuery({
+  method: "get",
+  path: "/v1/audit-log",
+  summary: "Who changed what, newest first",
+  tag: "workspace",
+  auth: "apiKey",
+  query: AuditQuery,
+});
+auditLogRoutes.get("/", getAuditLogQuery, async (c) =>
+  c.json({ entries: await listAuditLog(c.var.deps.db, c.var.workspace.id, c.req.valid("query")) }),
+);
