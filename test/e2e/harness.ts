@@ -12,7 +12,10 @@ import { createApiKey, createPrivateLocation, createWorkspace, setLimits } from 
 import { createDb, type Db } from "@vigil/db-schema";
 import { migrate } from "@vigil/db-schema/migrate";
 import { type RunningSqld, startSqld } from "@vigil/db-schema/sqld";
-import { freePort } from "@vigil/db-schema/testing";
+import { freePort, until } from "@vigil/testing";
+
+export { until };
+
 import { startTestRedis } from "@vigil/queue/testing";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -59,14 +62,6 @@ export class Service {
     const exited = new Promise((r) => child.once("exit", r));
     child.kill(signal);
     await exited;
-  }
-}
-
-export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000, every = 200) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, every));
   }
 }
 

@@ -1,26 +1,15 @@
 // 1,000 random or mutated bodies to every POST/PATCH/PUT route: never a 500, never a partial write.
 import { createPrivateLocation } from "@vigil/core";
+import { prng } from "@vigil/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./testing";
 
 const PER_ROUTE = 1000;
 
-/** mulberry32: a small seeded PRNG so a failure can be replayed. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 function fuzzer(seed: number) {
-  const r = rng(seed);
+  const r = prng(seed);
   const int = (n: number) => Math.floor(r() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
   const strings = [

@@ -377,6 +377,14 @@ describe("notification channels", () => {
     expect(k.body.error.issues[0].path).toBe("kind");
   });
 
+  it("linking monitors with a bad list is 400 naming the field, and the links stay as they were", async () => {
+    const ch = await s.call("POST", "/v1/channels", { name: "links-hook", kind: "webhook", config: { url: "http://127.0.0.1:9/l" } });
+    const r = await s.call("PUT", `/v1/channels/${ch.body.id}/monitors`, { monitors: ["not-an-id"] });
+    expect(r.status).toBe(400);
+    expect(r.body.error.issues[0].path).toBe("monitors.0");
+    expect((await s.call("GET", `/v1/channels/${ch.body.id}`)).body.monitors ?? []).toEqual([]);
+  });
+
   it("test-send reaches the channel's endpoint", async () => {
     const received: string[] = [];
     const { createServer } = await import("node:http");

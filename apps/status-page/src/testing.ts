@@ -1,165 +1,25 @@
 // Real processes for the status page's tests and bench: one `next build` per source tree, `next start`
 // on a free port against a real sqld, a loopback e-mail API, and data seeded through core.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createMonitor, createPrivateLocation, createWorkspace, evaluateMonitor, recordResults, setLimits } from "@vigil/core";
 import { checkResult, type Db } from "@vigil/db-schema";
-import { freePort } from "@vigil/db-schema/testing";
+import { buildNextApp, type NextApp, startNextApp } from "@vigil/testing/next";
 import { ulid } from "ulid";
+
+export { type Mail as CapturedMail, Proc, startMailApi, until } from "@vigil/testing";
 
 export const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 export const APP = join(ROOT, "apps/status-page");
-const SOURCES = [
-  "apps/status-page",
-  "packages/core/src",
-  "packages/db-schema/src",
-  "packages/limits/src",
-  "packages/notifier/src",
-  "packages/config/src",
-  "packages/api-contract/src",
-  "packages/analytics/src",
-];
-const SKIP_IN_APP = new Set(["node_modules", ".next", ".turbo", "src", ".next-build.lock"]);
 
-function sourceHash(): string {
-  const h = createHash("sha256");
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      if (SKIP_IN_APP.has(name) && dir === APP) continue;
-      if (name === "node_modules" || name.endsWith(".test.ts")) continue;
-      const p = join(dir, name);
-      const st = statSync(p);
-      if (st.isDirectory()) walk(p);
-      else h.update(relative(ROOT, p)).update(readFileSync(p));
-    }
-  };
-  for (const s of SOURCES) walk(join(ROOT, s));
-  return h.digest("hex");
-}
+/** `next build` once per source tree; test files and the bench share it. */
+export const buildStatusPage = () => buildNextApp("status-page");
 
-/** `next build` once per source tree; a lock keeps two test files (or a bench) from building at once. */
-export async function buildStatusPage(): Promise<void> {
-  const lock = join(APP, ".next-build.lock");
-  const deadline = Date.now() + 10 * 60_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error("timed out waiting for another status-page build");
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  }
-  try {
-    const hash = sourceHash();
-    const stamp = join(APP, ".next/vigil-source-hash");
-    if (existsSync(join(APP, ".next/BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === hash) return;
-    execFileSync(join(APP, "node_modules/.bin/next"), ["build"], {
-      cwd: APP,
-      stdio: ["ignore", "ignore", "pipe"],
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
-      timeout: 9 * 60_000,
-    });
-    writeFileSync(stamp, hash);
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
+export type StatusSite = NextApp;
 
-export async function until<T>(
-  what: string,
-  check: () => Promise<T | false | null | undefined> | T | false | null | undefined,
-  timeoutMs = 30_000,
-  every = 250,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, every));
-  }
-}
-
-export class Proc {
-  log = "";
-  exit: Promise<number | null>;
-  constructor(readonly child: ChildProcess) {
-    child.stdout?.on("data", (d) => (this.log = (this.log + d).slice(-200_000)));
-    child.stderr?.on("data", (d) => (this.log = (this.log + d).slice(-200_000)));
-    this.exit = new Promise((r) => child.once("exit", (code) => r(code)));
-  }
-  async stop() {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    this.child.kill("SIGKILL");
-    await this.exit;
-  }
-}
-
-export interface StatusSite {
-  url: string;
-  proc: Proc;
-  stop(): Promise<void>;
-}
-
-/** `next start` on a free port with exactly `env` (plus PATH/HOME); resolves once /healthz answers. */
-export async function startStatusPage(env: Record<string, string>, port?: number): Promise<StatusSite> {
-  const p = port ?? (await freePort());
-  const proc = new Proc(
-    spawn(process.execPath, [join(APP, "node_modules/next/dist/bin/next"), "start", "-p", String(p), "-H", "127.0.0.1"], {
-      cwd: APP,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    }),
-  );
-  const url = `http://127.0.0.1:${p}`;
-  await until(
-    "status page /healthz",
-    async () => {
-      if (proc.child.exitCode !== null) throw new Error(`status page exited:\n${proc.log.slice(-3000)}`);
-      return fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-    },
-    60_000,
-  );
-  return { url, proc, stop: () => proc.stop() };
-}
-
-export interface CapturedMail {
-  to: string[];
-  subject: string;
-  text: string;
-  html: string;
-}
-
-/** A loopback stand-in for the e-mail provider's API (Resend-shaped): keeps every mail we send. */
-export async function startMailApi() {
-  const mails: CapturedMail[] = [];
-  const server = createServer(async (req, res) => {
-    let body = "";
-    for await (const chunk of req) body += chunk;
-    if (req.method === "POST" && req.url === "/emails") mails.push(JSON.parse(body) as CapturedMail);
-    res.writeHead(200, { "content-type": "application/json" }).end('{"id":"sent"}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    mails,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+/** `next start` on a free port (or `port`) with exactly `env` (plus PATH/HOME); resolves once /healthz answers. */
+export const startStatusPage = (env: Record<string, string>, port?: number): Promise<StatusSite> =>
+  startNextApp("status-page", () => env, port);
 
 /** A workspace with unlimited limits and one probe location, as `pnpm start` sets up. */
 export async function seedWorkspace(db: Db, name = "Acme") {

@@ -6,6 +6,10 @@ import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { createChannel, createMonitor, createPrivateLocation, createWorkspace, recordResults, setLimits } from "@vigil/core";
 import { freePort, type TestDatabase } from "@vigil/db-schema/testing";
+import { until } from "@vigil/testing";
+
+export { until };
+
 import { createRedis, EvaluateProducer } from "@vigil/queue";
 import { ulid } from "ulid";
 
@@ -183,12 +187,4 @@ export function producerFor(redisUrl: string, prefix: string) {
   const redis = createRedis(redisUrl, "producer");
   redis.on("error", () => {});
   return { producer: new EvaluateProducer(redis, prefix), close: () => redis.disconnect() };
-}
-
-export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000, every = 100) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, every));
-  }
 }

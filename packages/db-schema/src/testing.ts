@@ -1,22 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@vigil/testing";
 import { createDb, type Db } from "./index";
 import { migrate } from "./migrate";
 import { type RunningSqld, startSqld } from "./sqld";
 
-/** A port the OS just handed out and released. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface TestDatabase {
   url: string;

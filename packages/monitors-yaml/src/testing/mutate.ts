@@ -2,17 +2,7 @@
  * Seeded mutations of a monitors file, for fuzz tests here and in the CLI. Same seed, same files.
  */
 
-/** mulberry32: small, fast, and good enough to drive test inputs. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from "@vigil/testing";
 
 export const VALID_FILE = `# yaml-language-server: $schema=./vigil.schema.json
 api-health:

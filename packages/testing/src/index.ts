@@ -1,0 +1,140 @@
+// The one test kit: free ports, polling, seeded randomness, child processes and a loopback mail API.
+import type { ChildProcess } from "node:child_process";
+import { createServer as createHttpServer } from "node:http";
+import { type AddressInfo, createServer } from "node:net";
+
+/** A port the OS just handed out and released. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** `n` distinct free ports (all held open together, so none repeats). */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+          const s = createServer();
+          s.once("error", reject);
+          s.listen(0, "127.0.0.1", () => resolve(s));
+        }),
+    ),
+  );
+  const ports = servers.map((s) => (s.address() as AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  return ports;
+}
+
+/**
+ * Polls `check` until it returns something truthy and returns that. An error thrown by `check` ends the wait at
+ * once (a process that exited will not come back); timing out names `what`.
+ */
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | false | null | undefined> | T | false | null | undefined,
+  timeoutMs = 30_000,
+  every = 200,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+/** mulberry32: a small seeded PRNG, so a failing generated input can be replayed from its seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A process of ours; its output is kept (the last 200 kB) for assertions and failure messages. */
+export class Proc {
+  log = "";
+  exit: Promise<number | null>;
+  constructor(readonly child: ChildProcess) {
+    child.stdout?.on("data", (d) => (this.log = (this.log + d).slice(-200_000)));
+    child.stderr?.on("data", (d) => (this.log = (this.log + d).slice(-200_000)));
+    this.exit = new Promise((r) => child.once("exit", (code) => r(code)));
+  }
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+  async stop(signal: NodeJS.Signals = "SIGKILL") {
+    if (!this.running) return;
+    this.child.kill(signal);
+    await this.exit;
+  }
+}
+
+/** Resolves once `url` answers 2xx; fails at once with the process's log if it exits first. */
+export function untilHealthy(name: string, url: string, proc: Proc, timeoutMs = 60_000): Promise<true> {
+  return until(
+    `${name} ${url}`,
+    async () => {
+      if (!proc.running) throw new Error(`${name} exited:\n${proc.log.slice(-3000)}`);
+      return fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    timeoutMs,
+  );
+}
+
+export interface Mail {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  /** The Authorization header the API received. */
+  auth: string;
+}
+
+/** A loopback stand-in for the e-mail provider's API (Resend-shaped, POST /emails): keeps every mail sent. */
+export async function startMailApi() {
+  const mails: Mail[] = [];
+  const server = createHttpServer(async (req, res) => {
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    if (req.method !== "POST" || req.url !== "/emails") return void res.writeHead(404).end();
+    mails.push({ ...(JSON.parse(body) as Omit<Mail, "auth">), auth: String(req.headers.authorization ?? "") });
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: `m${mails.length}` }));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    mails,
+    /** The first link in the newest mail to `to` whose text matches `pattern` (among mails after index `after`). */
+    async linkFor(to: string, pattern: RegExp, after = 0): Promise<string> {
+      const mail = await until(
+        `a mail to ${to}`,
+        () => mails.slice(after).findLast((m) => m.to.includes(to) && pattern.test(m.text)),
+        15_000,
+      );
+      return /https?:\/\/\S+/.exec(mail.text)![0];
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
