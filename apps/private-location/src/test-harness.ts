@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import type { Region } from "@vigil/api-contract";
 import { createApiKey, createPrivateLocation, createWorkspace, setLimits } from "@vigil/core";
 import { checkResult } from "@vigil/db-schema";
-import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import { freePort } from "@vigil/testing";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
