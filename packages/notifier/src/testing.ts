@@ -223,3 +223,14 @@ export function channelServer(
     },
   };
 }
+
+/** The Twilio Messages request (SMS and WhatsApp) with testEnv's account and credentials and the form `body`. */
+export const expectedTwilioMessage = (body: string) =>
+  expectedRequest(
+    "/2010-04-01/Accounts/AC00000000000000000000000000000001/Messages.json",
+    [
+      ["authorization", "Basic QUMwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMTp0d2lsaW8tc2VjcmV0"],
+      ["content-type", "application/x-www-form-urlencoded"],
+    ],
+    body,
+  );
