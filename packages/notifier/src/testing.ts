@@ -183,6 +183,9 @@ export interface ChannelCase {
   expected: CapturedRequest;
 }
 
+/** `it.each` rows titled by each case's name, for a `"%s"` title (a `"$name"` title comes out quoted and cut at 40 characters). */
+export const byName = (cases: ChannelCase[]) => cases.map((row): [string, ChannelCase] => [row.name, row]);
+
 export interface ChannelServer {
   /** The capture server's base URL (valid once the file's tests run). */
   readonly url: string;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notify } from "../notify";
 import {
+  byName,
   type ChannelCase,
   channelServer,
   expectedRequest,
@@ -67,7 +68,7 @@ const CASES: ChannelCase[] = [
 ];
 
 describe("email channel (HTTP API)", () => {
-  it.each(CASES)("$name", async ({ event, expected }) => {
+  it.each(byName(CASES))("%s", async (_name, { event, expected }) => {
     expect(await server.deliver(event)).toEqual(expected);
   });
 });

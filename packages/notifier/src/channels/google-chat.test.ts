@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { notify } from "../notify";
-import { type ChannelCase, channelServer, expectedRequest, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
+import { byName, type ChannelCase, channelServer, expectedRequest, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
 
 const server = channelServer({ status: 200, body: "{}" }, (url) => ({
   kind: "google-chat",
@@ -72,7 +72,7 @@ const CASES: ChannelCase[] = [
 ];
 
 describe("google-chat channel", () => {
-  it.each(CASES)("$name", async ({ event, expected }) => {
+  it.each(byName(CASES))("%s", async (_name, { event, expected }) => {
     expect(await server.deliver(event)).toEqual(expected);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ChannelCase, channelServer, expectedRequest } from "../testing";
+import { byName, type ChannelCase, channelServer, expectedRequest } from "../testing";
 
 const { deliver } = channelServer({ status: 202, body: "" }, (url) => ({
   kind: "ms-teams",
@@ -72,7 +72,7 @@ const CASES: ChannelCase[] = [
 ];
 
 describe("ms-teams channel", () => {
-  it.each(CASES)("$name", async ({ event, expected }) => {
+  it.each(byName(CASES))("%s", async (_name, { event, expected }) => {
     expect(await deliver(event)).toEqual(expected);
   });
 });

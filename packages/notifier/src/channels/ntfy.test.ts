@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { notify } from "../notify";
-import { type ChannelCase, channelServer, expectedRequest, TEST_EVENTS, TEST_NOW, TEST_TEXT, testEnv } from "../testing";
+import { byName, type ChannelCase, channelServer, expectedRequest, TEST_EVENTS, TEST_NOW, TEST_TEXT, testEnv } from "../testing";
 
 const server = channelServer({ status: 200, body: "{}" }, () => ({ kind: "ntfy", config: { topic: "vigil-alerts", token: "tk_secret" } }));
 
@@ -42,7 +42,7 @@ const CASES: ChannelCase[] = [
 ];
 
 describe("ntfy channel", () => {
-  it.each(CASES)("$name", async ({ event, expected }) => {
+  it.each(byName(CASES))("%s", async (_name, { event, expected }) => {
     expect(await server.deliver(event)).toEqual(expected);
   });
 });

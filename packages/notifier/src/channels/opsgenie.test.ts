@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { notify } from "../notify";
-import { type ChannelCase, channelServer, expectedRequest, TEST_EVENTS, TEST_NOW, TEST_TEXT, testEnv } from "../testing";
+import { byName, type ChannelCase, channelServer, expectedRequest, TEST_EVENTS, TEST_NOW, TEST_TEXT, testEnv } from "../testing";
 
 const server = channelServer({ status: 202, body: '{"result":"Request will be processed"}' }, () => ({
   kind: "opsgenie",
@@ -65,7 +65,7 @@ const CASES: ChannelCase[] = [
 ];
 
 describe("opsgenie channel", () => {
-  it.each(CASES)("$name", async ({ event, expected }) => {
+  it.each(byName(CASES))("%s", async (_name, { event, expected }) => {
     expect(await deliver(event)).toEqual(expected);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ChannelCase, channelServer, expectedRequest } from "../testing";
+import { byName, type ChannelCase, channelServer, expectedRequest } from "../testing";
 
 const { deliver } = channelServer({ status: 202, body: '{"status":"success"}' }, () => ({
   kind: "pagerduty",
@@ -55,7 +55,7 @@ const CASES: ChannelCase[] = [
 ];
 
 describe("pagerduty channel", () => {
-  it.each(CASES)("$name", async ({ event, expected }) => {
+  it.each(byName(CASES))("%s", async (_name, { event, expected }) => {
     expect(await deliver(event)).toEqual(expected);
   });
 });

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { notify } from "../notify";
-import { type ChannelCase, channelServer, expectedRequest, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
+import { byName, type ChannelCase, channelServer, expectedRequest, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
 
 const server = channelServer({ status: 200, body: "ok" }, (url) => ({
   kind: "webhook",
@@ -49,7 +49,7 @@ const CASES: ChannelCase[] = [
 ];
 
 describe("webhook channel", () => {
-  it.each(CASES)("$name", async ({ event, expected }) => {
+  it.each(byName(CASES))("%s", async (_name, { event, expected }) => {
     expect(await deliver(event)).toEqual(expected);
   });
 });

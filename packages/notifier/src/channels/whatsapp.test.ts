@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { notify } from "../notify";
-import { type ChannelCase, channelServer, expectedTwilioMessage, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
+import { byName, type ChannelCase, channelServer, expectedTwilioMessage, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
 
 const server = channelServer({ status: 201, body: "{}" }, () => ({ kind: "whatsapp", config: { phone: "+14155550123" } }));
 
@@ -36,7 +36,7 @@ const CASES: ChannelCase[] = [
 ];
 
 describe("whatsapp channel", () => {
-  it.each(CASES)("$name", async ({ event, expected }) => {
+  it.each(byName(CASES))("%s", async (_name, { event, expected }) => {
     expect(await server.deliver(event)).toEqual(expected);
   });
 });
