@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, expect } from "vitest";
 import { NotifierEnv } from "./env";
 import type { NotificationEvent } from "./event";
+import { notify } from "./notify";
 
 /** Loopback servers and fixtures for the notifier's tests (and for apps that test their use of it). */
 
@@ -160,3 +162,78 @@ export const TEST_EVENTS = {
   recovered: { type: "recovered", monitor, cronTimestamp: slot, statusCode: 200, latency: 87 },
   test: { type: "test", monitor, cronTimestamp: slot },
 } satisfies Record<NotificationEvent["type"], NotificationEvent>;
+
+export type TestEventType = keyof typeof TEST_EVENTS;
+
+/** The plain-text message (title, facts, dashboard link) a channel is expected to render for each of TEST_EVENTS. */
+export const TEST_TEXT: Record<TestEventType, string> = {
+  error:
+    "API health is down\nStatus: error\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 503\nLatency: 1532 ms\nError: expected status 200, got 503\nOpen in Vigil: https://vigil.example.com/monitors/42",
+  degraded:
+    "API health is degraded\nStatus: degraded\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 200\nLatency: 2450 ms\nOpen in Vigil: https://vigil.example.com/monitors/42",
+  recovered:
+    "API health has recovered\nStatus: recovered\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 200\nLatency: 87 ms\nOpen in Vigil: https://vigil.example.com/monitors/42",
+  test: "Test notification for API health\nStatus: test\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nOpen in Vigil: https://vigil.example.com/monitors/42",
+};
+
+/** One row of a channel's table: the event delivered, the test's name, and the exact request it must produce. */
+export interface ChannelCase {
+  event: TestEventType;
+  name: string;
+  expected: CapturedRequest;
+}
+
+/** `it.each` rows titled by each case's name, for a `"%s"` title (a `"$name"` title comes out quoted and cut at 40 characters). */
+export const byName = (cases: ChannelCase[]) => cases.map((row): [string, ChannelCase] => [row.name, row]);
+
+export interface ChannelServer {
+  /** The capture server's base URL (valid once the file's tests run). */
+  readonly url: string;
+  readonly requests: CapturedRequest[];
+  /** Notifies the channel of TEST_EVENTS[type] at TEST_NOW, requires a delivery with the reply's status, returns the request captured. */
+  deliver(type: TestEventType): Promise<CapturedRequest | undefined>;
+}
+
+/**
+ * A capture server for one channel test file (started before its tests, closed after) answering `reply`;
+ * `channel` builds the channel under test from the server's URL.
+ */
+export function channelServer(
+  reply: { status: number; body: string },
+  channel: (url: string) => { kind: string; config: unknown },
+): ChannelServer {
+  let server: CaptureServer | undefined;
+  beforeAll(async () => {
+    server = await startCaptureServer(() => reply);
+  });
+  afterAll(() => server?.close());
+  const started = () => {
+    if (!server) throw new Error("the capture server starts before the file's tests");
+    return server;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get requests() {
+      return started().requests;
+    },
+    async deliver(type) {
+      const { url, requests } = started();
+      const result = await notify(channel(url), TEST_EVENTS[type], testEnv(url), { now: TEST_NOW });
+      expect(result).toEqual({ ok: true, status: reply.status });
+      return requests.at(-1);
+    },
+  };
+}
+
+/** The Twilio Messages request (SMS and WhatsApp) with testEnv's account and credentials and the form `body`. */
+export const expectedTwilioMessage = (body: string) =>
+  expectedRequest(
+    "/2010-04-01/Accounts/AC00000000000000000000000000000001/Messages.json",
+    [
+      ["authorization", "Basic QUMwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMTp0d2lsaW8tc2VjcmV0"],
+      ["content-type", "application/x-www-form-urlencoded"],
+    ],
+    body,
+  );

@@ -1,109 +1,75 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notify } from "../notify";
 import {
-  type CaptureServer,
+  byName,
+  type ChannelCase,
+  channelServer,
   expectedRequest,
   type SmtpCaptureServer,
-  startCaptureServer,
   startSmtpServer,
   TEST_EVENTS,
   TEST_NOW,
+  TEST_TEXT,
+  type TestEventType,
   testEnv,
 } from "../testing";
 
-let server: CaptureServer;
-beforeAll(async () => {
-  server = await startCaptureServer(() => ({ status: 200, body: '{"id":"e1"}' }));
-});
-afterAll(() => server.close());
+const server = channelServer({ status: 200, body: '{"id":"e1"}' }, () => ({ kind: "email", config: { email: "ops@example.com" } }));
 
-async function deliver(type: keyof typeof TEST_EVENTS) {
-  const result = await notify({ kind: "email", config: { email: "ops@example.com" } }, TEST_EVENTS[type], testEnv(server.url), {
-    now: TEST_NOW,
-  });
-  expect(result).toEqual({ ok: true, status: 200 });
-  return server.requests.at(-1);
-}
+/** The email API request for one event: an idempotency key per monitor, slot and event, the subject, both parts. */
+const sendEmail = (type: TestEventType, subject: string, html: string) =>
+  expectedRequest(
+    "/emails",
+    [
+      ["authorization", "Bearer re_test_key"],
+      ["content-type", "application/json"],
+      ["idempotency-key", `vigil-42-1714564800000-${type}`],
+    ],
+    { from: "Vigil <alerts@vigil.example.com>", to: ["ops@example.com"], subject, text: TEST_TEXT[type], html },
+  );
+
+const CASES: ChannelCase[] = [
+  {
+    event: "error",
+    name: "an error sends a text and an HTML part through the email API with an idempotency key",
+    expected: sendEmail(
+      "error",
+      "[Vigil] API health is down",
+      '<!doctype html>\n<html><body style="font-family:sans-serif">\n<h2 style="color:#c0392b">API health is down</h2>\n<table>\n<tr><th align="left">Status</th><td>error</td></tr>\n<tr><th align="left">URL</th><td>https://api.example.com/health</td></tr>\n<tr><th align="left">Time</th><td>2024-05-01T12:00:00.000Z</td></tr>\n<tr><th align="left">Status code</th><td>503</td></tr>\n<tr><th align="left">Latency</th><td>1532 ms</td></tr>\n<tr><th align="left">Error</th><td>expected status 200, got 503</td></tr>\n</table>\n<p><a href="https://vigil.example.com/monitors/42">Open in Vigil</a></p>\n</body></html>',
+    ),
+  },
+  {
+    event: "degraded",
+    name: "degraded sends the slow latency by email",
+    expected: sendEmail(
+      "degraded",
+      "[Vigil] API health is degraded",
+      '<!doctype html>\n<html><body style="font-family:sans-serif">\n<h2 style="color:#d35400">API health is degraded</h2>\n<table>\n<tr><th align="left">Status</th><td>degraded</td></tr>\n<tr><th align="left">URL</th><td>https://api.example.com/health</td></tr>\n<tr><th align="left">Time</th><td>2024-05-01T12:00:00.000Z</td></tr>\n<tr><th align="left">Status code</th><td>200</td></tr>\n<tr><th align="left">Latency</th><td>2450 ms</td></tr>\n</table>\n<p><a href="https://vigil.example.com/monitors/42">Open in Vigil</a></p>\n</body></html>',
+    ),
+  },
+  {
+    event: "recovered",
+    name: "a recovery sends the status code and latency by email",
+    expected: sendEmail(
+      "recovered",
+      "[Vigil] API health has recovered",
+      '<!doctype html>\n<html><body style="font-family:sans-serif">\n<h2 style="color:#27ae60">API health has recovered</h2>\n<table>\n<tr><th align="left">Status</th><td>recovered</td></tr>\n<tr><th align="left">URL</th><td>https://api.example.com/health</td></tr>\n<tr><th align="left">Time</th><td>2024-05-01T12:00:00.000Z</td></tr>\n<tr><th align="left">Status code</th><td>200</td></tr>\n<tr><th align="left">Latency</th><td>87 ms</td></tr>\n</table>\n<p><a href="https://vigil.example.com/monitors/42">Open in Vigil</a></p>\n</body></html>',
+    ),
+  },
+  {
+    event: "test",
+    name: "a test sends the monitor's name, URL and time by email",
+    expected: sendEmail(
+      "test",
+      "[Vigil] Test notification for API health",
+      '<!doctype html>\n<html><body style="font-family:sans-serif">\n<h2 style="color:#2980b9">Test notification for API health</h2>\n<table>\n<tr><th align="left">Status</th><td>test</td></tr>\n<tr><th align="left">URL</th><td>https://api.example.com/health</td></tr>\n<tr><th align="left">Time</th><td>2024-05-01T12:00:00.000Z</td></tr>\n</table>\n<p><a href="https://vigil.example.com/monitors/42">Open in Vigil</a></p>\n</body></html>',
+    ),
+  },
+];
 
 describe("email channel (HTTP API)", () => {
-  it("an error sends a text and an HTML part through the email API with an idempotency key", async () => {
-    expect(await deliver("error")).toEqual(
-      expectedRequest(
-        "/emails",
-        [
-          ["authorization", "Bearer re_test_key"],
-          ["content-type", "application/json"],
-          ["idempotency-key", "vigil-42-1714564800000-error"],
-        ],
-        {
-          from: "Vigil <alerts@vigil.example.com>",
-          to: ["ops@example.com"],
-          subject: "[Vigil] API health is down",
-          text: "API health is down\nStatus: error\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 503\nLatency: 1532 ms\nError: expected status 200, got 503\nOpen in Vigil: https://vigil.example.com/monitors/42",
-          html: '<!doctype html>\n<html><body style="font-family:sans-serif">\n<h2 style="color:#c0392b">API health is down</h2>\n<table>\n<tr><th align="left">Status</th><td>error</td></tr>\n<tr><th align="left">URL</th><td>https://api.example.com/health</td></tr>\n<tr><th align="left">Time</th><td>2024-05-01T12:00:00.000Z</td></tr>\n<tr><th align="left">Status code</th><td>503</td></tr>\n<tr><th align="left">Latency</th><td>1532 ms</td></tr>\n<tr><th align="left">Error</th><td>expected status 200, got 503</td></tr>\n</table>\n<p><a href="https://vigil.example.com/monitors/42">Open in Vigil</a></p>\n</body></html>',
-        },
-      ),
-    );
-  });
-
-  it("degraded sends the slow latency by email", async () => {
-    expect(await deliver("degraded")).toEqual(
-      expectedRequest(
-        "/emails",
-        [
-          ["authorization", "Bearer re_test_key"],
-          ["content-type", "application/json"],
-          ["idempotency-key", "vigil-42-1714564800000-degraded"],
-        ],
-        {
-          from: "Vigil <alerts@vigil.example.com>",
-          to: ["ops@example.com"],
-          subject: "[Vigil] API health is degraded",
-          text: "API health is degraded\nStatus: degraded\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 200\nLatency: 2450 ms\nOpen in Vigil: https://vigil.example.com/monitors/42",
-          html: '<!doctype html>\n<html><body style="font-family:sans-serif">\n<h2 style="color:#d35400">API health is degraded</h2>\n<table>\n<tr><th align="left">Status</th><td>degraded</td></tr>\n<tr><th align="left">URL</th><td>https://api.example.com/health</td></tr>\n<tr><th align="left">Time</th><td>2024-05-01T12:00:00.000Z</td></tr>\n<tr><th align="left">Status code</th><td>200</td></tr>\n<tr><th align="left">Latency</th><td>2450 ms</td></tr>\n</table>\n<p><a href="https://vigil.example.com/monitors/42">Open in Vigil</a></p>\n</body></html>',
-        },
-      ),
-    );
-  });
-
-  it("a recovery sends the status code and latency by email", async () => {
-    expect(await deliver("recovered")).toEqual(
-      expectedRequest(
-        "/emails",
-        [
-          ["authorization", "Bearer re_test_key"],
-          ["content-type", "application/json"],
-          ["idempotency-key", "vigil-42-1714564800000-recovered"],
-        ],
-        {
-          from: "Vigil <alerts@vigil.example.com>",
-          to: ["ops@example.com"],
-          subject: "[Vigil] API health has recovered",
-          text: "API health has recovered\nStatus: recovered\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 200\nLatency: 87 ms\nOpen in Vigil: https://vigil.example.com/monitors/42",
-          html: '<!doctype html>\n<html><body style="font-family:sans-serif">\n<h2 style="color:#27ae60">API health has recovered</h2>\n<table>\n<tr><th align="left">Status</th><td>recovered</td></tr>\n<tr><th align="left">URL</th><td>https://api.example.com/health</td></tr>\n<tr><th align="left">Time</th><td>2024-05-01T12:00:00.000Z</td></tr>\n<tr><th align="left">Status code</th><td>200</td></tr>\n<tr><th align="left">Latency</th><td>87 ms</td></tr>\n</table>\n<p><a href="https://vigil.example.com/monitors/42">Open in Vigil</a></p>\n</body></html>',
-        },
-      ),
-    );
-  });
-
-  it("a test sends the monitor's name, URL and time by email", async () => {
-    expect(await deliver("test")).toEqual(
-      expectedRequest(
-        "/emails",
-        [
-          ["authorization", "Bearer re_test_key"],
-          ["content-type", "application/json"],
-          ["idempotency-key", "vigil-42-1714564800000-test"],
-        ],
-        {
-          from: "Vigil <alerts@vigil.example.com>",
-          to: ["ops@example.com"],
-          subject: "[Vigil] Test notification for API health",
-          text: "Test notification for API health\nStatus: test\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nOpen in Vigil: https://vigil.example.com/monitors/42",
-          html: '<!doctype html>\n<html><body style="font-family:sans-serif">\n<h2 style="color:#2980b9">Test notification for API health</h2>\n<table>\n<tr><th align="left">Status</th><td>test</td></tr>\n<tr><th align="left">URL</th><td>https://api.example.com/health</td></tr>\n<tr><th align="left">Time</th><td>2024-05-01T12:00:00.000Z</td></tr>\n</table>\n<p><a href="https://vigil.example.com/monitors/42">Open in Vigil</a></p>\n</body></html>',
-        },
-      ),
-    );
+  it.each(byName(CASES))("%s", async (_name, { event, expected }) => {
+    expect(await server.deliver(event)).toEqual(expected);
   });
 });
 
@@ -115,7 +81,7 @@ describe("email channel (SMTP)", () => {
   afterAll(() => smtp.close());
 
   // Message-ID, Date and MIME boundary are fixed by the event and the sending time, so a retry is the same mail.
-  const RAW: Record<keyof typeof TEST_EVENTS, string> = {
+  const RAW: Record<TestEventType, string> = {
     error: [
       "From: Vigil <alerts@vigil.example.com>",
       "To: ops@example.com",

@@ -1,312 +1,79 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { notify } from "../notify";
-import { type CaptureServer, expectedRequest, startCaptureServer, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
+import { byName, type ChannelCase, channelServer, expectedRequest, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
 
-let server: CaptureServer;
-beforeAll(async () => {
-  server = await startCaptureServer(() => ({ status: 200, body: "{}" }));
-});
-afterAll(() => server.close());
+const server = channelServer({ status: 200, body: "{}" }, (url) => ({
+  kind: "google-chat",
+  config: { webhookUrl: `${url}/v1/spaces/AAA/messages?key=k&token=t` },
+}));
 
-async function deliver(type: keyof typeof TEST_EVENTS) {
-  const result = await notify(
-    { kind: "google-chat", config: { webhookUrl: `${server.url}/v1/spaces/AAA/messages?key=k&token=t` } },
-    TEST_EVENTS[type],
-    testEnv(server.url),
-    { now: TEST_NOW },
-  );
-  expect(result).toEqual({ ok: true, status: 200 });
-  return server.requests.at(-1);
-}
+const fact = (topLabel: string, text: string) => ({ decoratedText: { topLabel, text, wrapText: true } });
+
+/** The message every event posts: a text line, then a card with the facts after Status, URL and Time and a button. */
+const card = (text: string, title: string, status: string, facts: ReturnType<typeof fact>[]) =>
+  expectedRequest("/v1/spaces/AAA/messages?key=k&token=t", [["content-type", "application/json; charset=UTF-8"]], {
+    text,
+    cardsV2: [
+      {
+        cardId: "vigil-monitor-42",
+        card: {
+          header: { title, subtitle: "Vigil" },
+          sections: [
+            {
+              widgets: [
+                fact("Status", status),
+                fact("URL", "https://api.example.com/health"),
+                fact("Time", "2024-05-01T12:00:00.000Z"),
+                ...facts,
+                {
+                  buttonList: {
+                    buttons: [{ text: "Open in Vigil", onClick: { openLink: { url: "https://vigil.example.com/monitors/42" } } }],
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      },
+    ],
+  });
+
+const CASES: ChannelCase[] = [
+  {
+    event: "error",
+    name: "an error posts a text line and a card with every fact and a button to the monitor",
+    expected: card("🔴 API health is down", "API health is down", "error", [
+      fact("Status code", "503"),
+      fact("Latency", "1532 ms"),
+      fact("Error", "expected status 200, got 503"),
+    ]),
+  },
+  {
+    event: "degraded",
+    name: "degraded posts a card with the slow latency",
+    expected: card("🟠 API health is degraded", "API health is degraded", "degraded", [
+      fact("Status code", "200"),
+      fact("Latency", "2450 ms"),
+    ]),
+  },
+  {
+    event: "recovered",
+    name: "a recovery posts a card with the status code and latency",
+    expected: card("🟢 API health has recovered", "API health has recovered", "recovered", [
+      fact("Status code", "200"),
+      fact("Latency", "87 ms"),
+    ]),
+  },
+  {
+    event: "test",
+    name: "a test posts a card with the monitor's name, URL and time",
+    expected: card("🔔 Test notification for API health", "Test notification for API health", "test", []),
+  },
+];
 
 describe("google-chat channel", () => {
-  it("an error posts a text line and a card with every fact and a button to the monitor", async () => {
-    expect(await deliver("error")).toEqual(
-      expectedRequest("/v1/spaces/AAA/messages?key=k&token=t", [["content-type", "application/json; charset=UTF-8"]], {
-        text: "🔴 API health is down",
-        cardsV2: [
-          {
-            cardId: "vigil-monitor-42",
-            card: {
-              header: {
-                title: "API health is down",
-                subtitle: "Vigil",
-              },
-              sections: [
-                {
-                  widgets: [
-                    {
-                      decoratedText: {
-                        topLabel: "Status",
-                        text: "error",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      decoratedText: {
-                        topLabel: "URL",
-                        text: "https://api.example.com/health",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      decoratedText: {
-                        topLabel: "Time",
-                        text: "2024-05-01T12:00:00.000Z",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      decoratedText: {
-                        topLabel: "Status code",
-                        text: "503",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      decoratedText: {
-                        topLabel: "Latency",
-                        text: "1532 ms",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      decoratedText: {
-                        topLabel: "Error",
-                        text: "expected status 200, got 503",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      buttonList: {
-                        buttons: [
-                          {
-                            text: "Open in Vigil",
-                            onClick: {
-                              openLink: {
-                                url: "https://vigil.example.com/monitors/42",
-                              },
-                            },
-                          },
-                        ],
-                      },
-                    },
-                  ],
-                },
-              ],
-            },
-          },
-        ],
-      }),
-    );
-  });
-
-  it("degraded posts a card with the slow latency", async () => {
-    expect(await deliver("degraded")).toEqual(
-      expectedRequest("/v1/spaces/AAA/messages?key=k&token=t", [["content-type", "application/json; charset=UTF-8"]], {
-        text: "🟠 API health is degraded",
-        cardsV2: [
-          {
-            cardId: "vigil-monitor-42",
-            card: {
-              header: {
-                title: "API health is degraded",
-                subtitle: "Vigil",
-              },
-              sections: [
-                {
-                  widgets: [
-                    {
-                      decoratedText: {
-                        topLabel: "Status",
-                        text: "degraded",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      decoratedText: {
-                        topLabel: "URL",
-                        text: "https://api.example.com/health",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      decoratedText: {
-                        topLabel: "Time",
-                        text: "2024-05-01T12:00:00.000Z",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      decoratedText: {
-                        topLabel: "Status code",
-                        text: "200",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      decoratedText: {
-                        topLabel: "Latency",
-                        text: "2450 ms",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      buttonList: {
-                        buttons: [
-                          {
-                            text: "Open in Vigil",
-                            onClick: {
-                              openLink: {
-                                url: "https://vigil.example.com/monitors/42",
-                              },
-                            },
-                          },
-                        ],
-                      },
-                    },
-                  ],
-                },
-              ],
-            },
-          },
-        ],
-      }),
-    );
-  });
-
-  it("a recovery posts a card with the status code and latency", async () => {
-    expect(await deliver("recovered")).toEqual(
-      expectedRequest("/v1/spaces/AAA/messages?key=k&token=t", [["content-type", "application/json; charset=UTF-8"]], {
-        text: "🟢 API health has recovered",
-        cardsV2: [
-          {
-            cardId: "vigil-monitor-42",
-            card: {
-              header: {
-                title: "API health has recovered",
-                subtitle: "Vigil",
-              },
-              sections: [
-                {
-                  widgets: [
-                    {
-                      decoratedText: {
-                        topLabel: "Status",
-                        text: "recovered",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      decoratedText: {
-                        topLabel: "URL",
-                        text: "https://api.example.com/health",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      decoratedText: {
-                        topLabel: "Time",
-                        text: "2024-05-01T12:00:00.000Z",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      decoratedText: {
-                        topLabel: "Status code",
-                        text: "200",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      decoratedText: {
-                        topLabel: "Latency",
-                        text: "87 ms",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      buttonList: {
-                        buttons: [
-                          {
-                            text: "Open in Vigil",
-                            onClick: {
-                              openLink: {
-                                url: "https://vigil.example.com/monitors/42",
-                              },
-                            },
-                          },
-                        ],
-                      },
-                    },
-                  ],
-                },
-              ],
-            },
-          },
-        ],
-      }),
-    );
-  });
-
-  it("a test posts a card with the monitor's name, URL and time", async () => {
-    expect(await deliver("test")).toEqual(
-      expectedRequest("/v1/spaces/AAA/messages?key=k&token=t", [["content-type", "application/json; charset=UTF-8"]], {
-        text: "🔔 Test notification for API health",
-        cardsV2: [
-          {
-            cardId: "vigil-monitor-42",
-            card: {
-              header: {
-                title: "Test notification for API health",
-                subtitle: "Vigil",
-              },
-              sections: [
-                {
-                  widgets: [
-                    {
-                      decoratedText: {
-                        topLabel: "Status",
-                        text: "test",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      decoratedText: {
-                        topLabel: "URL",
-                        text: "https://api.example.com/health",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      decoratedText: {
-                        topLabel: "Time",
-                        text: "2024-05-01T12:00:00.000Z",
-                        wrapText: true,
-                      },
-                    },
-                    {
-                      buttonList: {
-                        buttons: [
-                          {
-                            text: "Open in Vigil",
-                            onClick: {
-                              openLink: {
-                                url: "https://vigil.example.com/monitors/42",
-                              },
-                            },
-                          },
-                        ],
-                      },
-                    },
-                  ],
-                },
-              ],
-            },
-          },
-        ],
-      }),
-    );
+  it.each(byName(CASES))("%s", async (_name, { event, expected }) => {
+    expect(await server.deliver(event)).toEqual(expected);
   });
 });
 

@@ -1,91 +1,49 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { notify } from "../notify";
-import { type CaptureServer, expectedRequest, startCaptureServer, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
+import { byName, type ChannelCase, channelServer, expectedRequest, TEST_EVENTS, TEST_NOW, TEST_TEXT, testEnv } from "../testing";
 
-let server: CaptureServer;
-beforeAll(async () => {
-  server = await startCaptureServer(() => ({ status: 200, body: "{}" }));
-});
-afterAll(() => server.close());
+const server = channelServer({ status: 200, body: "{}" }, () => ({ kind: "ntfy", config: { topic: "vigil-alerts", token: "tk_secret" } }));
 
-async function deliver(type: keyof typeof TEST_EVENTS) {
-  const result = await notify(
-    { kind: "ntfy", config: { topic: "vigil-alerts", token: "tk_secret" } },
-    TEST_EVENTS[type],
-    testEnv(server.url),
-    { now: TEST_NOW },
+const publish = (title: string, priority: string, tags: string, body: string) =>
+  expectedRequest(
+    "/vigil-alerts",
+    [
+      ["content-type", "text/plain; charset=utf-8"],
+      ["title", title],
+      ["priority", priority],
+      ["tags", tags],
+      ["click", "https://vigil.example.com/monitors/42"],
+      ["authorization", "Bearer tk_secret"],
+    ],
+    body,
   );
-  expect(result).toEqual({ ok: true, status: 200 });
-  return server.requests.at(-1);
-}
+
+const CASES: ChannelCase[] = [
+  {
+    event: "error",
+    name: "an error publishes to the topic with urgent priority, a siren tag, a click link and the bearer token",
+    expected: publish("API health is down", "5", "rotating_light", TEST_TEXT.error),
+  },
+  {
+    event: "degraded",
+    name: "degraded publishes with high priority and a warning tag",
+    expected: publish("API health is degraded", "4", "warning", TEST_TEXT.degraded),
+  },
+  {
+    event: "recovered",
+    name: "a recovery publishes with default priority and a check-mark tag",
+    expected: publish("API health has recovered", "3", "white_check_mark", TEST_TEXT.recovered),
+  },
+  {
+    event: "test",
+    name: "a test publishes with default priority and a bell tag",
+    expected: publish("Test notification for API health", "3", "bell", TEST_TEXT.test),
+  },
+];
 
 describe("ntfy channel", () => {
-  it("an error publishes to the topic with urgent priority, a siren tag, a click link and the bearer token", async () => {
-    expect(await deliver("error")).toEqual(
-      expectedRequest(
-        "/vigil-alerts",
-        [
-          ["content-type", "text/plain; charset=utf-8"],
-          ["title", "API health is down"],
-          ["priority", "5"],
-          ["tags", "rotating_light"],
-          ["click", "https://vigil.example.com/monitors/42"],
-          ["authorization", "Bearer tk_secret"],
-        ],
-        "API health is down\nStatus: error\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 503\nLatency: 1532 ms\nError: expected status 200, got 503\nOpen in Vigil: https://vigil.example.com/monitors/42",
-      ),
-    );
-  });
-
-  it("degraded publishes with high priority and a warning tag", async () => {
-    expect(await deliver("degraded")).toEqual(
-      expectedRequest(
-        "/vigil-alerts",
-        [
-          ["content-type", "text/plain; charset=utf-8"],
-          ["title", "API health is degraded"],
-          ["priority", "4"],
-          ["tags", "warning"],
-          ["click", "https://vigil.example.com/monitors/42"],
-          ["authorization", "Bearer tk_secret"],
-        ],
-        "API health is degraded\nStatus: degraded\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 200\nLatency: 2450 ms\nOpen in Vigil: https://vigil.example.com/monitors/42",
-      ),
-    );
-  });
-
-  it("a recovery publishes with default priority and a check-mark tag", async () => {
-    expect(await deliver("recovered")).toEqual(
-      expectedRequest(
-        "/vigil-alerts",
-        [
-          ["content-type", "text/plain; charset=utf-8"],
-          ["title", "API health has recovered"],
-          ["priority", "3"],
-          ["tags", "white_check_mark"],
-          ["click", "https://vigil.example.com/monitors/42"],
-          ["authorization", "Bearer tk_secret"],
-        ],
-        "API health has recovered\nStatus: recovered\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 200\nLatency: 87 ms\nOpen in Vigil: https://vigil.example.com/monitors/42",
-      ),
-    );
-  });
-
-  it("a test publishes with default priority and a bell tag", async () => {
-    expect(await deliver("test")).toEqual(
-      expectedRequest(
-        "/vigil-alerts",
-        [
-          ["content-type", "text/plain; charset=utf-8"],
-          ["title", "Test notification for API health"],
-          ["priority", "3"],
-          ["tags", "bell"],
-          ["click", "https://vigil.example.com/monitors/42"],
-          ["authorization", "Bearer tk_secret"],
-        ],
-        "Test notification for API health\nStatus: test\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nOpen in Vigil: https://vigil.example.com/monitors/42",
-      ),
-    );
+  it.each(byName(CASES))("%s", async (_name, { event, expected }) => {
+    expect(await server.deliver(event)).toEqual(expected);
   });
 });
 

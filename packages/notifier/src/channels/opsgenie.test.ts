@@ -1,125 +1,72 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { notify } from "../notify";
-import { type CaptureServer, expectedRequest, startCaptureServer, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
+import { byName, type ChannelCase, channelServer, expectedRequest, TEST_EVENTS, TEST_NOW, TEST_TEXT, testEnv } from "../testing";
 
-let server: CaptureServer;
-beforeAll(async () => {
-  server = await startCaptureServer(() => ({ status: 202, body: '{"result":"Request will be processed"}' }));
-});
-afterAll(() => server.close());
+const server = channelServer({ status: 202, body: '{"result":"Request will be processed"}' }, () => ({
+  kind: "opsgenie",
+  config: { apiKey: "og-key" },
+}));
+const { deliver } = server;
 
-async function deliver(type: keyof typeof TEST_EVENTS) {
-  const result = await notify({ kind: "opsgenie", config: { apiKey: "og-key" } }, TEST_EVENTS[type], testEnv(server.url), {
-    now: TEST_NOW,
+const alertsApi = (path: string, body: object) =>
+  expectedRequest(
+    path,
+    [
+      ["authorization", "GenieKey og-key"],
+      ["content-type", "application/json"],
+    ],
+    body,
+  );
+
+/** A created alert: its message, alias and priority, and the details after Status, URL and Time. */
+const create = (type: "error" | "degraded" | "test", message: string, alias: string, priority: string, facts: Record<string, string>) =>
+  alertsApi("/v2/alerts", {
+    message,
+    alias,
+    description: TEST_TEXT[type],
+    details: {
+      Status: type,
+      URL: "https://api.example.com/health",
+      Time: "2024-05-01T12:00:00.000Z",
+      ...facts,
+      Dashboard: "https://vigil.example.com/monitors/42",
+    },
+    entity: "https://api.example.com/health",
+    source: "Vigil",
+    tags: ["vigil", type],
+    priority,
   });
-  expect(result).toEqual({ ok: true, status: 202 });
-  return server.requests.at(-1);
-}
+
+const CASES: ChannelCase[] = [
+  {
+    event: "error",
+    name: "an error creates a P1 alert with the monitor's alias",
+    expected: create("error", "API health is down", "vigil-monitor-42", "P1", {
+      "Status code": "503",
+      Latency: "1532 ms",
+      Error: "expected status 200, got 503",
+    }),
+  },
+  {
+    event: "degraded",
+    name: "degraded creates a P3 alert under the same alias",
+    expected: create("degraded", "API health is degraded", "vigil-monitor-42", "P3", { "Status code": "200", Latency: "2450 ms" }),
+  },
+  {
+    event: "recovered",
+    name: "a recovery closes the alert by its alias",
+    expected: alertsApi("/v2/alerts/vigil-monitor-42/close?identifierType=alias", { source: "Vigil", note: TEST_TEXT.recovered }),
+  },
+  {
+    event: "test",
+    name: "a test creates a P5 alert under a separate test alias",
+    expected: create("test", "Test notification for API health", "vigil-monitor-42-test", "P5", {}),
+  },
+];
 
 describe("opsgenie channel", () => {
-  it("an error creates a P1 alert with the monitor's alias", async () => {
-    expect(await deliver("error")).toEqual(
-      expectedRequest(
-        "/v2/alerts",
-        [
-          ["authorization", "GenieKey og-key"],
-          ["content-type", "application/json"],
-        ],
-        {
-          message: "API health is down",
-          alias: "vigil-monitor-42",
-          description:
-            "API health is down\nStatus: error\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 503\nLatency: 1532 ms\nError: expected status 200, got 503\nOpen in Vigil: https://vigil.example.com/monitors/42",
-          details: {
-            Status: "error",
-            URL: "https://api.example.com/health",
-            Time: "2024-05-01T12:00:00.000Z",
-            "Status code": "503",
-            Latency: "1532 ms",
-            Error: "expected status 200, got 503",
-            Dashboard: "https://vigil.example.com/monitors/42",
-          },
-          entity: "https://api.example.com/health",
-          source: "Vigil",
-          tags: ["vigil", "error"],
-          priority: "P1",
-        },
-      ),
-    );
-  });
-
-  it("degraded creates a P3 alert under the same alias", async () => {
-    expect(await deliver("degraded")).toEqual(
-      expectedRequest(
-        "/v2/alerts",
-        [
-          ["authorization", "GenieKey og-key"],
-          ["content-type", "application/json"],
-        ],
-        {
-          message: "API health is degraded",
-          alias: "vigil-monitor-42",
-          description:
-            "API health is degraded\nStatus: degraded\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 200\nLatency: 2450 ms\nOpen in Vigil: https://vigil.example.com/monitors/42",
-          details: {
-            Status: "degraded",
-            URL: "https://api.example.com/health",
-            Time: "2024-05-01T12:00:00.000Z",
-            "Status code": "200",
-            Latency: "2450 ms",
-            Dashboard: "https://vigil.example.com/monitors/42",
-          },
-          entity: "https://api.example.com/health",
-          source: "Vigil",
-          tags: ["vigil", "degraded"],
-          priority: "P3",
-        },
-      ),
-    );
-  });
-
-  it("a recovery closes the alert by its alias", async () => {
-    expect(await deliver("recovered")).toEqual(
-      expectedRequest(
-        "/v2/alerts/vigil-monitor-42/close?identifierType=alias",
-        [
-          ["authorization", "GenieKey og-key"],
-          ["content-type", "application/json"],
-        ],
-        {
-          source: "Vigil",
-          note: "API health has recovered\nStatus: recovered\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 200\nLatency: 87 ms\nOpen in Vigil: https://vigil.example.com/monitors/42",
-        },
-      ),
-    );
-  });
-
-  it("a test creates a P5 alert under a separate test alias", async () => {
-    expect(await deliver("test")).toEqual(
-      expectedRequest(
-        "/v2/alerts",
-        [
-          ["authorization", "GenieKey og-key"],
-          ["content-type", "application/json"],
-        ],
-        {
-          message: "Test notification for API health",
-          alias: "vigil-monitor-42-test",
-          description:
-            "Test notification for API health\nStatus: test\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nOpen in Vigil: https://vigil.example.com/monitors/42",
-          details: {
-            Status: "test",
-            URL: "https://api.example.com/health",
-            Time: "2024-05-01T12:00:00.000Z",
-            Dashboard: "https://vigil.example.com/monitors/42",
-          },
-          entity: "https://api.example.com/health",
-          source: "Vigil",
-          tags: ["vigil", "test"],
-          priority: "P5",
-        },
-      ),
-    );
+  it.each(byName(CASES))("%s", async (_name, { event, expected }) => {
+    expect(await deliver(event)).toEqual(expected);
   });
 });
 

@@ -1,128 +1,62 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { notify } from "../notify";
-import { type CaptureServer, expectedRequest, startCaptureServer, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
+import { describe, expect, it } from "vitest";
+import { byName, type ChannelCase, channelServer, expectedRequest } from "../testing";
 
-let server: CaptureServer;
-beforeAll(async () => {
-  server = await startCaptureServer(() => ({ status: 202, body: '{"status":"success"}' }));
-});
-afterAll(() => server.close());
+const { deliver } = channelServer({ status: 202, body: '{"status":"success"}' }, () => ({
+  kind: "pagerduty",
+  config: { routingKey: "R0123456789abcdef0123456789ABCDE" },
+}));
 
-async function deliver(type: keyof typeof TEST_EVENTS) {
-  const result = await notify(
-    { kind: "pagerduty", config: { routingKey: "R0123456789abcdef0123456789ABCDE" } },
-    TEST_EVENTS[type],
-    testEnv(server.url),
-    { now: TEST_NOW },
-  );
-  expect(result).toEqual({ ok: true, status: 202 });
-  return server.requests.at(-1);
-}
+const enqueue = (body: object) =>
+  expectedRequest("/v2/enqueue", [["content-type", "application/json"]], { routing_key: "R0123456789abcdef0123456789ABCDE", ...body });
+
+/** A trigger event: its dedup key, summary, severity and the facts after Status, URL and Time. */
+const trigger = (dedup_key: string, summary: string, severity: string, status: string, facts: Record<string, string>) =>
+  enqueue({
+    event_action: "trigger",
+    dedup_key,
+    payload: {
+      summary,
+      source: "https://api.example.com/health",
+      severity,
+      timestamp: "2024-05-01T12:00:00.000Z",
+      component: "API health",
+      custom_details: { Status: status, URL: "https://api.example.com/health", Time: "2024-05-01T12:00:00.000Z", ...facts },
+    },
+    client: "Vigil",
+    client_url: "https://vigil.example.com/monitors/42",
+    links: [{ href: "https://vigil.example.com/monitors/42", text: "Open in Vigil" }],
+  });
+
+const CASES: ChannelCase[] = [
+  {
+    event: "error",
+    name: "an error triggers a critical event deduplicated per monitor",
+    expected: trigger("vigil-monitor-42", "API health is down: expected status 200, got 503", "critical", "error", {
+      "Status code": "503",
+      Latency: "1532 ms",
+      Error: "expected status 200, got 503",
+    }),
+  },
+  {
+    event: "degraded",
+    name: "degraded triggers a warning event under the same dedup key",
+    expected: trigger("vigil-monitor-42", "API health is degraded", "warning", "degraded", { "Status code": "200", Latency: "2450 ms" }),
+  },
+  {
+    event: "recovered",
+    name: "a recovery resolves the incident under the same dedup key",
+    expected: enqueue({ event_action: "resolve", dedup_key: "vigil-monitor-42" }),
+  },
+  {
+    event: "test",
+    name: "a test triggers an info event under a separate test dedup key",
+    expected: trigger("vigil-monitor-42-test", "Test notification for API health", "info", "test", {}),
+  },
+];
 
 describe("pagerduty channel", () => {
-  it("an error triggers a critical event deduplicated per monitor", async () => {
-    expect(await deliver("error")).toEqual(
-      expectedRequest("/v2/enqueue", [["content-type", "application/json"]], {
-        routing_key: "R0123456789abcdef0123456789ABCDE",
-        event_action: "trigger",
-        dedup_key: "vigil-monitor-42",
-        payload: {
-          summary: "API health is down: expected status 200, got 503",
-          source: "https://api.example.com/health",
-          severity: "critical",
-          timestamp: "2024-05-01T12:00:00.000Z",
-          component: "API health",
-          custom_details: {
-            Status: "error",
-            URL: "https://api.example.com/health",
-            Time: "2024-05-01T12:00:00.000Z",
-            "Status code": "503",
-            Latency: "1532 ms",
-            Error: "expected status 200, got 503",
-          },
-        },
-        client: "Vigil",
-        client_url: "https://vigil.example.com/monitors/42",
-        links: [
-          {
-            href: "https://vigil.example.com/monitors/42",
-            text: "Open in Vigil",
-          },
-        ],
-      }),
-    );
-  });
-
-  it("degraded triggers a warning event under the same dedup key", async () => {
-    expect(await deliver("degraded")).toEqual(
-      expectedRequest("/v2/enqueue", [["content-type", "application/json"]], {
-        routing_key: "R0123456789abcdef0123456789ABCDE",
-        event_action: "trigger",
-        dedup_key: "vigil-monitor-42",
-        payload: {
-          summary: "API health is degraded",
-          source: "https://api.example.com/health",
-          severity: "warning",
-          timestamp: "2024-05-01T12:00:00.000Z",
-          component: "API health",
-          custom_details: {
-            Status: "degraded",
-            URL: "https://api.example.com/health",
-            Time: "2024-05-01T12:00:00.000Z",
-            "Status code": "200",
-            Latency: "2450 ms",
-          },
-        },
-        client: "Vigil",
-        client_url: "https://vigil.example.com/monitors/42",
-        links: [
-          {
-            href: "https://vigil.example.com/monitors/42",
-            text: "Open in Vigil",
-          },
-        ],
-      }),
-    );
-  });
-
-  it("a recovery resolves the incident under the same dedup key", async () => {
-    expect(await deliver("recovered")).toEqual(
-      expectedRequest("/v2/enqueue", [["content-type", "application/json"]], {
-        routing_key: "R0123456789abcdef0123456789ABCDE",
-        event_action: "resolve",
-        dedup_key: "vigil-monitor-42",
-      }),
-    );
-  });
-
-  it("a test triggers an info event under a separate test dedup key", async () => {
-    expect(await deliver("test")).toEqual(
-      expectedRequest("/v2/enqueue", [["content-type", "application/json"]], {
-        routing_key: "R0123456789abcdef0123456789ABCDE",
-        event_action: "trigger",
-        dedup_key: "vigil-monitor-42-test",
-        payload: {
-          summary: "Test notification for API health",
-          source: "https://api.example.com/health",
-          severity: "info",
-          timestamp: "2024-05-01T12:00:00.000Z",
-          component: "API health",
-          custom_details: {
-            Status: "test",
-            URL: "https://api.example.com/health",
-            Time: "2024-05-01T12:00:00.000Z",
-          },
-        },
-        client: "Vigil",
-        client_url: "https://vigil.example.com/monitors/42",
-        links: [
-          {
-            href: "https://vigil.example.com/monitors/42",
-            text: "Open in Vigil",
-          },
-        ],
-      }),
-    );
+  it.each(byName(CASES))("%s", async (_name, { event, expected }) => {
+    expect(await deliver(event)).toEqual(expected);
   });
 });
 

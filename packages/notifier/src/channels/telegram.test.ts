@@ -1,72 +1,51 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { notify } from "../notify";
-import { type CaptureServer, expectedRequest, startCaptureServer, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
+import { byName, type ChannelCase, channelServer, expectedRequest, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
 
-let server: CaptureServer;
-beforeAll(async () => {
-  server = await startCaptureServer(() => ({ status: 200, body: '{"ok":true}' }));
-});
-afterAll(() => server.close());
+const server = channelServer({ status: 200, body: '{"ok":true}' }, () => ({ kind: "telegram", config: { chatId: "-1001234567890" } }));
 
-async function deliver(type: keyof typeof TEST_EVENTS) {
-  const result = await notify({ kind: "telegram", config: { chatId: "-1001234567890" } }, TEST_EVENTS[type], testEnv(server.url), {
-    now: TEST_NOW,
+const sendMessage = (text: string) =>
+  expectedRequest("/bot123456:TEST-TOKEN/sendMessage", [["content-type", "application/json"]], {
+    chat_id: "-1001234567890",
+    text,
+    parse_mode: "HTML",
+    link_preview_options: { is_disabled: true },
   });
-  expect(result).toEqual({ ok: true, status: 200 });
-  return server.requests.at(-1);
-}
+
+const CASES: ChannelCase[] = [
+  {
+    event: "error",
+    name: "an error sends an HTML message to the chat through the bot token's sendMessage",
+    expected: sendMessage(
+      '🔴 <b>API health is down</b>\nStatus: error\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 503\nLatency: 1532 ms\nError: expected status 200, got 503\n<a href="https://vigil.example.com/monitors/42">Open in Vigil</a>',
+    ),
+  },
+  {
+    event: "degraded",
+    name: "degraded sends the slow latency",
+    expected: sendMessage(
+      '🟠 <b>API health is degraded</b>\nStatus: degraded\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 200\nLatency: 2450 ms\n<a href="https://vigil.example.com/monitors/42">Open in Vigil</a>',
+    ),
+  },
+  {
+    event: "recovered",
+    name: "a recovery sends the status code and latency",
+    expected: sendMessage(
+      '🟢 <b>API health has recovered</b>\nStatus: recovered\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 200\nLatency: 87 ms\n<a href="https://vigil.example.com/monitors/42">Open in Vigil</a>',
+    ),
+  },
+  {
+    event: "test",
+    name: "a test sends the monitor's name, URL and time",
+    expected: sendMessage(
+      '🔔 <b>Test notification for API health</b>\nStatus: test\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\n<a href="https://vigil.example.com/monitors/42">Open in Vigil</a>',
+    ),
+  },
+];
 
 describe("telegram channel", () => {
-  it("an error sends an HTML message to the chat through the bot token's sendMessage", async () => {
-    expect(await deliver("error")).toEqual(
-      expectedRequest("/bot123456:TEST-TOKEN/sendMessage", [["content-type", "application/json"]], {
-        chat_id: "-1001234567890",
-        text: '🔴 <b>API health is down</b>\nStatus: error\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 503\nLatency: 1532 ms\nError: expected status 200, got 503\n<a href="https://vigil.example.com/monitors/42">Open in Vigil</a>',
-        parse_mode: "HTML",
-        link_preview_options: {
-          is_disabled: true,
-        },
-      }),
-    );
-  });
-
-  it("degraded sends the slow latency", async () => {
-    expect(await deliver("degraded")).toEqual(
-      expectedRequest("/bot123456:TEST-TOKEN/sendMessage", [["content-type", "application/json"]], {
-        chat_id: "-1001234567890",
-        text: '🟠 <b>API health is degraded</b>\nStatus: degraded\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 200\nLatency: 2450 ms\n<a href="https://vigil.example.com/monitors/42">Open in Vigil</a>',
-        parse_mode: "HTML",
-        link_preview_options: {
-          is_disabled: true,
-        },
-      }),
-    );
-  });
-
-  it("a recovery sends the status code and latency", async () => {
-    expect(await deliver("recovered")).toEqual(
-      expectedRequest("/bot123456:TEST-TOKEN/sendMessage", [["content-type", "application/json"]], {
-        chat_id: "-1001234567890",
-        text: '🟢 <b>API health has recovered</b>\nStatus: recovered\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\nStatus code: 200\nLatency: 87 ms\n<a href="https://vigil.example.com/monitors/42">Open in Vigil</a>',
-        parse_mode: "HTML",
-        link_preview_options: {
-          is_disabled: true,
-        },
-      }),
-    );
-  });
-
-  it("a test sends the monitor's name, URL and time", async () => {
-    expect(await deliver("test")).toEqual(
-      expectedRequest("/bot123456:TEST-TOKEN/sendMessage", [["content-type", "application/json"]], {
-        chat_id: "-1001234567890",
-        text: '🔔 <b>Test notification for API health</b>\nStatus: test\nURL: https://api.example.com/health\nTime: 2024-05-01T12:00:00.000Z\n<a href="https://vigil.example.com/monitors/42">Open in Vigil</a>',
-        parse_mode: "HTML",
-        link_preview_options: {
-          is_disabled: true,
-        },
-      }),
-    );
+  it.each(byName(CASES))("%s", async (_name, { event, expected }) => {
+    expect(await server.deliver(event)).toEqual(expected);
   });
 });
 

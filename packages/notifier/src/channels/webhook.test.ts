@@ -1,119 +1,56 @@
 import { createHmac } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { notify } from "../notify";
-import { type CaptureServer, expectedRequest, startCaptureServer, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
+import { byName, type ChannelCase, channelServer, expectedRequest, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
 
-let server: CaptureServer;
-beforeAll(async () => {
-  server = await startCaptureServer(() => ({ status: 200, body: "ok" }));
-});
-afterAll(() => server.close());
+const server = channelServer({ status: 200, body: "ok" }, (url) => ({
+  kind: "webhook",
+  config: { url: `${url}/hooks/vigil?team=ops`, headers: { Authorization: "Bearer hook-token" } },
+}));
+const { deliver } = server;
 
-async function deliver(type: keyof typeof TEST_EVENTS) {
-  const result = await notify(
-    { kind: "webhook", config: { url: `${server.url}/hooks/vigil?team=ops`, headers: { Authorization: "Bearer hook-token" } } },
-    TEST_EVENTS[type],
-    testEnv(server.url),
-    { now: TEST_NOW },
+/** The spec payload posted for an event: the monitor and slot, then the fields that event carries. */
+const post = (eventHeader: string, fields: Record<string, string | number>) =>
+  expectedRequest(
+    "/hooks/vigil?team=ops",
+    [
+      ["content-type", "application/json"],
+      ["x-vigil-event", eventHeader],
+      ["authorization", "Bearer hook-token"],
+    ],
+    {
+      monitor: { id: 42, name: "API health", url: "https://api.example.com/health" },
+      cronTimestamp: 1714564800000,
+      ...fields,
+    },
   );
-  expect(result).toEqual({ ok: true, status: 200 });
-  return server.requests.at(-1);
-}
+
+const CASES: ChannelCase[] = [
+  {
+    event: "error",
+    name: "an error posts the spec payload with errorMessage and the user's headers",
+    expected: post("error", { status: "error", statusCode: 503, latency: 1532.4, errorMessage: "expected status 200, got 503" }),
+  },
+  {
+    event: "degraded",
+    name: "degraded posts the spec payload with status degraded",
+    expected: post("degraded", { status: "degraded", statusCode: 200, latency: 2450 }),
+  },
+  {
+    event: "recovered",
+    name: "a recovery posts the spec payload with statusCode and latency",
+    expected: post("recovered", { status: "recovered", statusCode: 200, latency: 87 }),
+  },
+  {
+    event: "test",
+    name: "a test posts the spec payload as recovered, marked by the x-vigil-event header",
+    expected: post("test", { status: "recovered" }),
+  },
+];
 
 describe("webhook channel", () => {
-  it("an error posts the spec payload with errorMessage and the user's headers", async () => {
-    expect(await deliver("error")).toEqual(
-      expectedRequest(
-        "/hooks/vigil?team=ops",
-        [
-          ["content-type", "application/json"],
-          ["x-vigil-event", "error"],
-          ["authorization", "Bearer hook-token"],
-        ],
-        {
-          monitor: {
-            id: 42,
-            name: "API health",
-            url: "https://api.example.com/health",
-          },
-          cronTimestamp: 1714564800000,
-          status: "error",
-          statusCode: 503,
-          latency: 1532.4,
-          errorMessage: "expected status 200, got 503",
-        },
-      ),
-    );
-  });
-
-  it("degraded posts the spec payload with status degraded", async () => {
-    expect(await deliver("degraded")).toEqual(
-      expectedRequest(
-        "/hooks/vigil?team=ops",
-        [
-          ["content-type", "application/json"],
-          ["x-vigil-event", "degraded"],
-          ["authorization", "Bearer hook-token"],
-        ],
-        {
-          monitor: {
-            id: 42,
-            name: "API health",
-            url: "https://api.example.com/health",
-          },
-          cronTimestamp: 1714564800000,
-          status: "degraded",
-          statusCode: 200,
-          latency: 2450,
-        },
-      ),
-    );
-  });
-
-  it("a recovery posts the spec payload with statusCode and latency", async () => {
-    expect(await deliver("recovered")).toEqual(
-      expectedRequest(
-        "/hooks/vigil?team=ops",
-        [
-          ["content-type", "application/json"],
-          ["x-vigil-event", "recovered"],
-          ["authorization", "Bearer hook-token"],
-        ],
-        {
-          monitor: {
-            id: 42,
-            name: "API health",
-            url: "https://api.example.com/health",
-          },
-          cronTimestamp: 1714564800000,
-          status: "recovered",
-          statusCode: 200,
-          latency: 87,
-        },
-      ),
-    );
-  });
-
-  it("a test posts the spec payload as recovered, marked by the x-vigil-event header", async () => {
-    expect(await deliver("test")).toEqual(
-      expectedRequest(
-        "/hooks/vigil?team=ops",
-        [
-          ["content-type", "application/json"],
-          ["x-vigil-event", "test"],
-          ["authorization", "Bearer hook-token"],
-        ],
-        {
-          monitor: {
-            id: 42,
-            name: "API health",
-            url: "https://api.example.com/health",
-          },
-          cronTimestamp: 1714564800000,
-          status: "recovered",
-        },
-      ),
-    );
+  it.each(byName(CASES))("%s", async (_name, { event, expected }) => {
+    expect(await deliver(event)).toEqual(expected);
   });
 });
 
