@@ -12,7 +12,7 @@ import { createApiKey, createPrivateLocation, createWorkspace, setLimits } from 
 import { createDb, type Db } from "@vigil/db-schema";
 import { migrate } from "@vigil/db-schema/migrate";
 import { type RunningSqld, startSqld } from "@vigil/db-schema/sqld";
-import { freePort, until } from "@vigil/testing";
+import { freePort, prng, until } from "@vigil/testing";
 
 export { until };
 
@@ -74,7 +74,7 @@ export class Targets {
   /** Every request: path, time, answered status. */
   hits: { path: string; at: number; status: number; region: string }[] = [];
   port = 0;
-  private random = seeded(42);
+  private random = prng(42);
 
   async start() {
     this.server = createHttpServer((req, res) => {
@@ -158,17 +158,6 @@ export class WebhookReceiver {
   of(monitorId: number) {
     return this.deliveries.filter((d) => d.monitorId === monitorId).map((d) => d.status);
   }
-}
-
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface Stack {

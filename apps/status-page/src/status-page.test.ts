@@ -12,7 +12,8 @@ import {
 } from "@vigil/core";
 import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { NotifierEnv } from "@vigil/notifier";
-import { type Browser, type BrowserContext, chromium } from "playwright-core";
+import { launchChromium } from "@vigil/testing/browser";
+import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildStatusPage,
@@ -53,20 +54,7 @@ beforeAll(async () => {
   };
   mailEnv = NotifierEnv.parse(env);
   site = await startStatusPage(env, port);
-  // Playwright gives every launch a fresh temporary profile (user-data-dir) of its own.
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
 }, 600_000);
 
