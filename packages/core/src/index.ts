@@ -1,6 +1,7 @@
 export * from "./api-keys";
 export * from "./audit";
 export * from "./audit-search";
+export * from "./channel-test";
 export * from "./channels";
 export * from "./deliveries";
 export * from "./errors";
@@ -14,4 +15,3 @@ export * from "./private-locations";
 export * from "./secrets";
 export * from "./status-pages";
 export * from "./workspace";
-export * from "./channel-test";

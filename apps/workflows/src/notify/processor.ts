@@ -11,7 +11,15 @@ export const deliveryKey = (eventId: number, channelId: number) => `vigil-${even
 function nextRetry(job: Job, attempt: number): number | undefined {
   const b = job.opts.backoff;
   const delay =
-    b === undefined ? 0 : typeof b === "number" ? b : b.type === "fixed" ? (b.delay ?? 0) : b.type === "exponential" ? 2 ** (attempt - 1) * (b.delay ?? 0) : undefined;
+    b === undefined
+      ? 0
+      : typeof b === "number"
+        ? b
+        : b.type === "fixed"
+          ? (b.delay ?? 0)
+          : b.type === "exponential"
+            ? 2 ** (attempt - 1) * (b.delay ?? 0)
+            : undefined;
   return delay === undefined ? undefined : Date.now() + Math.round(delay);
 }
 
