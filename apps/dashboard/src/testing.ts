@@ -227,3 +227,15 @@ export async function shot(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `dashboard-${name}.png`), fullPage: true });
 }
+
+/** Signs in through the form and the link the mail API received; returns the link. */
+export async function signInByMail(page: Page, mail: Awaited<ReturnType<typeof startMailApi>>, base: string, email: string) {
+  const before = mail.mails.length;
+  await page.goto(`${base}/signin`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await page.waitForURL(/\/signin\/check/);
+  const link = await mail.linkFor(email, /sign in to Vigil/i, before);
+  await page.goto(link);
+  return link;
+}
