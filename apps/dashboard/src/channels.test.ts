@@ -70,8 +70,9 @@ const HEADER_SECRET = `Bearer hdr-${randomBytes(8).toString("hex")}`;
 const SIGNING_SECRET = `sig-${randomBytes(12).toString("hex")}`;
 
 beforeAll(async () => {
-  const [, s, m] = await Promise.all([
-    buildDashboard(),
+  // The build first: on a busy machine the services would not get healthy in time beside it.
+  await buildDashboard();
+  const [s, m] = await Promise.all([
     // A slow first retry, so a retrying attempt and its next-retry time are in the log before the resend.
     startStack(["iad"], { workflows: { NOTIFY_BACKOFF_MS: "3000" } }),
     startMailApi(),
@@ -135,7 +136,7 @@ describe("notification channels in the dashboard", () => {
     await see(page.getByRole("link", { name: /SMS.*not in plan: sms/ }));
     await shot(page, "channels-kinds");
     await page.getByRole("link", { name: /^SMS/ }).click();
-    await page.getByLabel("Name").fill("on-call phone");
+    await page.getByLabel("Name", { exact: true }).fill("on-call phone");
     await page.getByLabel("Phone number").fill("+14155550123");
     await page.getByRole("button", { name: "Create channel" }).click();
     await see(page.getByTestId("form-error").getByText(/Limit reached — sms: /));
@@ -150,7 +151,7 @@ describe("notification channels in the dashboard", () => {
     await see(page.getByText("No notification channels yet"));
     await page.getByRole("link", { name: "New channel" }).first().click();
     await page.getByRole("link", { name: /^Webhook/ }).click();
-    await page.getByLabel("Name").fill("ops hook");
+    await page.getByLabel("Name", { exact: true }).fill("ops hook");
     await page.getByLabel("URL").fill("not a url");
     await page.getByRole("button", { name: "Create channel" }).click();
     await see(page.getByText("URL must be an http:// or https:// URL such as https://example.com/hooks/vigil"));
@@ -203,7 +204,7 @@ describe("notification channels in the dashboard", () => {
 
   it("editing with the secrets left blank keeps them", { timeout: 120_000 }, async () => {
     await page.reload();
-    await page.getByLabel("Name").fill("ops webhook");
+    await page.getByLabel("Name", { exact: true }).fill("ops webhook");
     await page.getByRole("button", { name: "Save changes" }).click();
     await see(page.getByRole("status").getByText("Saved"));
     const stored = await getChannelForSending(stack.db, stack.workspaceId, channelId);
@@ -215,6 +216,7 @@ describe("notification channels in the dashboard", () => {
     for (const path of [`/w/${own}/notifications/${channelId}`, `/w/${own}/notifications/abc`]) {
       const res = await page.goto(`${dash.url}${path}`);
       expect(res?.status(), path).toBe(404);
+      await see(page.getByRole("heading", { name: "Not found" }));
     }
   });
 
@@ -254,8 +256,16 @@ describe("notification channels in the dashboard", () => {
     timeout: 240_000,
   }, async () => {
     await until(
-      "the monitor to be up",
-      async () => (await stack.api("GET", `/v1/monitors/${monitorId}`)).body.status === "ok",
+      "a first successful check",
+      async () =>
+        Number(
+          (
+            await stack.db.$client.execute({
+              sql: "SELECT count(*) FROM check_result WHERE monitor_id = ? AND status = 'success'",
+              args: [monitorId],
+            })
+          ).rows[0]![0],
+        ) > 0,
       90_000,
       1000,
     );
