@@ -59,7 +59,7 @@ export function SendTest({ workspaceId, id }: { workspaceId: number; id: number 
                     — the provider answered <strong>{status}</strong>
                   </>
                 ) : null}
-                : <span className="font-mono text-xs break-all">{state.error}</span>
+                : <span className="font-mono text-xs break-words">{state.error}</span>
               </span>
             </span>
           </Notice>

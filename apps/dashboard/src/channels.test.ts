@@ -253,7 +253,7 @@ describe("notification channels in the dashboard", () => {
   });
 
   it("stopping the target sends exactly the spec's payload to the UI-made webhook, and the delivery log shows the retry and the answer; a refused recovery marks it failing", {
-    timeout: 240_000,
+    timeout: 300_000,
   }, async () => {
     await until(
       "a first successful check",
