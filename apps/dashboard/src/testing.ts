@@ -229,9 +229,15 @@ export async function shot(page: Page, name: string) {
 }
 
 /** Signs in through the form and the link the mail API received; returns the link. */
-export async function signInByMail(page: Page, mail: Awaited<ReturnType<typeof startMailApi>>, base: string, email: string) {
+export async function signInByMail(
+  page: Page,
+  mail: Awaited<ReturnType<typeof startMailApi>>,
+  base: string,
+  email: string,
+  start = "/signin",
+) {
   const before = mail.mails.length;
-  await page.goto(`${base}/signin`);
+  await page.goto(base + start);
   await page.getByLabel("Email").fill(email);
   await page.getByRole("button", { name: "Email me a sign-in link" }).click();
   await page.waitForURL(/\/signin\/check/);
