@@ -38,7 +38,8 @@ export default async function ChannelPage({
   const q = await searchParams;
   const m = await memberOf(p.ws);
   const wsId = m.workspace.id;
-  const id = /^\d{1,15}$/.test(p.id) ? Number(p.id) : Number.NaN;
+  if (!/^\d{1,15}$/.test(p.id)) notFound();
+  const id = Number(p.id);
   const eventId = q.event && /^\d{1,15}$/.test(q.event) ? Number(q.event) : undefined;
   const db = getDb();
   let channel: ChannelView;
