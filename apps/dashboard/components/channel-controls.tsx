@@ -1,5 +1,6 @@
 "use client";
 import { CircleCheck, Power, PowerOff, Search, Send, TriangleAlert } from "lucide-react";
+import Link from "next/link";
 import { useActionState, useMemo, useState } from "react";
 import type { ActionState } from "../lib/action-state";
 import { setChannelEnabledAction, setChannelMonitorsAction, testChannelAction } from "../lib/channel-actions";
@@ -44,7 +45,9 @@ export function SendTest({ workspaceId, id }: { workspaceId: number; id: number 
           <Notice tone="indigo">
             <span className="flex items-center gap-2">
               <CircleCheck className="size-4 text-emerald-600" aria-hidden />
-              Delivered — the provider answered <strong>{status}</strong>.
+              <span>
+                Delivered — the provider answered <strong>{status}</strong>.
+              </span>
             </span>
           </Notice>
         ) : state.error ? (
@@ -95,7 +98,15 @@ export function MonitorPicker({
       else n.delete(mid);
       return n;
     });
-  if (monitors.length === 0) return <p className="px-5 py-4 text-sm text-zinc-500">No monitors in this workspace yet.</p>;
+  if (monitors.length === 0)
+    return (
+      <p className="px-5 py-4 text-sm text-zinc-500">
+        No monitors in this workspace yet.{" "}
+        <Link href={`/w/${workspaceId}/monitors`} className="font-medium text-indigo-700 hover:underline">
+          Monitors
+        </Link>
+      </p>
+    );
   return (
     <form action={action} className="grid gap-3 px-5 py-4">
       <Hidden fields={{ workspaceId, id }} />

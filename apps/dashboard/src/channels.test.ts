@@ -277,7 +277,14 @@ describe("notification channels in the dashboard", () => {
       () => receiver.alerts().some((a) => a.answered === 200 && JSON.parse(a.body).status === "error"),
       120_000,
       200,
-    );
+    ).catch(async (err) => {
+      const log = await stack.db.$client.execute(
+        "SELECT attempt, outcome, response_code, next_retry_at, created_at FROM notification_delivery",
+      );
+      throw new Error(
+        `${err.message}\nreceived: ${JSON.stringify(receiver.alerts().map((a) => [a.answered, a.body]))}\nlog: ${JSON.stringify(log.rows)}\nworkflows: ${stack.workflows.log.slice(-3000)}`,
+      );
+    });
     const alerts = receiver.alerts();
     const sent = alerts.at(-1)!;
     const payload = JSON.parse(sent.body) as Record<string, unknown>;
