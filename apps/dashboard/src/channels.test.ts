@@ -17,18 +17,18 @@ class Receiver {
   status = 200;
   reply = "ok";
   failNext = 0;
-  got: { path: string; headers: IncomingHttpHeaders; body: string }[] = [];
+  got: { path: string; headers: IncomingHttpHeaders; body: string; answered: number }[] = [];
   async start() {
     this.server = createServer((req, res) => {
       let body = "";
       req.on("data", (d) => (body += d));
       req.on("end", () => {
-        this.got.push({ path: req.url ?? "", headers: req.headers, body });
         let status = this.status;
         if (this.failNext > 0) {
           this.failNext -= 1;
           status = 503;
         }
+        this.got.push({ path: req.url ?? "", headers: req.headers, body, answered: status });
         res.writeHead(status, { "content-type": "text/plain" }).end(status === 503 ? "busy, later" : this.reply);
       });
     });
@@ -93,6 +93,9 @@ beforeAll(async () => {
     launchChromium(),
   ]);
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  // Six test runs share two cores: a page can take long to answer without anything being wrong.
+  page.setDefaultTimeout(60_000);
+  page.setDefaultNavigationTimeout(90_000);
   await signInByMail(page, mail, dash.url, "ops@example.com");
   await page.waitForURL(/\/w\/\d+$/);
   own = Number(/\/w\/(\d+)/.exec(page.url())![1]);
@@ -120,7 +123,7 @@ async function textOf(locator: Locator): Promise<string> {
   return (await locator.innerText()).trim();
 }
 
-async function see(locator: Locator, timeout = 15_000) {
+async function see(locator: Locator, timeout = 30_000) {
   await locator.first().waitFor({ state: "visible", timeout });
 }
 
