@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Proc, untilHealthy } from "@vigil/testing";
+import { Proc, type startMailApi, untilHealthy } from "@vigil/testing";
 import { screenshot } from "@vigil/testing/browser";
 import { buildNextApp, type NextApp, spawnNextApp, startNextApp } from "@vigil/testing/next";
 import type { Page } from "playwright-core";
@@ -36,3 +36,21 @@ export async function startService(entry: string, env: Record<string, string>, h
 
 /** Full-page screenshot under docs/screenshots/dashboard-<name>.png */
 export const shot = (page: Page, name: string) => screenshot(page, `dashboard-${name}`);
+
+/** Signs in through the form and the link the mail API received; returns the link. */
+export async function signInByMail(
+  page: Page,
+  mail: Awaited<ReturnType<typeof startMailApi>>,
+  base: string,
+  email: string,
+  start = "/signin",
+) {
+  const before = mail.mails.length;
+  await page.goto(base + start);
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await page.waitForURL(/\/signin\/check/);
+  const link = await mail.linkFor(email, /sign in to Vigil/i, before);
+  await page.goto(link);
+  return link;
+}

@@ -1,5 +1,5 @@
-import { type Db, monitorChannel, notificationChannel, notificationDelivery, statusEvent, writeBatch } from "@vigil/db-schema";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { type Db, monitor, monitorChannel, notificationChannel, notificationDelivery, statusEvent, writeBatch } from "@vigil/db-schema";
+import { and, desc, eq, isNull, max } from "drizzle-orm";
 import { NotFoundError } from "./errors";
 
 /** Enabled channels linked to the event's monitor: one notification each. */
@@ -18,7 +18,16 @@ export type DeliveryOutcome = "sent" | "retrying" | "failed" | "suppressed";
 
 export async function recordDelivery(
   db: Db,
-  d: { eventId: number; channelId: number; attempt: number; outcome: DeliveryOutcome; responseCode?: number; error?: string },
+  d: {
+    eventId: number;
+    channelId: number;
+    attempt: number;
+    outcome: DeliveryOutcome;
+    responseCode?: number;
+    error?: string;
+    /** For "retrying": when the queue tries again. */
+    nextRetryAt?: number;
+  },
   nowMs = Date.now(),
 ): Promise<void> {
   const insert = db.insert(notificationDelivery).values({
@@ -28,6 +37,7 @@ export async function recordDelivery(
     outcome: d.outcome,
     responseCode: d.responseCode ?? null,
     error: d.error?.slice(0, 1000) ?? null,
+    nextRetryAt: d.outcome === "retrying" ? (d.nextRetryAt ?? null) : null,
     createdAt: nowMs,
   });
   // A success clears the channel's failing mark; a final failure sets it (once).
@@ -47,29 +57,67 @@ export async function recordDelivery(
   } else await insert;
 }
 
-/** A channel's delivery log, newest first; another workspace's channel is not found. */
-export async function listDeliveries(db: Db, workspaceId: number, channelId: number, limit = 100) {
+async function assertOwned(db: Db, workspaceId: number, channelId: number) {
   const [owned] = await db
     .select({ id: notificationChannel.id })
     .from(notificationChannel)
     .where(and(eq(notificationChannel.id, channelId), eq(notificationChannel.workspaceId, workspaceId)));
   if (!owned) throw new NotFoundError("notification channel", channelId);
+}
+
+/** A channel's delivery log, newest first (optionally one event's attempts); another workspace's channel is not found. */
+export async function listDeliveries(db: Db, workspaceId: number, channelId: number, limit = 100, eventId?: number) {
+  await assertOwned(db, workspaceId, channelId);
   return db
     .select({
       id: notificationDelivery.id,
       eventId: notificationDelivery.eventId,
       status: statusEvent.status,
       monitorId: statusEvent.monitorId,
+      monitorName: monitor.name,
       cronTimestamp: statusEvent.cronTimestamp,
       attempt: notificationDelivery.attempt,
       outcome: notificationDelivery.outcome,
       responseCode: notificationDelivery.responseCode,
       error: notificationDelivery.error,
+      nextRetryAt: notificationDelivery.nextRetryAt,
       createdAt: notificationDelivery.createdAt,
     })
     .from(notificationDelivery)
     .innerJoin(statusEvent, eq(statusEvent.id, notificationDelivery.eventId))
-    .where(eq(notificationDelivery.channelId, channelId))
+    .innerJoin(monitor, eq(monitor.id, statusEvent.monitorId))
+    .where(
+      eventId === undefined
+        ? eq(notificationDelivery.channelId, channelId)
+        : and(eq(notificationDelivery.channelId, channelId), eq(notificationDelivery.eventId, eventId)),
+    )
     .orderBy(desc(notificationDelivery.id))
     .limit(limit);
+}
+
+export interface LastDelivery {
+  outcome: DeliveryOutcome;
+  responseCode: number | null;
+  createdAt: number;
+}
+
+/** The newest delivery attempt of each of the workspace's channels, for the channel list. */
+export async function lastDeliveries(db: Db, workspaceId: number): Promise<Map<number, LastDelivery>> {
+  const newest = db
+    .select({ id: max(notificationDelivery.id).as("newest_id") })
+    .from(notificationDelivery)
+    .innerJoin(notificationChannel, eq(notificationChannel.id, notificationDelivery.channelId))
+    .where(eq(notificationChannel.workspaceId, workspaceId))
+    .groupBy(notificationDelivery.channelId)
+    .as("newest");
+  const rows = await db
+    .select({
+      channelId: notificationDelivery.channelId,
+      outcome: notificationDelivery.outcome,
+      responseCode: notificationDelivery.responseCode,
+      createdAt: notificationDelivery.createdAt,
+    })
+    .from(notificationDelivery)
+    .innerJoin(newest, eq(newest.id, notificationDelivery.id));
+  return new Map(rows.map(({ channelId, ...d }) => [channelId, d]));
 }

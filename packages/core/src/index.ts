@@ -1,6 +1,7 @@
 export * from "./api-keys";
 export * from "./audit";
 export * from "./audit-search";
+export * from "./channel-test";
 export * from "./channels";
 export * from "./deliveries";
 export * from "./errors";

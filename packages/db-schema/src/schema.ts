@@ -353,6 +353,8 @@ export const notificationDelivery = sqliteTable(
     outcome: text("outcome", { enum: DELIVERY_OUTCOMES }).notNull(),
     responseCode: integer("response_code"),
     error: text("error"),
+    /** When the queue tries again after a retryable failure; null once final. */
+    nextRetryAt: integer("next_retry_at"),
     createdAt: createdAt(),
   },
   (t) => [

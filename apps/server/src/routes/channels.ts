@@ -4,12 +4,12 @@ import {
   createChannel,
   deleteChannel,
   getChannel,
-  getChannelForSending,
   listChannels,
   listDeliveries,
+  sendTestNotification,
   updateChannel,
 } from "@vigil/core";
-import { CHANNEL_KINDS, channels as channelKinds, notify } from "@vigil/notifier";
+import { CHANNEL_KINDS, channels as channelKinds } from "@vigil/notifier";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Env } from "../context";
@@ -150,12 +150,7 @@ describeRoute({
   response: TestOutput,
 });
 channels.post("/:id/test", async (c) => {
-  const id = idParam(c);
-  const row = await getChannelForSending(c.var.deps.db, c.var.workspace.id, id);
-  // A test never speaks of a real monitor: a receiver that deduplicates or opens incidents by
-  // monitor id must not mistake it for one (it also carries `x-vigil-event: test`).
-  const monitor = { id: 0, name: `Vigil test notification for "${row.name}"`, url: c.var.deps.notifierEnv.DASHBOARD_URL };
-  const outcome = await notify(row, { type: "test", monitor, cronTimestamp: Date.now() }, c.var.deps.notifierEnv);
+  const outcome = await sendTestNotification(c.var.deps.db, c.var.workspace.id, idParam(c), c.var.deps.notifierEnv);
   if (outcome.ok) return c.json({ ok: true, status: outcome.status });
   return c.json(errorBody("delivery_failed", outcome.error, { status: outcome.status, retryable: outcome.retryable }), 502);
 });

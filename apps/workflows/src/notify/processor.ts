@@ -7,6 +7,22 @@ import type { WorkflowContext } from "../context";
 /** The idempotency key of one event's delivery to one channel: the same on every attempt, across restarts. */
 export const deliveryKey = (eventId: number, channelId: number) => `vigil-${eventId}-${channelId}`;
 
+/** When BullMQ runs the job again after `attempt` failed, by the formula it uses (we set no jitter). */
+function nextRetry(job: Job, attempt: number): number | undefined {
+  const b = job.opts.backoff;
+  const delay =
+    b === undefined
+      ? 0
+      : typeof b === "number"
+        ? b
+        : b.type === "fixed"
+          ? (b.delay ?? 0)
+          : b.type === "exponential"
+            ? 2 ** (attempt - 1) * (b.delay ?? 0)
+            : undefined;
+  return delay === undefined ? undefined : Date.now() + Math.round(delay);
+}
+
 /**
  * Sends one event to one channel. Every attempt lands in the delivery log; retryable failures
  * throw so BullMQ retries with backoff; permanent ones stop at once.
@@ -35,6 +51,7 @@ export function notifyProcessor(ctx: WorkflowContext) {
       outcome: last ? "failed" : "retrying",
       responseCode: res.status,
       error: res.error,
+      nextRetryAt: last ? undefined : nextRetry(job, attempt),
     });
     ctx.metrics.deliveries.inc({ outcome: last ? "failed" : "retrying" });
     ctx.logger.warn(

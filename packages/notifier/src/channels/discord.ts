@@ -7,7 +7,15 @@ const COLOR: Record<EventType, number> = { error: 0xe74c3c, degraded: 0xf39c12, 
 
 export const discord = defineChannel({
   kind: "discord",
-  config: z.object({ webhookUrl: httpUrl("https://discord.com/api/webhooks/123/abc") }),
+  config: z
+    .object({
+      webhookUrl: httpUrl("https://discord.com/api/webhooks/123/abc").meta({
+        title: "Webhook URL",
+        description: "Channel settings → Integrations → Webhooks → Copy Webhook URL. The URL is the credential.",
+        examples: ["https://discord.com/api/webhooks/123/abc"],
+      }),
+    })
+    .meta({ title: "Discord", description: "An embed in a Discord channel, through a channel webhook." }),
   secrets: ["webhookUrl"],
   build: (config, event, { env }) => {
     const message = {

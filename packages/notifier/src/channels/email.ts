@@ -27,7 +27,15 @@ function html(event: NotificationEvent, link: string): string {
  */
 export const email = defineChannel({
   kind: "email",
-  config: z.object({ email: emailAddress() }),
+  config: z
+    .object({
+      email: emailAddress().meta({
+        title: "Address",
+        description: "Where alerts are mailed, through the server’s SMTP relay or email API.",
+        examples: ["ops@example.com"],
+      }),
+    })
+    .meta({ title: "Email", description: "A mail to one address." }),
   secrets: [],
   build: (config, event, { env, now }) => {
     requireEnv(env, "EMAIL_FROM", "email");

@@ -5,7 +5,15 @@ import { escapeHtml, facts, headline, LINK_LABEL, monitorLink, STATUS_EMOJI } fr
 
 export const googleChat = defineChannel({
   kind: "google-chat",
-  config: z.object({ webhookUrl: httpUrl("https://chat.googleapis.com/v1/spaces/AAAA/messages?key=...&token=...") }),
+  config: z
+    .object({
+      webhookUrl: httpUrl("https://chat.googleapis.com/v1/spaces/AAAA/messages?key=...&token=...").meta({
+        title: "Webhook URL",
+        description: "In the space: Apps & integrations → Webhooks → Add webhook. The URL is the credential.",
+        examples: ["https://chat.googleapis.com/v1/spaces/AAAA/messages?key=…&token=…"],
+      }),
+    })
+    .meta({ title: "Google Chat", description: "A card message in a Google Chat space." }),
   secrets: ["webhookUrl"],
   build: (config, event, { env }) => {
     const message = {

@@ -8,7 +8,15 @@ const COLOR: Record<EventType, string> = { error: "Attention", degraded: "Warnin
 /** An Adaptive Card wrapped in a message, the shape both Teams incoming webhooks and Workflows webhooks accept. */
 export const msTeams = defineChannel({
   kind: "ms-teams",
-  config: z.object({ webhookUrl: httpUrl("https://example.webhook.office.com/webhookb2/...") }),
+  config: z
+    .object({
+      webhookUrl: httpUrl("https://example.webhook.office.com/webhookb2/...").meta({
+        title: "Webhook URL",
+        description: "A Teams incoming webhook, or a Workflows webhook trigger that posts to a channel. The URL is the credential.",
+        examples: ["https://example.webhook.office.com/webhookb2/…"],
+      }),
+    })
+    .meta({ title: "Microsoft Teams", description: "An adaptive card in a Teams channel." }),
   secrets: ["webhookUrl"],
   build: (config, event, { env }) => {
     const card = {

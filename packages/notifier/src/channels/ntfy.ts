@@ -14,11 +14,19 @@ function headerText(text: string): string {
 
 export const ntfy = defineChannel({
   kind: "ntfy",
-  config: z.object({
-    topic: topic(),
-    server: httpUrl("https://ntfy.example.com").optional(),
-    token: apiKey().optional(),
-  }),
+  config: z
+    .object({
+      topic: topic().meta({
+        title: "Topic",
+        description: "Letters, digits, - or _. Subscribe to it in the ntfy app.",
+        examples: ["vigil-alerts"],
+      }),
+      server: httpUrl("https://ntfy.example.com")
+        .optional()
+        .meta({ title: "Server", description: "Your ntfy server. Empty: the server's default (NTFY_URL).", examples: ["https://ntfy.sh"] }),
+      token: apiKey().optional().meta({ title: "Access token", description: "For a topic that needs one." }),
+    })
+    .meta({ title: "ntfy", description: "A push notification to an ntfy topic." }),
   secrets: ["token"],
   build: (config, event, { env }) => {
     const server = (config.server ?? env.NTFY_URL).replace(/\/+$/, "");

@@ -8,10 +8,15 @@ const PRIORITY: Record<Exclude<EventType, "recovered">, string> = { error: "P1",
 /** Opsgenie Alert API: create on error/degraded, close by alias on recovered, one alias per monitor. */
 export const opsgenie = defineChannel({
   kind: "opsgenie",
-  config: z.object({
-    apiKey: apiKey(),
-    region: z.enum(["us", "eu"], { error: "must be us or eu" }).default("us"),
-  }),
+  config: z
+    .object({
+      apiKey: apiKey().meta({ title: "API key", description: "The key of an API integration in Opsgenie." }),
+      region: z
+        .enum(["us", "eu"], { error: "must be us or eu" })
+        .default("us")
+        .meta({ title: "Region", description: "Where your Opsgenie account lives." }),
+    })
+    .meta({ title: "Opsgenie", description: "An alert that opens on failure and closes on recovery." }),
   secrets: ["apiKey"],
   build: (config, event, { env }) => {
     const base = config.region === "eu" ? env.OPSGENIE_EU_API_URL : env.OPSGENIE_API_URL;

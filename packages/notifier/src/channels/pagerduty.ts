@@ -8,11 +8,17 @@ const SEVERITY: Record<Exclude<EventType, "recovered">, string> = { error: "crit
 /** PagerDuty Events API v2: trigger on error/degraded, resolve on recovered, one dedup key per monitor. */
 export const pagerduty = defineChannel({
   kind: "pagerduty",
-  config: z.object({
-    routingKey: z
-      .string({ error: required("must be a string") })
-      .regex(/^[A-Za-z0-9]{32}$/, "must be the 32-character integration key of an Events API v2 integration"),
-  }),
+  config: z
+    .object({
+      routingKey: z
+        .string({ error: required("must be a string") })
+        .regex(/^[A-Za-z0-9]{32}$/, "must be the 32-character integration key of an Events API v2 integration")
+        .meta({ title: "Integration key", description: "The 32-character routing key of an Events API v2 integration on your service." }),
+    })
+    .meta({
+      title: "PagerDuty",
+      description: "An incident that triggers on failure and resolves on recovery. Needs the incident-alerting limit.",
+    }),
   secrets: ["routingKey"],
   build: (config, event, { env }) => {
     const url = `${env.PAGERDUTY_EVENTS_URL}/v2/enqueue`;

@@ -8,7 +8,15 @@ const escapeMrkdwn = (text: string) => text.replace(/&/g, "&amp;").replace(/</g,
 
 export const slack = defineChannel({
   kind: "slack",
-  config: z.object({ webhookUrl: httpUrl("https://hooks.slack.com/services/T000/B000/XXXX") }),
+  config: z
+    .object({
+      webhookUrl: httpUrl("https://hooks.slack.com/services/T000/B000/XXXX").meta({
+        title: "Webhook URL",
+        description: "From your Slack app: Incoming Webhooks → Add New Webhook to Workspace. The URL is the credential.",
+        examples: ["https://hooks.slack.com/services/T000/B000/XXXX"],
+      }),
+    })
+    .meta({ title: "Slack", description: "A Block Kit message in a channel, through an incoming webhook." }),
   // An incoming-webhook URL is its own credential.
   secrets: ["webhookUrl"],
   build: (config, event, { env }) => {

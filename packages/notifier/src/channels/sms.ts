@@ -6,7 +6,11 @@ import { TWILIO_MAX_BODY, twilioMessage } from "../twilio";
 
 export const sms = defineChannel({
   kind: "sms",
-  config: z.object({ phone: phone() }),
+  config: z
+    .object({
+      phone: phone().meta({ title: "Phone number", description: "International format with a leading +.", examples: ["+14155550123"] }),
+    })
+    .meta({ title: "SMS", description: "A text message through Twilio. Needs the sms limit." }),
   secrets: [],
   build: (config, event, { env }) =>
     twilioMessage(env, "sms", {

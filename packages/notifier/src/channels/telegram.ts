@@ -5,7 +5,15 @@ import { escapeHtml, facts, headline, LINK_LABEL, monitorLink, STATUS_EMOJI } fr
 
 export const telegram = defineChannel({
   kind: "telegram",
-  config: z.object({ chatId: chatId() }),
+  config: z
+    .object({
+      chatId: chatId().meta({
+        title: "Chat ID",
+        description: "A numeric chat id or a public channel’s @username. Add the server’s bot to the chat first.",
+        examples: ["-1001234567890"],
+      }),
+    })
+    .meta({ title: "Telegram", description: "A message from the server’s Telegram bot to a chat." }),
   secrets: [],
   build: (config, event, { env }) => {
     const token = requireEnv(env, "TELEGRAM_BOT_TOKEN", "telegram");

@@ -11,11 +11,22 @@ export function signWebhook(secret: string, timestamp: number, body: string): st
 
 export const webhook = defineChannel({
   kind: "webhook",
-  config: z.object({
-    url: httpUrl("https://example.com/hooks/vigil"),
-    headers: headerMap().default({}),
-    secret: z.string({ error: "must be a string" }).min(16, "must be at least 16 characters").optional(),
-  }),
+  config: z
+    .object({
+      url: httpUrl("https://example.com/hooks/vigil").meta({
+        title: "URL",
+        description: "Receives a POST with the JSON payload: monitor, cronTimestamp, status and the check's details.",
+        examples: ["https://example.com/hooks/vigil"],
+      }),
+      headers: headerMap()
+        .default({})
+        .meta({ title: "Headers", description: "Sent with every request, e.g. Authorization. Values are stored as secrets." }),
+      secret: z.string({ error: "must be a string" }).min(16, "must be at least 16 characters").optional().meta({
+        title: "Signing secret",
+        description: "Optional, 16 characters or more: each request then carries x-vigil-signature, an HMAC-SHA256 of timestamp.body.",
+      }),
+    })
+    .meta({ title: "Webhook", description: "A POST of the JSON payload to your own URL." }),
   secrets: ["headers", "secret"],
   build: (config, event, { now, deliveryId }) => {
     const body = JSON.stringify(toWebhookPayload(event)); // exactly the spec's fields, nothing more

@@ -6,7 +6,15 @@ import { TWILIO_MAX_BODY, twilioMessage } from "../twilio";
 
 export const whatsapp = defineChannel({
   kind: "whatsapp",
-  config: z.object({ phone: phone() }),
+  config: z
+    .object({
+      phone: phone().meta({
+        title: "Phone number",
+        description: "The WhatsApp number, international format with a leading +.",
+        examples: ["+14155550123"],
+      }),
+    })
+    .meta({ title: "WhatsApp", description: "A WhatsApp message through Twilio. Needs the sms limit." }),
   secrets: [],
   build: (config, event, { env }) => {
     const from = env.TWILIO_WHATSAPP_FROM ?? env.TWILIO_FROM;

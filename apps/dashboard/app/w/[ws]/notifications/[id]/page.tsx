@@ -1,0 +1,182 @@
+import { type ChannelView, getChannel, listDeliveries, listMonitors, NotFoundError } from "@vigil/core";
+import { ChevronLeft, ScrollText } from "lucide-react";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ChannelState, OutcomeBadge } from "../../../../../components/channel-badges";
+import { EnableToggle, MonitorPicker, SendTest } from "../../../../../components/channel-controls";
+import { ChannelForm } from "../../../../../components/channel-form";
+import { KindLabel } from "../../../../../components/channel-kind";
+import { ConfirmAction } from "../../../../../components/confirm";
+import { Badge, Card, CardHeader, Empty, Notice, PageHeader, Table, td } from "../../../../../components/ui";
+import { deleteChannelAction } from "../../../../../lib/channel-actions";
+import { formValues, kindSpec } from "../../../../../lib/channel-form";
+import { getDb } from "../../../../../lib/db";
+import { ago, dateTime } from "../../../../../lib/format";
+import { memberOf } from "../../../../../lib/session";
+
+export const metadata = { title: "Notification channel" };
+
+/** "in 4 s", "in 2 min", or "due" once the time has passed. */
+function until(at: number, now: number): string {
+  const s = Math.round((at - now) / 1000);
+  if (s <= 0) return "due";
+  if (s < 60) return `in ${s} s`;
+  if (s < 3600) return `in ${Math.round(s / 60)} min`;
+  return `in ${Math.round(s / 3600)} h`;
+}
+
+const EVENT_TONE = { error: "red", degraded: "amber", recovered: "green" } as const;
+
+export default async function ChannelPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ ws: string; id: string }>;
+  searchParams: Promise<{ event?: string; created?: string }>;
+}) {
+  const p = await params;
+  const q = await searchParams;
+  const m = await memberOf(p.ws);
+  const wsId = m.workspace.id;
+  if (!/^\d{1,15}$/.test(p.id)) notFound();
+  const id = Number(p.id);
+  const eventId = q.event && /^\d{1,15}$/.test(q.event) ? Number(q.event) : undefined;
+  const db = getDb();
+  let channel: ChannelView;
+  try {
+    channel = await getChannel(db, wsId, id);
+  } catch (err) {
+    if (err instanceof NotFoundError) notFound();
+    throw err;
+  }
+  const [monitors, deliveries] = await Promise.all([listMonitors(db, wsId), listDeliveries(db, wsId, id, 100, eventId)]);
+  const spec = kindSpec(channel.kind);
+  const now = Date.now();
+  const base = `/w/${wsId}/notifications/${id}`;
+  const picker = monitors.map((x) => ({
+    id: x.id,
+    name: x.name,
+    url: x.kind === "http" ? x.request.url : `${x.request.host}:${x.request.port}`,
+  }));
+  const filtered = eventId !== undefined ? deliveries[0] : undefined;
+  return (
+    <>
+      <Link href={`/w/${wsId}/notifications`} className="mb-3 inline-flex items-center gap-1 text-sm text-zinc-500 hover:text-zinc-900">
+        <ChevronLeft className="size-4" aria-hidden /> Notifications
+      </Link>
+      <PageHeader
+        title={channel.name}
+        description={
+          <span className="mt-1 inline-flex flex-wrap items-center gap-3" data-testid="channel-state">
+            <KindLabel kind={channel.kind} />
+            <ChannelState enabled={channel.enabled} failingSince={channel.failingSince} last={deliveries[0]} />
+            {channel.failingSince ? <span className="text-xs text-red-700">failing since {dateTime(channel.failingSince)}</span> : null}
+          </span>
+        }
+        action={
+          <div className="flex items-start gap-2">
+            <EnableToggle workspaceId={wsId} id={id} enabled={channel.enabled} />
+            <ConfirmAction
+              small={false}
+              action={deleteChannelAction}
+              fields={{ workspaceId: String(wsId), id: String(id) }}
+              label="Delete"
+              title={`Delete “${channel.name}”?`}
+              description="Its monitors stop alerting through it and its delivery log is removed. This cannot be undone."
+              confirm="Delete channel"
+            />
+          </div>
+        }
+      />
+      {q.created ? (
+        <div className="mb-6">
+          <Notice tone="indigo">Channel created. Send it a test, then attach the monitors it should alert for.</Notice>
+        </div>
+      ) : null}
+      {!channel.enabled ? (
+        <div className="mb-6">
+          <Notice>This channel is disabled: its monitors' alerts are not sent through it until you enable it.</Notice>
+        </div>
+      ) : null}
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div className="grid content-start gap-6">
+          <Card>
+            <CardHeader title="Send a test" description="A test message through the saved settings, on the same path alerts take." />
+            <div className="px-5 py-4">
+              <SendTest workspaceId={wsId} id={id} />
+            </div>
+          </Card>
+          <Card>
+            <CardHeader title="Settings" description="Secrets are write-only: shown as set or not set. Leave one blank to keep it." />
+            <div className="px-5 py-5">
+              <ChannelForm workspaceId={wsId} spec={spec} channel={{ id, name: channel.name, values: formValues(spec, channel.config) }} />
+            </div>
+          </Card>
+        </div>
+        <Card className="self-start">
+          <CardHeader
+            title="Monitors"
+            description={`${channel.monitors.length} attached: their status changes alert through this channel.`}
+          />
+          <MonitorPicker workspaceId={wsId} id={id} monitors={picker} attached={channel.monitors} />
+        </Card>
+      </div>
+      <Card className="mt-6">
+        <CardHeader
+          title="Delivery log"
+          description={
+            filtered ? (
+              <>
+                Attempts for {filtered.monitorName}'s {filtered.status} at {dateTime(filtered.cronTimestamp)} ·{" "}
+                <Link href={base} className="text-indigo-700 hover:underline">
+                  show all events
+                </Link>
+              </>
+            ) : (
+              "Every attempt to deliver an alert, newest first. Retryable failures are retried with backoff."
+            )
+          }
+        />
+        {deliveries.length === 0 ? (
+          <Empty icon={<ScrollText className="size-5" aria-hidden />} title="No deliveries yet">
+            Alerts appear here when an attached monitor fails, degrades or recovers. Test messages are not logged.
+          </Empty>
+        ) : (
+          <div data-testid="delivery-log">
+            <Table head={["When", "Event", "Attempt", "Outcome", "Response", "Next retry", "Detail"]}>
+              {deliveries.map((d) => (
+                <tr key={d.id}>
+                  <td className={`${td} whitespace-nowrap text-zinc-600`} title={dateTime(d.createdAt)}>
+                    {ago(d.createdAt, now)}
+                  </td>
+                  <td className={td}>
+                    <Link href={`${base}?event=${d.eventId}`} className="inline-flex items-center gap-2 hover:underline">
+                      <span className="font-medium">{d.monitorName}</span>
+                      <Badge tone={EVENT_TONE[d.status]}>{d.status}</Badge>
+                    </Link>
+                    <span className="block text-xs text-zinc-500">slot {dateTime(d.cronTimestamp)}</span>
+                  </td>
+                  <td className={`${td} tabular-nums`}>#{d.attempt}</td>
+                  <td className={td}>
+                    <OutcomeBadge outcome={d.outcome} />
+                  </td>
+                  <td className={`${td} font-mono text-xs`}>{d.responseCode ?? "—"}</td>
+                  <td className={`${td} whitespace-nowrap text-zinc-600`}>
+                    {d.outcome === "retrying" && d.nextRetryAt ? (
+                      <span title={dateTime(d.nextRetryAt)}>{until(d.nextRetryAt, now)}</span>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                  <td className={`${td} max-w-xs truncate font-mono text-xs text-zinc-600`} title={d.error ?? undefined}>
+                    {d.error ?? ""}
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          </div>
+        )}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,1 @@
+ALTER TABLE `notification_delivery` ADD `next_retry_at` integer;
