@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type CheckDefinition, CheckResult } from "@vigil/api-contract";
-import type { Db } from "@vigil/db-schema";
+import { type Db, monitor } from "@vigil/db-schema";
+import { and, eq, isNull } from "drizzle-orm";
 import { locationsServing } from "./private-locations";
 
 /** The part of the probe bus (packages/queue) an on-demand run needs. */
@@ -47,4 +48,20 @@ export async function runOnProbe(
     return { ok: false, code: "probe_timeout", message: `probe "${location.name}" did not answer within ${Math.round(waitMs / 1000)} s` };
   }
   return { ok: true, location: { id: location.id, name: location.name, region: location.region }, result: parsed.data };
+}
+
+/**
+ * The stored header values of a monitor, secrets included: "Test now" on an edited monitor runs
+ * with the secrets the form only shows as set. Server side only; null when not this workspace's.
+ */
+export async function storedHeaders(
+  db: Db,
+  workspaceId: number,
+  id: number,
+): Promise<{ headers: Record<string, string>; otelHeaders: Record<string, string> } | null> {
+  const [row] = await db
+    .select({ headers: monitor.headers, otelHeaders: monitor.otelHeaders })
+    .from(monitor)
+    .where(and(eq(monitor.id, id), eq(monitor.workspaceId, workspaceId), isNull(monitor.deletedAt)));
+  return row ? { headers: row.headers ?? {}, otelHeaders: row.otelHeaders ?? {} } : null;
 }
