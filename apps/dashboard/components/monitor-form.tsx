@@ -2,7 +2,7 @@
 import { isSecretHeader } from "@vigil/api-contract";
 import { FlaskConical, Plus, Save, Sparkles, Trash2 } from "lucide-react";
 import Link from "next/link";
-import { type ReactNode, useActionState, useEffect, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, startTransition, useActionState, useEffect, useRef, useState } from "react";
 import { saveMonitorAction, testMonitorAction } from "../lib/monitor-actions";
 import {
   ASSERTION_KINDS,
@@ -88,7 +88,10 @@ function HeaderRows({
             {allSecret ? (
               <span className="text-xs text-zinc-500">secret</span>
             ) : (
-              <label className="flex items-center gap-1.5 text-xs text-zinc-600" title={alwaysSecret ? "Always secret by its name" : undefined}>
+              <label
+                className="flex items-center gap-1.5 text-xs text-zinc-600"
+                title={alwaysSecret ? "Always secret by its name" : undefined}
+              >
                 <input
                   type="checkbox"
                   name={`${prefix}.${i}.secret`}
@@ -212,7 +215,15 @@ function AssertionBuilder({
                 <Input
                   name={`assertion.${i}.target`}
                   aria-label={`Assertion ${i + 1} expected value`}
-                  placeholder={a.kind === "statusCode" ? "200" : a.kind === "latency" ? "ms, e.g. 800" : a.kind === "jsonBody" ? 'ok, 42, true, null or "quoted"' : "text"}
+                  placeholder={
+                    a.kind === "statusCode"
+                      ? "200"
+                      : a.kind === "latency"
+                        ? "ms, e.g. 800"
+                        : a.kind === "jsonBody"
+                          ? 'ok, 42, true, null or "quoted"'
+                          : "text"
+                  }
                   value={a.target}
                   invalid={!!err("target")}
                   inputMode={a.kind === "statusCode" || a.kind === "latency" ? "numeric" : undefined}
@@ -297,8 +308,16 @@ export function MonitorForm({
   const toggleRegion = (r: string, on: boolean) =>
     set({ regions: multiRegion ? (on ? [...d.regions, r] : d.regions.filter((x) => x !== r)) : on ? [r] : [] });
 
+  // With JavaScript the actions run from here, so React does not reset the form after a refused save.
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const submitter = (e.nativeEvent as SubmitEvent).submitter;
+    const fd = new FormData(e.currentTarget, submitter);
+    startTransition(() => (submitter?.dataset.intent === "test" ? test(fd) : save(fd)));
+  };
+
   return (
-    <form action={save} className="grid gap-5" noValidate>
+    <form action={save} onSubmit={submit} className="grid gap-5" noValidate>
       <input type="hidden" name="workspaceId" value={workspaceId} />
       {monitorId ? <input type="hidden" name="id" value={monitorId} /> : null}
 
@@ -322,22 +341,47 @@ export function MonitorForm({
         </fieldset>
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Name" name="name" error={f("name")} hint="Shown in the list, alerts and status pages.">
-            <Input id="name" name="name" value={d.name} onChange={(e) => set({ name: e.target.value })} placeholder="API health" invalid={!!f("name")} />
+            <Input
+              id="name"
+              name="name"
+              value={d.name}
+              onChange={(e) => set({ name: e.target.value })}
+              placeholder="API health"
+              invalid={!!f("name")}
+            />
           </Field>
-          <Field label="Key" name="key" error={f("key")} hint="Optional: the YAML entry key; apply matches monitors by it.">
-            <Input id="key" name="key" value={d.key} onChange={(e) => set({ key: e.target.value })} placeholder="api-health" className="font-mono" invalid={!!f("key")} />
+          <Field
+            label="Key"
+            name="key"
+            error={f("key")}
+            hint={
+              monitorId ? "The YAML entry key: apply matches monitors by it." : "The YAML entry key; left empty, it is made from the name."
+            }
+          >
+            <Input
+              id="key"
+              name="key"
+              value={d.key}
+              onChange={(e) => set({ key: e.target.value })}
+              placeholder="api-health"
+              className="font-mono"
+              invalid={!!f("key")}
+            />
           </Field>
         </div>
         <Field label="Description" name="description" error={f("description")}>
-          <Input id="description" name="description" value={d.description} onChange={(e) => set({ description: e.target.value })} invalid={!!f("description")} />
+          <Input
+            id="description"
+            name="description"
+            value={d.description}
+            onChange={(e) => set({ description: e.target.value })}
+            invalid={!!f("description")}
+          />
         </Field>
       </Section>
 
       {http ? (
-        <Section
-          title="Request"
-          description="Sent from each private location at every check."
-        >
+        <Section title="Request" description="Sent from each private location at every check.">
           <div className="flex flex-wrap items-center gap-2">
             <span className="text-xs text-zinc-500">Preset:</span>
             <button type="button" className={buttonClass("secondary", "h-8 text-xs")} onClick={() => setD((x) => jsonRpcPreset(x))}>
@@ -378,7 +422,12 @@ export function MonitorForm({
             />
           </Field>
           <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" name="followRedirects" checked={d.followRedirects} onChange={(e) => set({ followRedirects: e.target.checked })} />
+            <input
+              type="checkbox"
+              name="followRedirects"
+              checked={d.followRedirects}
+              onChange={(e) => set({ followRedirects: e.target.checked })}
+            />
             Follow redirects
           </label>
         </Section>
@@ -386,10 +435,26 @@ export function MonitorForm({
         <Section title="Target" description="A TCP connection is opened; the check passes when it connects.">
           <div className="grid gap-4 sm:grid-cols-[1fr_9rem]">
             <Field label="Host" name="host" error={f("host")}>
-              <Input id="host" name="host" value={d.host} onChange={(e) => set({ host: e.target.value })} placeholder="db.internal" className="font-mono" invalid={!!f("host")} />
+              <Input
+                id="host"
+                name="host"
+                value={d.host}
+                onChange={(e) => set({ host: e.target.value })}
+                placeholder="db.internal"
+                className="font-mono"
+                invalid={!!f("host")}
+              />
             </Field>
             <Field label="Port" name="port" error={f("port")}>
-              <Input id="port" name="port" inputMode="numeric" value={d.port} onChange={(e) => set({ port: e.target.value })} placeholder="5432" invalid={!!f("port")} />
+              <Input
+                id="port"
+                name="port"
+                inputMode="numeric"
+                value={d.port}
+                onChange={(e) => set({ port: e.target.value })}
+                placeholder="5432"
+                invalid={!!f("port")}
+              />
             </Field>
           </div>
         </Section>
@@ -404,7 +469,13 @@ export function MonitorForm({
       <Section title="Schedule and locations">
         <div className="grid gap-4 sm:grid-cols-4">
           <Field label="Frequency" name="frequency" error={f("frequency")} hint="The choices your workspace's limits allow.">
-            <Select id="frequency" name="frequency" value={d.frequency} onChange={(e) => set({ frequency: e.target.value })} invalid={!!f("frequency")}>
+            <Select
+              id="frequency"
+              name="frequency"
+              value={d.frequency}
+              onChange={(e) => set({ frequency: e.target.value })}
+              invalid={!!f("frequency")}
+            >
               {freqOptions.map((x) => (
                 <option key={x} value={x}>
                   every {x}
@@ -413,7 +484,13 @@ export function MonitorForm({
             </Select>
           </Field>
           <Field label="Timeout" name="timeout" error={f("timeout")} hint="e.g. 45s, 800ms (max 120s)">
-            <Input id="timeout" name="timeout" value={d.timeout} onChange={(e) => set({ timeout: e.target.value })} invalid={!!f("timeout")} />
+            <Input
+              id="timeout"
+              name="timeout"
+              value={d.timeout}
+              onChange={(e) => set({ timeout: e.target.value })}
+              invalid={!!f("timeout")}
+            />
           </Field>
           <Field label="Degraded after" name="degradedAfter" error={f("degradedAfter")} hint="Slower than this is degraded.">
             <Input
@@ -426,13 +503,22 @@ export function MonitorForm({
             />
           </Field>
           <Field label="Retries" name="retry" error={f("retry")} hint="Before a check counts as failed (0-10).">
-            <Input id="retry" name="retry" inputMode="numeric" value={d.retry} onChange={(e) => set({ retry: e.target.value })} invalid={!!f("retry")} />
+            <Input
+              id="retry"
+              name="retry"
+              inputMode="numeric"
+              value={d.retry}
+              onChange={(e) => set({ retry: e.target.value })}
+              invalid={!!f("retry")}
+            />
           </Field>
         </div>
         <fieldset className="grid gap-2">
           <legend className="mb-1.5 text-sm font-medium text-zinc-800">
             Locations{" "}
-            <span className="font-normal text-zinc-500">{multiRegion ? "(one or more)" : "(one: your limits do not include multi-region)"}</span>
+            <span className="font-normal text-zinc-500">
+              {multiRegion ? "(one or more)" : "(one: your limits do not include multi-region)"}
+            </span>
           </legend>
           {regionOptions.length === 0 ? (
             <Notice>
@@ -516,7 +602,12 @@ export function MonitorForm({
       </Section>
 
       <Section title="OpenTelemetry" description="Optional: each check's metrics are also sent to your OTLP/HTTP collector.">
-        <Field label="OTLP endpoint" name="otelEndpoint" error={f("otelEndpoint")} hint="http:// or https:// only, e.g. http://otel:4318/v1/metrics">
+        <Field
+          label="OTLP endpoint"
+          name="otelEndpoint"
+          error={f("otelEndpoint")}
+          hint="http:// or https:// only, e.g. http://otel:4318/v1/metrics"
+        >
           <Input
             id="otelEndpoint"
             name="otelEndpoint"
@@ -526,7 +617,14 @@ export function MonitorForm({
             invalid={!!f("otelEndpoint")}
           />
         </Field>
-        <HeaderRows prefix="otelHeader" label="OTLP headers" rows={d.otelHeaders} onChange={(otelHeaders) => set({ otelHeaders })} allSecret error={f("otelHeaders")} />
+        <HeaderRows
+          prefix="otelHeader"
+          label="OTLP headers"
+          rows={d.otelHeaders}
+          onChange={(otelHeaders) => set({ otelHeaders })}
+          allSecret
+          error={f("otelHeaders")}
+        />
       </Section>
 
       <div ref={resultRef}>{tested.test && tested.at === latest.at ? <TestResult test={tested.test} /> : null}</div>
@@ -544,6 +642,7 @@ export function MonitorForm({
         <Button
           variant="secondary"
           formAction={test}
+          data-intent="test"
           disabled={testing || saving || !canTest}
           title={canTest ? "Run this definition once on a probe, without saving" : "Test now needs the server's Redis (REDIS_URL)"}
         >

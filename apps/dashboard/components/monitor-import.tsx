@@ -1,12 +1,12 @@
 "use client";
 import { CheckCircle2, FileUp, Play } from "lucide-react";
 import Link from "next/link";
-import { useActionState, useEffect, useState } from "react";
+import { type FormEvent, startTransition, useActionState, useEffect, useState } from "react";
 import { type ImportState, importAction } from "../lib/monitor-actions";
-import { Button, buttonClass, Card, CardHeader, cx, Notice } from "./ui";
+import { Button, Card, CardHeader, cx, Notice } from "./ui";
 
 const sign = { create: "+", update: "~", delete: "-" } as const;
-const color = { create: "text-emerald-700", update: "text-amber-700", delete: "text-red-700" } as const;
+const color = { create: "text-emerald-400", update: "text-amber-300", delete: "text-red-400" } as const;
 
 /** Upload → the plan `vigil apply --dry-run` prints → confirm → apply. The file stays in the form between steps. */
 export function MonitorImport({ workspaceId }: { workspaceId: number }) {
@@ -19,12 +19,21 @@ export function MonitorImport({ workspaceId }: { workspaceId: number }) {
   useEffect(() => setHydrated(true), []);
   const plan = state.plan;
   const changes = plan ? plan.create.length + plan.update.length + (plan.prune ? plan.delete.length : 0) : 0;
+  // With JavaScript the action runs from here, so React does not reset the form (prune, text) between plan and apply.
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const fd = new FormData(e.currentTarget, (e.nativeEvent as SubmitEvent).submitter);
+    startTransition(() => run(fd));
+  };
   return (
-    <form action={run} className="grid gap-5" noValidate>
+    <form action={run} onSubmit={submit} className="grid gap-5" noValidate>
       <input type="hidden" name="workspaceId" value={workspaceId} />
       {plan && !state.applied ? <input type="hidden" name="fingerprint" value={plan.fingerprint} /> : null}
       <Card>
-        <CardHeader title="Monitors file" description="The same YAML `vigil apply` reads: entry key → monitor fields. Monitors are matched by entry key." />
+        <CardHeader
+          title="Monitors file"
+          description="The same YAML `vigil apply` reads: entry key → monitor fields. Monitors are matched by entry key."
+        />
         <div className="grid gap-4 px-5 py-4">
           <label
             htmlFor="file"
@@ -66,7 +75,10 @@ export function MonitorImport({ workspaceId }: { workspaceId: number }) {
           <label className="flex items-start gap-2 text-sm">
             <input type="checkbox" name="prune" className="mt-0.5" />
             <span>
-              Delete monitors that are not in the file <span className="text-zinc-500">(like <code>--prune</code>; otherwise they are kept)</span>
+              Delete monitors that are not in the file{" "}
+              <span className="text-zinc-500">
+                (like <code>--prune</code>; otherwise they are kept)
+              </span>
             </span>
           </label>
           <div className="flex flex-wrap gap-2">
@@ -115,7 +127,7 @@ export function MonitorImport({ workspaceId }: { workspaceId: number }) {
                 k === "delete" && !plan.prune
                   ? null
                   : plan[k].map((key) => (
-                      <span key={`${k}-${key}`} className={cx("block", color[k].replace("700", "400"))}>
+                      <span key={`${k}-${key}`} className={cx("block", color[k])}>
                         {sign[k]} {key}
                       </span>
                     )),
@@ -135,7 +147,12 @@ export function MonitorImport({ workspaceId }: { workspaceId: number }) {
               </p>
             ) : changes > 0 ? (
               <div className="flex flex-wrap items-center gap-3">
-                <Button name="intent" value="apply" disabled={pending} variant={plan.prune && plan.delete.length > 0 ? "danger" : "primary"}>
+                <Button
+                  name="intent"
+                  value="apply"
+                  disabled={pending}
+                  variant={plan.prune && plan.delete.length > 0 ? "danger" : "primary"}
+                >
                   <Play className="size-4" aria-hidden /> Apply {changes} change{changes === 1 ? "" : "s"}
                 </Button>
                 <span className="text-xs text-zinc-500">Applies the same file again; refused if the plan changed meanwhile.</span>

@@ -83,9 +83,7 @@ export function TestResult({ test }: { test: NonNullable<MonitorFormState["test"
                 ) : (
                   <XCircle className="mt-0.5 size-4 shrink-0 text-red-600" aria-label="failed" />
                 )}
-                <span className="font-mono text-xs break-all leading-5">
-                  {a.message}
-                </span>
+                <span className="font-mono text-xs break-all leading-5">{a.message}</span>
               </li>
             ))}
           </ul>

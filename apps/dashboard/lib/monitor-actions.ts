@@ -36,8 +36,12 @@ function refused(err: unknown, draft: Draft): MonitorFormState {
   }
   if (err instanceof LimitExceededError) {
     const field = LIMIT_FIELD[err.violation.key];
-    const message = `Limit reached — ${err.message}`;
-    return { error: message, fields: field ? { [field]: message } : {}, draft: back, at };
+    return {
+      error: `Limit reached — ${err.message}`,
+      fields: field ? { [field]: `is refused by the limit ${err.message}` } : {},
+      draft: back,
+      at,
+    };
   }
   if (err instanceof ConflictError) return { error: err.message, fields: { key: err.message }, draft: back, at };
   if (err instanceof NotFoundError) notFound();
@@ -69,16 +73,37 @@ export async function saveMonitorAction(_prev: MonitorFormState, form: FormData)
   if (!parsed.ok) return parsed.state;
   const id = idOf(form);
   const actor = `user:${m.user.id}`;
+  // Every monitor made here gets an entry key, so an exported file applies back onto it.
+  if (id === null && !draft.key.trim()) draft.key = await freeKey(m.workspace.id, draft.name || draft.url || draft.host);
   let saved: Monitor;
   try {
     // The raw draft, not the parsed one: "***" for a kept secret must reach core, which swaps it for the stored value.
-    saved = id === null ? await createMonitor(getDb(), m.workspace.id, inputOf(draft), actor) : await updateMonitor(getDb(), m.workspace.id, id, inputOf(draft), actor);
+    saved =
+      id === null
+        ? await createMonitor(getDb(), m.workspace.id, inputOf(draft), actor)
+        : await updateMonitor(getDb(), m.workspace.id, id, inputOf(draft), actor);
   } catch (err) {
     return refused(err, draft);
   }
   await monitorsChanged(m.workspace.id);
   revalidatePath(`/w/${m.workspace.id}/monitors`, "layout");
   redirect(`/w/${m.workspace.id}/monitors?saved=${saved.id}`);
+}
+
+/** A slug of the monitor's name not yet used as a key in the workspace. */
+async function freeKey(workspaceId: number, name: string): Promise<string> {
+  const base =
+    name
+      .normalize("NFKD")
+      .toLowerCase()
+      .replace(/^https?:\/\//, "")
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 90) || "monitor";
+  const taken = new Set((await listMonitors(getDb(), workspaceId)).map((x) => x.key));
+  let key = base;
+  for (let n = 2; taken.has(key); n++) key = `${base}-${n}`;
+  return key;
 }
 
 /** Runs the unsaved definition once on a probe serving its regions and shows what happened. */
@@ -94,7 +119,8 @@ export async function testMonitorAction(_prev: MonitorFormState, form: FormData)
   const parsed = parseDraft(draft);
   if (!parsed.ok) return { ...parsed.state, error: parsed.state.error.replace(/^Not saved/, "Cannot test") };
   const bus = getBus();
-  if (!bus) return { test: { ok: false, message: "Test now needs the server's Redis (REDIS_URL is not set for the dashboard)." }, at: Date.now() };
+  if (!bus)
+    return { test: { ok: false, message: "Test now needs the server's Redis (REDIS_URL is not set for the dashboard)." }, at: Date.now() };
   try {
     const out = await runOnProbe(getDb(), await bus, m.workspace.id, parsed.input.regions, null, toCheckDefinition(parsed.input));
     if (!out.ok) return { test: { ok: false, message: out.message }, at: Date.now() };
@@ -144,7 +170,10 @@ const shown = (e: YamlError) => ({
   line: e.line,
   column: e.column,
   path: e.path,
-  rule: e.rule.replace("which is not set in the environment", "which only a secret already stored under that entry can fill here; write the value instead"),
+  rule: e.rule.replace(
+    "which is not set in the environment",
+    "which only a secret already stored under that entry can fill here; write the value instead",
+  ),
 });
 
 async function yamlOf(form: FormData): Promise<{ text: string; file: string } | null> {
@@ -155,11 +184,17 @@ async function yamlOf(form: FormData): Promise<{ text: string; file: string } | 
   }
   const text = String(form.get("yaml") ?? "");
   if (text.length > 1_000_000) return null;
-  const name = String(form.get("fileName") ?? "").replace(/[^\w. -]/g, "").slice(0, 100);
+  const name = String(form.get("fileName") ?? "")
+    .replace(/[^\w. -]/g, "")
+    .slice(0, 100);
   return text.trim() ? { text, file: name || "monitors.yaml" } : null;
 }
 
-const fingerprintOf = (p: ApplyPlan) => createHash("sha256").update(JSON.stringify([p.create, p.update, p.delete])).digest("hex").slice(0, 16);
+const fingerprintOf = (p: ApplyPlan) =>
+  createHash("sha256")
+    .update(JSON.stringify([p.create, p.update, p.delete]))
+    .digest("hex")
+    .slice(0, 16);
 
 async function planOrApply(form: FormData, apply: boolean): Promise<ImportState> {
   const m = await actionMember(form);
@@ -176,7 +211,11 @@ async function planOrApply(form: FormData, apply: boolean): Promise<ImportState>
     const fingerprint = fingerprintOf(plan);
     if (!apply) return { plan: { ...plan, prune, fingerprint, file: source.file }, at };
     if (String(form.get("fingerprint") ?? "") !== fingerprint)
-      return { error: "The file or the workspace changed since this plan; review the new plan before applying.", plan: { ...plan, prune, fingerprint, file: source.file }, at };
+      return {
+        error: "The file or the workspace changed since this plan; review the new plan before applying.",
+        plan: { ...plan, prune, fingerprint, file: source.file },
+        at,
+      };
     const done = await applyMonitors(getDb(), m.workspace.id, parsed.monitors, { prune, dryRun: false }, actor);
     await monitorsChanged(m.workspace.id);
     revalidatePath(`/w/${m.workspace.id}/monitors`, "layout");
@@ -186,7 +225,10 @@ async function planOrApply(form: FormData, apply: boolean): Promise<ImportState>
       return {
         errors: err.issues.map((i) => {
           const mp = MONITOR_PATH.exec(i.path);
-          const segments = (mp?.[2] ?? "").split(".").filter(Boolean).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+          const segments = (mp?.[2] ?? "")
+            .split(".")
+            .filter(Boolean)
+            .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
           return shown(parsed.errorAt(Number(mp?.[1] ?? 0), segments, i.message));
         }),
         at,

@@ -1,6 +1,14 @@
 // The monitor form's model: what the inputs hold (strings, rows), to and from the shared
 // MonitorInput. Pure: the client form and the server actions both use it.
-import { type Assertion, type CheckResult, COMPARATORS, isSecretHeader, type Monitor, type MonitorInputRaw, REDACTED } from "@vigil/api-contract";
+import {
+  type Assertion,
+  type CheckResult,
+  COMPARATORS,
+  isSecretHeader,
+  type Monitor,
+  type MonitorInputRaw,
+  REDACTED,
+} from "@vigil/api-contract";
 
 export type AssertionKind = Assertion["kind"];
 export const ASSERTION_KINDS: { kind: AssertionKind; label: string }[] = [
@@ -355,8 +363,6 @@ export interface MonitorFormState {
   fields?: Record<string, string>;
   /** After a failed save without JavaScript: the form as posted, secrets blanked. */
   draft?: Draft;
-  test?:
-    | { ok: true; location: { name: string; region: string }; result: CheckResult }
-    | { ok: false; message: string };
+  test?: { ok: true; location: { name: string; region: string }; result: CheckResult } | { ok: false; message: string };
   at?: number;
 }

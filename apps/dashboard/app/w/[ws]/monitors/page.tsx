@@ -15,7 +15,11 @@ export default async function Monitors({ params }: { params: Promise<{ ws: strin
   const monitors = await listMonitors(getDb(), m.workspace.id);
   return (
     <>
-      <PageHeader title="Monitors" description="HTTP and TCP checks run by your private locations." action={<MonitorsActions workspaceId={m.workspace.id} />} />
+      <PageHeader
+        title="Monitors"
+        description="HTTP and TCP checks run by your private locations."
+        action={<MonitorsActions workspaceId={m.workspace.id} />}
+      />
       {monitors.length > 0 ? (
         <Card className="mb-6">
           <CardHeader title={`${monitors.length} monitor${monitors.length === 1 ? "" : "s"}`} description="Read-only here for now." />
