@@ -261,6 +261,15 @@ function AssertionBuilder({
   );
 }
 
+type TextKey = "name" | "key" | "description" | "url" | "host" | "port" | "timeout" | "degradedAfter" | "retry" | "otelEndpoint";
+interface TextOpts {
+  hint?: string;
+  placeholder?: string;
+  mono?: boolean;
+  type?: string;
+  inputMode?: "numeric";
+}
+
 function Section({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
   return (
     <Card>
@@ -302,6 +311,24 @@ export function MonitorForm({
     if (tested.at) resultRef.current?.scrollIntoView({ block: "nearest" });
   }, [tested.at]);
 
+  /** A labelled text input bound to the draft, its rule shown beside it. */
+  const text = (name: TextKey, label: string, o: TextOpts = {}) => (
+    <Field label={label} name={name} error={f(name)} hint={o.hint}>
+      <Input
+        id={name}
+        name={name}
+        type={o.type}
+        inputMode={o.inputMode}
+        value={d[name]}
+        onChange={(e) => set({ [name]: e.target.value })}
+        placeholder={o.placeholder}
+        className={o.mono ? "font-mono" : undefined}
+        invalid={!!f(name)}
+        aria-describedby={f(name) ? `${name}-error` : undefined}
+      />
+    </Field>
+  );
+
   const http = d.kind === "http";
   const freqOptions = frequencies.includes(d.frequency) || !d.frequency ? frequencies : [d.frequency, ...frequencies];
   const regionOptions = locations;
@@ -340,44 +367,16 @@ export function MonitorForm({
           </div>
         </fieldset>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Name" name="name" error={f("name")} hint="Shown in the list, alerts and status pages.">
-            <Input
-              id="name"
-              name="name"
-              value={d.name}
-              onChange={(e) => set({ name: e.target.value })}
-              placeholder="API health"
-              invalid={!!f("name")}
-            />
-          </Field>
-          <Field
-            label="Key"
-            name="key"
-            error={f("key")}
-            hint={
-              monitorId ? "The YAML entry key: apply matches monitors by it." : "The YAML entry key; left empty, it is made from the name."
-            }
-          >
-            <Input
-              id="key"
-              name="key"
-              value={d.key}
-              onChange={(e) => set({ key: e.target.value })}
-              placeholder="api-health"
-              className="font-mono"
-              invalid={!!f("key")}
-            />
-          </Field>
+          {text("name", "Name", { hint: "Shown in the list, alerts and status pages.", placeholder: "API health" })}
+          {text("key", "Key", {
+            hint: monitorId
+              ? "The YAML entry key: apply matches monitors by it."
+              : "The YAML entry key; left empty, it is made from the name.",
+            placeholder: "api-health",
+            mono: true,
+          })}
         </div>
-        <Field label="Description" name="description" error={f("description")}>
-          <Input
-            id="description"
-            name="description"
-            value={d.description}
-            onChange={(e) => set({ description: e.target.value })}
-            invalid={!!f("description")}
-          />
-        </Field>
+        {text("description", "Description")}
       </Section>
 
       {http ? (
@@ -396,19 +395,7 @@ export function MonitorForm({
                 ))}
               </Select>
             </Field>
-            <Field label="URL" name="url" error={f("url")}>
-              <Input
-                id="url"
-                name="url"
-                type="url"
-                value={d.url}
-                onChange={(e) => set({ url: e.target.value })}
-                placeholder="https://api.example.com/health"
-                className="font-mono"
-                invalid={!!f("url")}
-                aria-describedby="url-error"
-              />
-            </Field>
+            {text("url", "URL", { type: "url", placeholder: "https://api.example.com/health", mono: true })}
           </div>
           <HeaderRows prefix="header" label="Headers" rows={d.headers} onChange={(headers) => set({ headers })} error={f("headers")} />
           <Field label="Body" name="body" error={f("body")} hint="Sent as is (up to 64 KiB).">
@@ -434,28 +421,8 @@ export function MonitorForm({
       ) : (
         <Section title="Target" description="A TCP connection is opened; the check passes when it connects.">
           <div className="grid gap-4 sm:grid-cols-[1fr_9rem]">
-            <Field label="Host" name="host" error={f("host")}>
-              <Input
-                id="host"
-                name="host"
-                value={d.host}
-                onChange={(e) => set({ host: e.target.value })}
-                placeholder="db.internal"
-                className="font-mono"
-                invalid={!!f("host")}
-              />
-            </Field>
-            <Field label="Port" name="port" error={f("port")}>
-              <Input
-                id="port"
-                name="port"
-                inputMode="numeric"
-                value={d.port}
-                onChange={(e) => set({ port: e.target.value })}
-                placeholder="5432"
-                invalid={!!f("port")}
-              />
-            </Field>
+            {text("host", "Host", { placeholder: "db.internal", mono: true })}
+            {text("port", "Port", { placeholder: "5432", inputMode: "numeric" })}
           </div>
         </Section>
       )}
@@ -483,35 +450,9 @@ export function MonitorForm({
               ))}
             </Select>
           </Field>
-          <Field label="Timeout" name="timeout" error={f("timeout")} hint="e.g. 45s, 800ms (max 120s)">
-            <Input
-              id="timeout"
-              name="timeout"
-              value={d.timeout}
-              onChange={(e) => set({ timeout: e.target.value })}
-              invalid={!!f("timeout")}
-            />
-          </Field>
-          <Field label="Degraded after" name="degradedAfter" error={f("degradedAfter")} hint="Slower than this is degraded.">
-            <Input
-              id="degradedAfter"
-              name="degradedAfter"
-              value={d.degradedAfter}
-              onChange={(e) => set({ degradedAfter: e.target.value })}
-              placeholder="e.g. 2s"
-              invalid={!!f("degradedAfter")}
-            />
-          </Field>
-          <Field label="Retries" name="retry" error={f("retry")} hint="Before a check counts as failed (0-10).">
-            <Input
-              id="retry"
-              name="retry"
-              inputMode="numeric"
-              value={d.retry}
-              onChange={(e) => set({ retry: e.target.value })}
-              invalid={!!f("retry")}
-            />
-          </Field>
+          {text("timeout", "Timeout", { hint: "e.g. 45s, 800ms (max 120s)" })}
+          {text("degradedAfter", "Degraded after", { hint: "Slower than this is degraded.", placeholder: "e.g. 2s" })}
+          {text("retry", "Retries", { hint: "Before a check counts as failed (0-10).", inputMode: "numeric" })}
         </div>
         <fieldset className="grid gap-2">
           <legend className="mb-1.5 text-sm font-medium text-zinc-800">
@@ -602,21 +543,7 @@ export function MonitorForm({
       </Section>
 
       <Section title="OpenTelemetry" description="Optional: each check's metrics are also sent to your OTLP/HTTP collector.">
-        <Field
-          label="OTLP endpoint"
-          name="otelEndpoint"
-          error={f("otelEndpoint")}
-          hint="http:// or https:// only, e.g. http://otel:4318/v1/metrics"
-        >
-          <Input
-            id="otelEndpoint"
-            name="otelEndpoint"
-            value={d.otelEndpoint}
-            onChange={(e) => set({ otelEndpoint: e.target.value })}
-            className="font-mono"
-            invalid={!!f("otelEndpoint")}
-          />
-        </Field>
+        {text("otelEndpoint", "OTLP endpoint", { hint: "http:// or https:// only, e.g. http://otel:4318/v1/metrics", mono: true })}
         <HeaderRows
           prefix="otelHeader"
           label="OTLP headers"

@@ -18,6 +18,7 @@ import {
   shot,
   startDashboard,
   startMailApi,
+  startProbe,
   startService,
   until,
 } from "./testing";
@@ -123,22 +124,7 @@ beforeAll(async () => {
     "operator",
   );
   const { key } = await createPrivateLocation(db.db, ws, { name: "rack-1", region: "iad" }, "operator");
-  const probePort = await freePort();
-  procs.push(
-    await startService(
-      "apps/private-location/src/main.ts",
-      {
-        SERVICE_KEY: key,
-        SERVICE_INGEST_URL: serverUrl,
-        PORT: String(probePort),
-        HOST: "127.0.0.1",
-        LOG_LEVEL: "warn",
-        PROBE_DATA_DIR: join(dir, "probe"),
-        PROBE_WAIT_MS: "2000",
-      },
-      probePort,
-    ),
-  );
+  procs.push(await startProbe(key, serverUrl, join(dir, "probe")));
 }, 600_000);
 
 afterAll(async () => {
@@ -151,6 +137,16 @@ afterAll(async () => {
 
 async function visible(locator: Locator, timeout = 15_000) {
   await locator.first().waitFor({ state: "visible", timeout });
+}
+
+/** A tampered form: a frequency the menu does not offer. */
+async function tamperFrequency(value: string) {
+  await page.getByLabel("Frequency").evaluate((el, v) => {
+    const s = el as HTMLSelectElement;
+    s.add(new Option(`every ${v}`, v));
+    s.value = v;
+    s.dispatchEvent(new Event("change", { bubbles: true }));
+  }, value);
 }
 
 const monitorCount = async () => (await listMonitors(db.db, ws)).length;
@@ -257,12 +253,7 @@ describe("monitor form", () => {
 
     await page.getByLabel("URL").fill(`${api.url}/health`);
     // A tampered form: a frequency no menu offers.
-    await page.getByLabel("Frequency").evaluate((el) => {
-      const s = el as HTMLSelectElement;
-      s.add(new Option("every 7m", "7m"));
-      s.value = "7m";
-      s.dispatchEvent(new Event("change", { bubbles: true }));
-    });
+    await tamperFrequency("7m");
     await page.getByRole("button", { name: "Create monitor" }).click();
     await visible(page.locator("#frequency-error", { hasText: "Frequency must be one of 30s, 1m, 5m, 10m, 30m, 1h" }));
     expect(await monitorCount()).toBe(before);
@@ -275,12 +266,7 @@ describe("monitor form", () => {
       await newHttpForm("Too often", `${api.url}/health`);
       const offered = await page.getByLabel("Frequency").locator("option").allInnerTexts();
       expect(offered).toEqual(["every 1m", "every 5m", "every 10m", "every 30m", "every 1h"]);
-      await page.getByLabel("Frequency").evaluate((el) => {
-        const s = el as HTMLSelectElement;
-        s.add(new Option("every 30s", "30s"));
-        s.value = "30s";
-        s.dispatchEvent(new Event("change", { bubbles: true }));
-      });
+      await tamperFrequency("30s");
       await page.getByRole("button", { name: "Create monitor" }).click();
       await visible(
         page.locator("#frequency-error", { hasText: "Frequency is refused by the limit periodicity: frequency 30s is not allowed" }),

@@ -149,16 +149,30 @@ export async function startService(entry: string, env: Record<string, string>, h
   const proc = new Proc(
     spawn(process.execPath, ["--import", "tsx", entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] }),
   );
-  if (healthPort) {
-    await until(`${entry} healthy`, async () => {
-      if (proc.child.exitCode !== null) throw new Error(`${entry} exited:\n${proc.log.slice(-3000)}`);
-      return fetch(`http://127.0.0.1:${healthPort}/healthz`).then(
+  return healthPort ? healthy(proc, healthPort, entry) : proc;
+}
+
+/** Waits for a started service's /healthz; a loaded machine (a build next door) can take a while. */
+export async function healthy(proc: Proc, port: number, what = `service on :${port}`, timeoutMs = 120_000): Promise<Proc> {
+  await until(
+    `${what} healthy`,
+    async () => {
+      if (proc.child.exitCode !== null) throw new Error(`${what} exited:\n${proc.log.slice(-3000)}`);
+      return fetch(`http://127.0.0.1:${port}/healthz`).then(
         (r) => r.ok,
         () => false,
       );
-    });
-  }
+    },
+    timeoutMs,
+  );
   return proc;
+}
+
+/** A real private-location probe for the location whose key is `key`, polling `serverUrl`. */
+export async function startProbe(key: string, serverUrl: string, dataDir: string): Promise<Proc> {
+  const port = await freePort();
+  const env = { SERVICE_KEY: key, SERVICE_INGEST_URL: serverUrl, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" };
+  return startService("apps/private-location/src/main.ts", { ...env, PROBE_DATA_DIR: dataDir, PROBE_WAIT_MS: "2000" }, port);
 }
 
 export interface Mail {
