@@ -47,9 +47,12 @@ function HeaderRows({
   onChange,
   allSecret,
   error,
+  add,
 }: {
   prefix: string;
   label: string;
+  /** The add button's text. */
+  add: string;
   rows: HeaderRow[];
   onChange: (rows: HeaderRow[]) => void;
   allSecret?: boolean;
@@ -116,7 +119,7 @@ function HeaderRows({
       <RowError id={`${prefix}-error`} error={error} />
       <div>
         <button type="button" className={buttonClass("secondary", "h-8 text-xs")} onClick={() => onChange([...rows, emptyHeader()])}>
-          <Plus className="size-3.5" aria-hidden /> Add {label.toLowerCase().replace(/s$/, "")}
+          <Plus className="size-3.5" aria-hidden /> {add}
         </button>
       </div>
     </fieldset>
@@ -156,12 +159,18 @@ function AssertionBuilder({
             data-testid="assertion-row"
             className={cx("grid gap-2 rounded-lg border bg-zinc-50/60 p-2.5", rowError ? "border-red-300" : "border-zinc-200")}
           >
-            <div className="flex flex-wrap items-center gap-2">
+            <div
+              className={cx(
+                "grid items-center gap-2",
+                a.kind === "header" || a.kind === "jsonBody"
+                  ? "sm:grid-cols-[10rem_10rem_10rem_minmax(0,1fr)_auto]"
+                  : "sm:grid-cols-[10rem_10rem_minmax(0,1fr)_auto]",
+              )}
+            >
               <Select
                 name={`assertion.${i}.kind`}
                 aria-label={`Assertion ${i + 1} kind`}
                 value={a.kind}
-                className="w-auto"
                 onChange={(e) => {
                   const kind = e.target.value as AssertionKind;
                   set(i, { ...emptyAssertion(kind), compare: COMPARATORS_OF[kind].includes(a.compare) ? a.compare : "eq" });
@@ -181,7 +190,7 @@ function AssertionBuilder({
                   value={a.key}
                   invalid={!!err("key")}
                   onChange={(e) => set(i, { key: e.target.value })}
-                  className="w-40 font-mono"
+                  className="font-mono"
                 />
               ) : null}
               {a.kind === "jsonBody" ? (
@@ -192,7 +201,7 @@ function AssertionBuilder({
                   value={a.path}
                   invalid={!!err("path")}
                   onChange={(e) => set(i, { path: e.target.value })}
-                  className="w-40 font-mono"
+                  className="font-mono"
                 />
               ) : null}
               <Select
@@ -200,7 +209,6 @@ function AssertionBuilder({
                 aria-label={`Assertion ${i + 1} comparator`}
                 value={a.compare}
                 invalid={!!err("compare")}
-                className="w-auto"
                 onChange={(e) => set(i, { compare: e.target.value })}
               >
                 {ops.map((op) => (
@@ -228,12 +236,12 @@ function AssertionBuilder({
                   invalid={!!err("target")}
                   inputMode={a.kind === "statusCode" || a.kind === "latency" ? "numeric" : undefined}
                   onChange={(e) => set(i, { target: e.target.value })}
-                  className="min-w-40 flex-1 font-mono"
+                  className="font-mono"
                 />
               )}
               <button
                 type="button"
-                className={buttonClass("ghost", "h-8 px-2")}
+                className={buttonClass("ghost", "h-8 justify-self-end px-2")}
                 aria-label={`Remove assertion ${i + 1}`}
                 onClick={() => onChange(rows.filter((_, j) => j !== i))}
               >
@@ -397,7 +405,14 @@ export function MonitorForm({
             </Field>
             {text("url", "URL", { type: "url", placeholder: "https://api.example.com/health", mono: true })}
           </div>
-          <HeaderRows prefix="header" label="Headers" rows={d.headers} onChange={(headers) => set({ headers })} error={f("headers")} />
+          <HeaderRows
+            prefix="header"
+            label="Headers"
+            add="Add header"
+            rows={d.headers}
+            onChange={(headers) => set({ headers })}
+            error={f("headers")}
+          />
           <Field label="Body" name="body" error={f("body")} hint="Sent as is (up to 64 KiB).">
             <textarea
               id="body"
@@ -547,6 +562,7 @@ export function MonitorForm({
         <HeaderRows
           prefix="otelHeader"
           label="OTLP headers"
+          add="Add OTLP header"
           rows={d.otelHeaders}
           onChange={(otelHeaders) => set({ otelHeaders })}
           allSecret
@@ -562,7 +578,7 @@ export function MonitorForm({
         </Notice>
       ) : null}
 
-      <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200 bg-white/95 px-4 py-3 backdrop-blur lg:-mx-8 lg:px-8">
+      <div className="flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200 pt-4">
         <Link href={`/w/${workspaceId}/monitors`} className={buttonClass("ghost")}>
           Cancel
         </Link>

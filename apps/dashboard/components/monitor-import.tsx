@@ -32,7 +32,12 @@ export function MonitorImport({ workspaceId }: { workspaceId: number }) {
       <Card>
         <CardHeader
           title="Monitors file"
-          description="The same YAML `vigil apply` reads: entry key → monitor fields. Monitors are matched by entry key."
+          description={
+            <>
+              The same YAML <code className="font-mono text-[0.8125rem]">vigil apply</code> reads: entry key → monitor fields. Monitors are
+              matched by entry key.
+            </>
+          }
         />
         <div className="grid gap-4 px-5 py-4">
           <label

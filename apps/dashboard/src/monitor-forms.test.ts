@@ -320,7 +320,15 @@ describe("Test now", () => {
     await visible(result, 60_000);
     await visible(result.getByText("success", { exact: true }));
     expect(await result.locator('[data-testid="assertion-outcome"][data-ok="false"]').count()).toBe(0);
-    expect(await result.locator('[data-testid="assertion-outcome"][data-ok="true"]').count()).toBe(2);
+    const passed = await result.locator('[data-testid="assertion-outcome"][data-ok="true"]').allInnerTexts();
+    expect(passed).toHaveLength(3);
+    expect(passed).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^statusCode: eq 200 \(got 200\)$/),
+        expect.stringMatching(/^textBody: eq .*result.*\(got .*result/),
+        expect.stringMatching(/^jsonrpc: reply with id "1" has a result$/),
+      ]),
+    );
     await shot(page, "monitor-form-jsonrpc");
     const sent = rpc.seen.at(-1)!;
     expect(sent).toMatchObject({ method: "POST", body: '{"jsonrpc":"2.0","id":"1","method":"ping"}' });
