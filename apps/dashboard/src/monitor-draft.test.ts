@@ -149,6 +149,19 @@ describe("monitor form model", () => {
     ]);
   });
 
+  it("a TCP draft becomes host and port with the 45 s timeout and 3 retries by default; a bad port is named on its field", () => {
+    const d = { ...emptyDraft("1m", ["iad"]), kind: "tcp" as const, host: "db.internal", port: "5432" };
+    expect(MonitorInput.parse(inputOf(d))).toMatchObject({
+      kind: "tcp",
+      request: { host: "db.internal", port: 5432 },
+      timeout: 45_000,
+      retry: 3,
+    });
+    const bad = MonitorInput.safeParse(inputOf({ ...d, port: "70000" }));
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues.map((i) => fieldOf(i.path.join(".")))).toEqual(["port"]);
+  });
+
   it("schema issues land on the field that holds the value", () => {
     expect(fieldOf("request.url")).toBe("url");
     expect(fieldOf("request.port")).toBe("port");
