@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Proc, type startMailApi, untilHealthy } from "@vigil/testing";
+import { freePort, Proc, type startMailApi, untilHealthy } from "@vigil/testing";
 import { screenshot } from "@vigil/testing/browser";
 import { buildNextApp, type NextApp, spawnNextApp, startNextApp } from "@vigil/testing/next";
 import type { Page } from "playwright-core";
@@ -30,8 +30,20 @@ export async function startService(entry: string, env: Record<string, string>, h
   const proc = new Proc(
     spawn(process.execPath, ["--import", "tsx", entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] }),
   );
-  if (healthPort) await untilHealthy(entry, `http://127.0.0.1:${healthPort}/healthz`, proc);
+  return healthPort ? healthy(proc, healthPort, entry) : proc;
+}
+
+/** Waits for a started service's /healthz; a loaded machine (a build next door) can take a while. */
+export async function healthy(proc: Proc, port: number, what = `service on :${port}`, timeoutMs = 120_000): Promise<Proc> {
+  await untilHealthy(what, `http://127.0.0.1:${port}/healthz`, proc, timeoutMs);
   return proc;
+}
+
+/** A real private-location probe for the location whose key is `key`, polling `serverUrl`. */
+export async function startProbe(key: string, serverUrl: string, dataDir: string): Promise<Proc> {
+  const port = await freePort();
+  const env = { SERVICE_KEY: key, SERVICE_INGEST_URL: serverUrl, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" };
+  return startService("apps/private-location/src/main.ts", { ...env, PROBE_DATA_DIR: dataDir, PROBE_WAIT_MS: "2000" }, port);
 }
 
 /** Full-page screenshot under docs/screenshots/dashboard-<name>.png */

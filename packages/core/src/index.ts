@@ -12,6 +12,7 @@ export * from "./instance";
 export * from "./members";
 export * from "./monitors";
 export * from "./private-locations";
+export * from "./runs";
 export * from "./secrets";
 export * from "./status-pages";
 export * from "./workspace";

@@ -84,7 +84,7 @@ export class Proc {
 }
 
 /** Resolves once `url` answers 2xx; fails at once with the process's log if it exits first. */
-export function untilHealthy(name: string, url: string, proc: Proc, timeoutMs = 60_000): Promise<true> {
+export function untilHealthy(name: string, url: string, proc: Proc, timeoutMs = 120_000): Promise<true> {
   return until(
     `${name} ${url}`,
     async () => {

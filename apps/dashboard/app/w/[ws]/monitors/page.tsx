@@ -1,5 +1,6 @@
 import { listMonitors } from "@vigil/core";
 import { Coming } from "../../../../components/coming";
+import { MonitorsActions } from "../../../../components/monitors-actions";
 import { Badge, Card, CardHeader, PageHeader, Table, td } from "../../../../components/ui";
 import { getDb } from "../../../../lib/db";
 import { regionLabel } from "../../../../lib/regions";
@@ -14,7 +15,11 @@ export default async function Monitors({ params }: { params: Promise<{ ws: strin
   const monitors = await listMonitors(getDb(), m.workspace.id);
   return (
     <>
-      <PageHeader title="Monitors" description="HTTP and TCP checks run by your private locations." />
+      <PageHeader
+        title="Monitors"
+        description="HTTP and TCP checks run by your private locations."
+        action={<MonitorsActions workspaceId={m.workspace.id} />}
+      />
       {monitors.length > 0 ? (
         <Card className="mb-6">
           <CardHeader title={`${monitors.length} monitor${monitors.length === 1 ? "" : "s"}`} description="Read-only here for now." />

@@ -1,0 +1,5 @@
+import { FormSkeleton } from "../../../../../../components/form-skeleton";
+
+export default function Loading() {
+  return <FormSkeleton title="Edit monitor" />;
+}

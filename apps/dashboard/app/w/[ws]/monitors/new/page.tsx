@@ -1,0 +1,24 @@
+import { MonitorForm } from "../../../../../components/monitor-form";
+import { PageHeader } from "../../../../../components/ui";
+import { emptyDraft } from "../../../../../lib/monitor-draft";
+import { monitorFormData } from "../../../../../lib/monitor-form-data";
+import { memberOf } from "../../../../../lib/session";
+
+export const metadata = { title: "New monitor" };
+
+export default async function NewMonitor({ params }: { params: Promise<{ ws: string }> }) {
+  const m = await memberOf((await params).ws);
+  const data = await monitorFormData(m.workspace);
+  const frequency = data.frequencies.includes("1m") ? "1m" : (data.frequencies[0] ?? "");
+  // One location: preselected, since it is the only place the monitor can run.
+  const regions = data.locations.length === 1 ? [data.locations[0]!.region] : [];
+  return (
+    <>
+      <PageHeader
+        title="New monitor"
+        description="An HTTP request with assertions, or a TCP connection, checked from your private locations. Test it before saving."
+      />
+      <MonitorForm workspaceId={m.workspace.id} initial={emptyDraft(frequency, regions)} {...data} />
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+import { FREQUENCIES } from "@vigil/api-contract";
+import { limitsOf, listChannels, listPrivateLocations, type Workspace } from "@vigil/core";
+import type { LocationOption } from "../components/monitor-form";
+import { getDb } from "./db";
+import { getEnv } from "./env";
+import { regionLabel } from "./regions";
+
+/** What the monitor form offers: the frequencies and locations the workspace may use, its channels. */
+export async function monitorFormData(ws: Workspace, keepRegions: readonly string[] = []) {
+  const { limits } = limitsOf(ws);
+  const [locations, channels] = await Promise.all([listPrivateLocations(getDb(), ws.id), listChannels(getDb(), ws.id)]);
+  const byRegion = new Map<string, LocationOption>();
+  for (const l of locations) {
+    const o = byRegion.get(l.region) ?? { region: l.region, label: regionLabel(l.region), locations: [] };
+    o.locations.push({ name: l.name, online: l.online });
+    byRegion.set(l.region, o);
+  }
+  // A region the monitor already lists stays choosable even when its probe is gone.
+  for (const r of keepRegions) if (!byRegion.has(r)) byRegion.set(r, { region: r, label: regionLabel(r), locations: [] });
+  return {
+    frequencies: FREQUENCIES.filter((f) => limits.periodicity.includes(f)),
+    multiRegion: limits["multi-region"],
+    locations: [...byRegion.values()],
+    channels: channels.map((c) => ({ name: c.name, kind: c.kind, enabled: c.enabled })),
+    canTest: !!getEnv().REDIS_URL,
+  };
+}
