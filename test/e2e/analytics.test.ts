@@ -72,7 +72,6 @@ describe("analytics on ClickHouse, end to end", () => {
   let stack: Stack;
   let ch: ClickHouseProcess;
   let site: StatusSite | undefined;
-  let built: Promise<void>;
   const targets = new Targets();
   const hook = new WebhookReceiver();
   let api = 0;
@@ -112,9 +111,8 @@ describe("analytics on ClickHouse, end to end", () => {
   };
 
   beforeAll(async () => {
-    // The status page's `next build` is shared with its own tests and cached by source; it runs meanwhile.
-    built = buildStatusPage();
-    built.catch(() => {});
+    // The status page's `next build`, shared with its own tests and cached by source (it blocks while it runs).
+    await buildStatusPage();
     await Promise.all([targets.start(), hook.start()]);
     const dir = join(root, "node_modules/.cache");
     ch = new ClickHouseProcess(join(dir, `vigil-analytics-e2e-${randomBytes(4).toString("hex")}`));
@@ -125,7 +123,7 @@ describe("analytics on ClickHouse, end to end", () => {
     expect(deploy.out).toContain(`analytics: applied 0001_check_results on 127.0.0.1:${ch.port}/vigil`);
     expect(deploy.code).toBe(0);
     stack = await startStack(["iad"], { server: analyticsEnv, workflows: { ...analyticsEnv, ANALYTICS_EXPORT_INTERVAL_MS: "500" } });
-  }, 180_000);
+  }, 900_000);
 
   afterAll(async () => {
     await site?.stop();
@@ -179,7 +177,7 @@ describe("analytics on ClickHouse, end to end", () => {
   });
 
   it("the status page started with ANALYTICS_URL draws its bars from ClickHouse, and the API's summary reads it too", {
-    timeout: 600_000,
+    timeout: 120_000,
   }, async () => {
     const page = await createStatusPage(stack.db, stack.workspaceId, { slug: "acme", title: "Acme" }, "operator");
     await createComponent(stack.db, stack.workspaceId, page.id, { name: "API", monitorId: api }, "operator");
@@ -201,7 +199,6 @@ describe("analytics on ClickHouse, end to end", () => {
       attempts: 1,
     };
     await sql("INSERT INTO vigil.check_results FORMAT JSONEachRow", {}, JSON.stringify(row));
-    await built;
     site = await startStatusPage({
       DATABASE_URL: stack.dbUrl,
       AUTH_SECRET: "e2e-secret-0123456789abcdef",

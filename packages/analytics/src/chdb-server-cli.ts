@@ -1,6 +1,6 @@
 // `pnpm analytics:chdb`: a local ClickHouse HTTP endpoint on chdb, for running the ClickHouse backend without a
 // ClickHouse server (tests, a laptop). Point ANALYTICS_URL at it; the password is ANALYTICS_API_KEY.
-//   pnpm analytics:chdb -- --port 7181 --data .data/analytics
+//   pnpm analytics:chdb --port 7181 --data .data/analytics
 import { parseArgs } from "node:util";
 import { loadEnv, z } from "@vigil/config";
 import { startChdbServer } from "./chdb-server";
