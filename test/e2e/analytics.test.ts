@@ -229,7 +229,7 @@ describe("analytics on ClickHouse, end to end", () => {
   it("ClickHouse killed mid-run: alerts still go out, the status page stays up, and every result arrives once it is back", {
     timeout: 240_000,
   }, async () => {
-    const before = (await inClickHouse(api)).length;
+    const before = (await inLibsql(api)).length;
     await ch.kill();
     targets.modes.set("/api", "down");
     // Alerting never waits for analytics.
