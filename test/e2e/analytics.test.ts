@@ -34,13 +34,17 @@ class ClickHouseProcess {
     );
     this.child.stdout!.on("data", (d) => (this.log += d));
     this.child.stderr!.on("data", (d) => (this.log += d));
-    await until("ClickHouse /ping", async () => {
-      if (this.child?.exitCode !== null) throw new Error(`analytics:chdb exited:\n${this.log}`);
-      return fetch(`${this.url}/ping`).then(
-        (r) => r.ok,
-        () => false,
-      );
-    });
+    await until(
+      "ClickHouse /ping",
+      async () => {
+        if (this.child?.exitCode !== null) throw new Error(`analytics:chdb exited:\n${this.log}`);
+        return fetch(`${this.url}/ping`).then(
+          (r) => r.ok,
+          () => false,
+        );
+      },
+      90_000,
+    );
   }
   async kill() {
     const child = this.child;

@@ -39,7 +39,7 @@ export class Service {
     if (waitHealthy) await this.healthy();
   }
 
-  async healthy(timeoutMs = 90_000) {
+  async healthy(timeoutMs = 180_000) {
     await until(
       `${this.name} healthy`,
       async () => {
