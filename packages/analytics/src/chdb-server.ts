@@ -332,9 +332,11 @@ export async function startChdbServer(opts: ChdbServerOptions): Promise<ChdbServ
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     port,
     version,
+    /** Stops taking requests and lets those in flight finish, so a stop never cuts an insert in half. */
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeIdleConnections();
+      await closed;
       anchor.close();
     },
   };
