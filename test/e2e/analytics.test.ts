@@ -230,7 +230,7 @@ describe("analytics on ClickHouse, end to end", () => {
     expect(summary.body.series.at(-1)).toMatchObject({ start: today, error: 0, uptime: 1 });
   });
 
-  it("ClickHouse killed mid-run: alerts still go out, the status page stays up, and every result arrives once it is back", {
+  it("ClickHouse stopped mid-run: alerts still go out, the status page stays up, and every result arrives once it is back", {
     timeout: 240_000,
   }, async () => {
     const before = (await inLibsql(api)).length;
