@@ -42,8 +42,8 @@ export class Service {
     if (waitHealthy) await this.healthy();
   }
 
-  // Generous: beside other test files on a busy machine a tsx service can take over 30 s to start.
-  async healthy(timeoutMs = 120_000) {
+  // Generous: beside other test files on a busy machine a service can take minutes to start.
+  async healthy(timeoutMs = 180_000) {
     await until(
       `${this.name} healthy`,
       async () => {

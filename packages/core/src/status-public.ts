@@ -1,4 +1,4 @@
-import type { Analytics } from "@vigil/analytics";
+import { type Analytics, AnalyticsUnavailableError, libsqlAnalytics } from "@vigil/analytics";
 import {
   type Db,
   maintenance,
@@ -173,6 +173,19 @@ function dayLevel(d: Omit<UptimeDay, "level">): UptimeDay["level"] {
   return level;
 }
 
+/**
+ * A public page must not go down with ClickHouse: while it is unreachable the bars are read from libSQL, which
+ * keeps every result within retention (ClickHouse's retention trims both).
+ */
+async function dailyBars(db: Db, analytics: Analytics, q: Parameters<Analytics["dailyUptime"]>[0]) {
+  try {
+    return await analytics.dailyUptime(q);
+  } catch (err) {
+    if (!(err instanceof AnalyticsUnavailableError) || analytics.backend === "libsql") throw err;
+    return libsqlAnalytics(db).dailyUptime(q);
+  }
+}
+
 /** Everything a status page renders, `days` days of bars (≤ 90). */
 export async function loadPublicPage(
   db: Db,
@@ -225,7 +238,7 @@ export async function loadPublicPage(
   ]);
 
   const monitorIds = [...new Set(components.map((c) => c.c.monitorId).filter((id): id is number => id !== null))];
-  const daily = monitorIds.length > 0 ? await analytics.dailyUptime({ monitorIds, from, to: dayStart(now) + DAY_MS }) : [];
+  const daily = monitorIds.length > 0 ? await dailyBars(db, analytics, { monitorIds, from, to: dayStart(now) + DAY_MS }) : [];
   const series = new Map<number, typeof daily>();
   for (const d of daily) series.set(d.monitorId, [...(series.get(d.monitorId) ?? []), d]);
 
