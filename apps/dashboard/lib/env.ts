@@ -27,6 +27,8 @@ export const DashboardEnv = z.object({
   LOG_SIGN_IN_LINKS: z.stringbool({ error: "must be true or false" }).default(false),
   /** Where probes post results (the server), shown in the private-location setup lines. */
   PUBLIC_INGEST_URL: env.url("http://127.0.0.1:3001"),
+  /** The public status-page site (3003): the editor links each page there. */
+  STATUS_PAGE_URL: env.url("http://127.0.0.1:3003").transform((u) => u.replace(/\/+$/, "")),
 });
 export type DashboardEnv = z.infer<typeof DashboardEnv>;
 
