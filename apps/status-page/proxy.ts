@@ -48,11 +48,8 @@ function served(req: NextRequest, page: RenderedPage, state: string) {
     "x-vigil-cache": state,
   });
   if (req.headers.get("if-none-match") === page.etag) return new NextResponse(null, { status: 304, headers });
-  const gzip = /\bgzip\b/.test(req.headers.get("accept-encoding") ?? "");
-  if (gzip) headers.set("content-encoding", "gzip");
-  const body = gzip ? page.gzip : page.html;
-  headers.set("content-length", String(body.byteLength));
-  return new NextResponse(body, { status: 200, headers });
+  // Next compresses the response as for any page (it drops a content-encoding set here).
+  return new NextResponse(page.html, { status: 200, headers });
 }
 
 /** A request on a page's custom domain is served by that page: `/` → `/{slug}`, `/history` → `/{slug}/history`. */

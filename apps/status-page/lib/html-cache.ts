@@ -1,7 +1,6 @@
-// Rendered public pages kept briefly in memory, gzipped once: a burst of visitors costs one render per
+// Rendered public pages kept briefly in memory: a burst of visitors costs one render per
 // page every few seconds instead of one each. Only pages without a password and without a query are kept.
 import { createHash, randomBytes } from "node:crypto";
-import { gzipSync } from "node:zlib";
 
 /** Marks our own render request; the value is random per process, so only we can skip the cache. */
 export const RENDER_HEADER = "x-vigil-render";
@@ -18,7 +17,6 @@ const MAX_ENTRIES = 500;
 export interface RenderedPage {
   at: number;
   html: Uint8Array<ArrayBuffer>;
-  gzip: Uint8Array<ArrayBuffer>;
   contentType: string;
   etag: string;
 }
@@ -47,7 +45,6 @@ function render(key: string, url: string, headers: Record<string, string>): Prom
     const page: RenderedPage = {
       at: Date.now(),
       html,
-      gzip: new Uint8Array(gzipSync(html, { level: 6 })),
       contentType,
       etag: `"${createHash("sha1").update(html).digest("base64url")}"`,
     };
