@@ -1,7 +1,7 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { pageByHost, pageBySlug } from "./lib/data";
 import { getEnv } from "./lib/env";
-import { RENDER_HEADER, RENDER_TOKEN, type RenderedPage, renderedPage, selfOrigin } from "./lib/html-cache";
+import { PAGE_HEADERS, pageKey, RENDER_HEADER, RENDER_TOKEN, type RenderedPage, renderedPage, selfOrigin } from "./lib/html-cache";
 import { PRIVATE_CACHE, PUBLIC_CACHE } from "./lib/page";
 import { HOST_PAGE_HEADER } from "./lib/site";
 
@@ -32,7 +32,8 @@ async function withCache(res: NextResponse, req: NextRequest, pathname: string, 
   if (open && req.headers.get(RENDER_HEADER) !== RENDER_TOKEN && !req.headers.has("rsc")) {
     const path = pathname.replace(/\/$/, "");
     const headers: Record<string, string> = hostSlug ? { [HOST_PAGE_HEADER]: hostSlug } : {};
-    const got = await renderedPage(`${hostSlug ?? ""}|${path}`, `${selfOrigin()}${path}`, headers).catch(() => null);
+    const key = pageKey(req.headers.get("x-forwarded-host") ?? req.headers.get("host") ?? "", req.nextUrl.pathname);
+    const got = await renderedPage(key, `${selfOrigin()}${path}`, headers, PUBLIC_CACHE).catch(() => null);
     if (got) return served(req, got.page, got.state);
   }
   res.headers.set("cache-control", open ? PUBLIC_CACHE : PRIVATE_CACHE);
@@ -40,13 +41,7 @@ async function withCache(res: NextResponse, req: NextRequest, pathname: string, 
 }
 
 function served(req: NextRequest, page: RenderedPage, state: string) {
-  const headers = new Headers({
-    "content-type": page.contentType,
-    "cache-control": PUBLIC_CACHE,
-    etag: page.etag,
-    vary: "accept-encoding",
-    "x-vigil-cache": state,
-  });
+  const headers = new Headers({ ...PAGE_HEADERS(page), "x-vigil-cache": state });
   if (req.headers.get("if-none-match") === page.etag) return new NextResponse(null, { status: 304, headers });
   // Next compresses the response as for any page (it drops a content-encoding set here).
   return new NextResponse(page.html, { status: 200, headers });
