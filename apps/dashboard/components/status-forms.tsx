@@ -1,7 +1,7 @@
 "use client";
 // Forms of the status-page editor. Field errors come from the shared zod schemas through core.
 import { ArrowDown, ArrowUp, Megaphone, Plus, Save } from "lucide-react";
-import { type ReactNode, useActionState, useEffect, useId, useState } from "react";
+import { type FormEvent, type ReactNode, startTransition, useActionState, useEffect, useId, useState } from "react";
 import type { ActionState } from "../lib/action-state";
 import { renderMarkdown } from "../lib/markdown";
 import {
@@ -80,8 +80,14 @@ function ActionForm({
   useEffect(() => {
     if (resetOnOk && state.ok && state.at) setKey((k) => k + 1);
   }, [resetOnOk, state.ok, state.at]);
+  // Submitted by hand: a form action would reset every field, losing what was typed when it is refused.
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget, (e.nativeEvent as SubmitEvent).submitter);
+    startTransition(() => run(data));
+  };
   return (
-    <form key={key} action={run} className={className ?? "grid gap-4"} noValidate>
+    <form key={key} onSubmit={submit} className={className ?? "grid gap-4"} noValidate>
       {Object.entries(hidden).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={String(v)} />
       ))}

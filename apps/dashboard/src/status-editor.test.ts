@@ -85,14 +85,14 @@ describe("the status-page editor", () => {
   it("refuses a reserved slug beside the field, then creates the page and links to its public address", { timeout: 120_000 }, async () => {
     await page.goto(`${dash.url}/w/${ws}/status-pages`);
     await seen(page.getByText("No status pages yet"));
-    await page.getByLabel("Title").fill("Acme status");
-    await page.getByLabel("Slug").fill("status");
+    await page.getByLabel("Title", { exact: true }).fill("Acme status");
+    await page.getByLabel("Slug", { exact: true }).fill("status");
     await page.getByRole("button", { name: "Create page" }).click();
     await seen(page.getByText("Slug is reserved; choose another slug"));
     await shot(page, "status-pages-reserved-slug");
     expect(page.url()).toBe(`${dash.url}/w/${ws}/status-pages`);
 
-    await page.getByLabel("Slug").fill("acme");
+    await page.getByLabel("Slug", { exact: true }).fill("acme");
     await page.getByRole("button", { name: "Create page" }).click();
     await page.waitForURL(/\/status-pages\/\d+$/);
     pageId = Number(/\/status-pages\/(\d+)$/.exec(page.url())![1]);
@@ -101,7 +101,7 @@ describe("the status-page editor", () => {
 
   it("a setting beyond the plan is refused naming its limit key, nothing saved", { timeout: 60_000 }, async () => {
     await page.goto(editor());
-    await page.getByLabel("Description").fill("Live status of Acme's payments.");
+    await page.getByLabel("Description", { exact: true }).fill("Live status of Acme's payments.");
     await page.getByLabel("Hide “Powered by Vigil”").check();
     await page.getByRole("button", { name: "Save settings" }).click();
     await seen(page.getByTestId("form-error").getByText("Limit reached — white-label"));
@@ -117,7 +117,7 @@ describe("the status-page editor", () => {
 
   it("components: a monitor-linked and a static one in a group, reordered with the keyboard", { timeout: 90_000 }, async () => {
     await page.goto(`${editor()}/components`);
-    await page.getByLabel("Group name").fill("Platform");
+    await page.getByLabel("Group name", { exact: true }).fill("Platform");
     await page.getByRole("button", { name: "Add group" }).click();
     await seen(page.getByTestId("group-Platform"));
 
@@ -160,28 +160,28 @@ describe("the status-page editor", () => {
   }, async () => {
     await page.goto(`${editor()}/reports`);
     await seen(page.getByText("No reports on this page"));
-    await page.getByLabel("Title").fill("Card payments failing");
-    await page.getByLabel("First update").fill("We are **investigating** failed card payments.");
+    await page.getByLabel("Title", { exact: true }).fill("Card payments failing");
+    await page.getByLabel("First update", { exact: true }).fill("We are **investigating** failed card payments.");
     await page.getByLabel("Payments", { exact: true }).selectOption("partial_outage");
     // Bad input first: a message is required, the rule shows beside it.
-    await page.getByLabel("First update").fill("");
+    await page.getByLabel("First update", { exact: true }).fill("");
     await page.getByRole("button", { name: "Publish report" }).click();
     await seen(page.getByText("First update must not be empty"));
-    await page.getByLabel("First update").fill("We are **investigating** failed card payments.");
+    await page.getByLabel("First update", { exact: true }).fill("We are **investigating** failed card payments.");
     await page.getByRole("button", { name: "Publish report" }).click();
     await page.waitForURL(/\/reports\/\d+$/);
     const reportId = Number(/\/reports\/(\d+)$/.exec(page.url())![1]);
 
     const post = async (state: string, message: string, count: number) => {
-      await page.getByLabel("New state").selectOption(state);
-      await page.getByLabel("Message").fill(message);
+      await page.getByLabel("New state", { exact: true }).selectOption(state);
+      await page.getByLabel("Message", { exact: true }).fill(message);
       await page.getByRole("button", { name: "Publish update" }).click();
       await until(`${count} updates`, async () => (await page.getByTestId("timeline").getByRole("listitem").count()) === count, 15_000);
     };
     await post("identified", "A certificate expired on the card gateway.", 2);
     // The preview renders Markdown the way the public page does: raw HTML is text, never markup.
-    await page.getByLabel("New state").selectOption("resolved");
-    await page.getByLabel("Message").fill("Renewed the certificate. <script>alert(1)</script> **All good.**");
+    await page.getByLabel("New state", { exact: true }).selectOption("resolved");
+    await page.getByLabel("Message", { exact: true }).fill("Renewed the certificate. <script>alert(1)</script> **All good.**");
     await page.getByRole("button", { name: "Preview" }).click();
     const preview = page.getByTestId("markdown-preview");
     await seen(preview.locator("strong", { hasText: "All good." }));
@@ -220,16 +220,16 @@ describe("the status-page editor", () => {
   it("a maintenance window is listed and shows on the public page", { timeout: 90_000 }, async () => {
     await page.goto(`${editor()}/maintenance`);
     await seen(page.getByText("No maintenance scheduled"));
-    await page.getByLabel("Title").fill("Database upgrade");
+    await page.getByLabel("Title", { exact: true }).fill("Database upgrade");
     // The window must end after it starts: said beside "To".
-    const from = await page.getByLabel("From").inputValue();
-    await page.getByLabel("To").fill(from);
+    const from = await page.getByLabel("From", { exact: true }).inputValue();
+    await page.getByLabel("To", { exact: true }).fill(from);
     await page.getByRole("button", { name: "Schedule maintenance" }).click();
     await seen(page.getByText("To must be after startsAt"));
     const later = new Date(Date.parse(`${from}:00Z`) + 2 * 3_600_000).toISOString().slice(0, 16);
-    await page.getByLabel("To").fill(later);
-    await page.getByLabel("Website").check();
-    await page.getByLabel("Payments API").check();
+    await page.getByLabel("To", { exact: true }).fill(later);
+    await page.getByLabel("Website", { exact: true }).check();
+    await page.getByLabel("Payments API", { exact: true }).check();
     await page.getByRole("button", { name: "Schedule maintenance" }).click();
     await seen(page.getByText("Maintenance scheduled."));
     await seen(page.getByRole("row", { name: /Database upgrade.*scheduled/ }));
