@@ -18,7 +18,7 @@ import {
   updateComponentAction,
   updateStatusPageAction,
 } from "../lib/status-actions";
-import { Button, buttonClass, Code, cx, Field, Input, Notice, Select } from "./ui";
+import { Button, Code, cx, Field, Input, Notice, Select } from "./ui";
 
 type Action = (prev: ActionState, form: FormData) => Promise<ActionState>;
 
@@ -493,7 +493,8 @@ export function MoveButtons({
   last: boolean;
 }) {
   const [state, run, pending] = useActionState(moveAction, {});
-  const cls = buttonClass("ghost", "h-8 w-8 px-0");
+  const cls =
+    "inline-flex size-8 items-center justify-center rounded-md text-zinc-700 hover:bg-zinc-100 disabled:cursor-not-allowed disabled:text-zinc-300 disabled:hover:bg-transparent";
   return (
     <form action={run} className="flex items-center gap-0.5">
       <input type="hidden" name="workspaceId" value={workspaceId} />
@@ -603,7 +604,7 @@ function ImpactFields({ components, impacts, error }: { components: Choice[]; im
             <label htmlFor={`impact-${c.id}`} className="truncate">
               {c.name}
             </label>
-            <Select name={`impact-${c.id}`} defaultValue={impacts?.[c.id] ?? "none"} className="h-8 w-48">
+            <Select id={`impact-${c.id}`} name={`impact-${c.id}`} defaultValue={impacts?.[c.id] ?? "none"} className="h-8 w-48">
               <option value="none">Not affected</option>
               {IMPACTS.map(([v, label]) => (
                 <option key={v} value={v}>

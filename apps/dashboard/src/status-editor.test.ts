@@ -186,6 +186,7 @@ describe("the status-page editor", () => {
     const preview = page.getByTestId("markdown-preview");
     await seen(preview.locator("strong", { hasText: "All good." }));
     expect(await preview.locator("script").count()).toBe(0);
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the text as shown
     expect(await preview.innerText()).toContain("<script>alert(1)</script>");
     await page.getByRole("button", { name: "Write" }).click();
     await post("resolved", "Renewed the certificate. <script>alert(1)</script> **All good.**", 3);
@@ -198,6 +199,7 @@ describe("the status-page editor", () => {
     const pub = await browser.newPage();
     await pub.goto(`${site.url}/acme/reports/${reportId}`);
     await seen(pub.getByText("Card payments failing"));
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, not the inline RSC payload
     const body = await pub.locator("body").innerText();
     const at = (s: string) => body.indexOf(s);
     expect(at("Renewed the certificate")).toBeGreaterThan(-1);
