@@ -601,10 +601,10 @@ function ImpactFields({ components, impacts, error }: { components: Choice[]; im
       <div className="grid gap-2 sm:grid-cols-2">
         {components.map((c) => (
           <div key={c.id} className="flex items-center justify-between gap-3 rounded-md border border-zinc-200 px-3 py-1.5 text-sm">
-            <label htmlFor={`impact-${c.id}`} className="truncate">
+            <label htmlFor={`impact-${c.id}`} className="min-w-0 flex-1 truncate" title={c.name}>
               {c.name}
             </label>
-            <Select id={`impact-${c.id}`} name={`impact-${c.id}`} defaultValue={impacts?.[c.id] ?? "none"} className="h-8 w-48">
+            <Select id={`impact-${c.id}`} name={`impact-${c.id}`} defaultValue={impacts?.[c.id] ?? "none"} className="h-8 w-44 shrink-0">
               <option value="none">Not affected</option>
               {IMPACTS.map(([v, label]) => (
                 <option key={v} value={v}>
