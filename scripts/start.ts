@@ -116,7 +116,13 @@ commands.push(
     name: "dashboard",
     command: `node_modules/.bin/next start -p ${PORTS.dashboard} -H ${local}`,
     cwd: `${ROOT}apps/dashboard`,
-    env: { ...web, PORT: String(PORTS.dashboard), HOST: local, AUTH_URL: `http://${local}:${PORTS.dashboard}` },
+    env: {
+      ...web,
+      PORT: String(PORTS.dashboard),
+      HOST: local,
+      AUTH_URL: `http://${local}:${PORTS.dashboard}`,
+      STATUS_PAGE_URL: `http://${local}:${PORTS.statusPage}`,
+    },
   },
   {
     name: "status-page",

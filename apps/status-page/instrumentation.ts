@@ -9,4 +9,6 @@ export async function register() {
     process.stderr.write(`status-page: invalid environment: ${bad[0]} ${bad[1]}\n`);
     process.exit(1);
   }
+  const { installFastPath } = await import("./lib/fast-path");
+  installFastPath();
 }

@@ -1,6 +1,7 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { pageByHost, pageBySlug } from "./lib/data";
 import { getEnv } from "./lib/env";
+import { PAGE_HEADERS, pageKey, RENDER_HEADER, RENDER_TOKEN, type RenderedPage, renderedPage, selfOrigin } from "./lib/html-cache";
 import { PRIVATE_CACHE, PUBLIC_CACHE } from "./lib/page";
 import { HOST_PAGE_HEADER } from "./lib/site";
 
@@ -18,19 +19,40 @@ function isOwnHost(host: string): boolean {
   }
 }
 
-/** Public pages may sit in a shared cache briefly; protected ones never. */
-async function withCache(res: NextResponse, req: NextRequest, pathname: string) {
+/**
+ * Public pages may sit in a shared cache briefly; protected ones never. A public page without a query
+ * is answered from this process's rendered copy (see lib/html-cache.ts); `hostSlug` is set on a custom domain.
+ */
+async function withCache(res: NextResponse, req: NextRequest, pathname: string, hostSlug?: string) {
   const m = req.method === "GET" ? PAGE_VIEW.exec(pathname) : null;
   if (!m) return res;
   const page = await pageBySlug(m[1]!).catch(() => null);
-  if (page) res.headers.set("cache-control", page.passwordHash || req.nextUrl.search ? PRIVATE_CACHE : PUBLIC_CACHE);
+  if (!page) return res;
+  const open = !page.passwordHash && !req.nextUrl.search;
+  if (open && req.headers.get(RENDER_HEADER) !== RENDER_TOKEN && !req.headers.has("rsc")) {
+    const path = pathname.replace(/\/$/, "");
+    const headers: Record<string, string> = hostSlug ? { [HOST_PAGE_HEADER]: hostSlug } : {};
+    const key = pageKey(req.headers.get("x-forwarded-host") ?? req.headers.get("host") ?? "", req.nextUrl.pathname);
+    const got = await renderedPage(key, `${selfOrigin()}${path}`, headers, PUBLIC_CACHE).catch(() => null);
+    if (got) return served(req, got.page, got.state);
+  }
+  res.headers.set("cache-control", open ? PUBLIC_CACHE : PRIVATE_CACHE);
   return res;
+}
+
+function served(req: NextRequest, page: RenderedPage, state: string) {
+  const headers = new Headers({ ...PAGE_HEADERS(page), "x-vigil-cache": state });
+  if (req.headers.get("if-none-match") === page.etag) return new NextResponse(null, { status: 304, headers });
+  // Next compresses the response as for any page (it drops a content-encoding set here).
+  return new NextResponse(page.html, { status: 200, headers });
 }
 
 /** A request on a page's custom domain is served by that page: `/` → `/{slug}`, `/history` → `/{slug}/history`. */
 export async function proxy(req: NextRequest) {
   const headers = new Headers(req.headers);
   const claimed = headers.get(HOST_PAGE_HEADER);
+  // Our own render of a custom-domain page keeps the slug it was rendered for.
+  if (req.headers.get(RENDER_HEADER) === RENDER_TOKEN) return NextResponse.next({ request: { headers } });
   headers.delete(HOST_PAGE_HEADER);
   const host = (req.headers.get("x-forwarded-host") ?? req.headers.get("host") ?? "").toLowerCase().replace(/:\d+$/, "");
   const { pathname } = req.nextUrl;
@@ -40,10 +62,10 @@ export async function proxy(req: NextRequest) {
   headers.set(HOST_PAGE_HEADER, page.slug);
   // The proxy sees a rewritten request again: it is already on the page's path.
   if (claimed === page.slug && (pathname === `/${page.slug}` || pathname.startsWith(`/${page.slug}/`)))
-    return withCache(NextResponse.next({ request: { headers } }), req, pathname);
+    return withCache(NextResponse.next({ request: { headers } }), req, pathname, page.slug);
   const url = req.nextUrl.clone();
   url.pathname = `/${page.slug}${pathname === "/" ? "" : pathname}`;
-  return withCache(NextResponse.rewrite(url, { request: { headers } }), req, url.pathname);
+  return withCache(NextResponse.rewrite(url, { request: { headers } }), req, url.pathname, page.slug);
 }
 
 export const config = { matcher: ["/((?!_next/static|_next/image).*)"] };

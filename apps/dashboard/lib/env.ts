@@ -37,6 +37,8 @@ export const DashboardEnv = z.object({
     .string()
     .regex(/^[a-z0-9-]{1,40}$/, "must be lowercase letters, digits or dashes")
     .optional(),
+  /** The public status-page site (3003): the editor links each page there. */
+  STATUS_PAGE_URL: env.url("http://127.0.0.1:3003").transform((u) => u.replace(/\/+$/, "")),
 });
 export type DashboardEnv = z.infer<typeof DashboardEnv>;
 

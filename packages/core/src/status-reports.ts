@@ -20,7 +20,7 @@ import {
   statusReportUpdate,
 } from "@vigil/db-schema";
 import { assertWithinLimits } from "@vigil/limits";
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNull, or } from "drizzle-orm";
 import { type Actor, auditInsert } from "./audit";
 import { ConflictError, NotFoundError, parseInput, ValidationError } from "./errors";
 import { pageRow } from "./status-common";
@@ -451,4 +451,41 @@ export async function listMaintenances(db: Db, workspaceId: number, opts: { page
 
 export async function getMaintenance(db: Db, workspaceId: number, id: number): Promise<MaintenanceView> {
   return (await maintenanceViews(db, [await maintenanceRow(db, workspaceId, id)]))[0]!;
+}
+
+export interface PromotableIncident {
+  id: number;
+  monitorId: number;
+  monitorName: string;
+  startedAt: number;
+  resolvedAt: number | null;
+  cause: string | null;
+  /** The status report it was promoted to, if any. */
+  reportId: number | null;
+}
+
+/** The workspace's open monitor incidents and those of the last `sinceMs`, newest first, with their report if promoted. */
+export async function listPromotableIncidents(
+  db: Db,
+  workspaceId: number,
+  nowMs = Date.now(),
+  sinceMs = 7 * 86_400_000,
+): Promise<PromotableIncident[]> {
+  const rows = await db
+    .select({ incident, monitorName: monitor.name, reportId: statusReport.id })
+    .from(incident)
+    .innerJoin(monitor, eq(monitor.id, incident.monitorId))
+    .leftJoin(statusReport, eq(statusReport.incidentId, incident.id))
+    .where(and(eq(incident.workspaceId, workspaceId), or(isNull(incident.resolvedAt), gte(incident.startedAt, nowMs - sinceMs))))
+    .orderBy(desc(incident.startedAt))
+    .limit(50);
+  return rows.map((r) => ({
+    id: r.incident.id,
+    monitorId: r.incident.monitorId,
+    monitorName: r.monitorName || `Monitor ${r.incident.monitorId}`,
+    startedAt: r.incident.startedAt,
+    resolvedAt: r.incident.resolvedAt,
+    cause: r.incident.cause,
+    reportId: r.reportId,
+  }));
 }

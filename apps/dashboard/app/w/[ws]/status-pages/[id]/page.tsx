@@ -1,0 +1,49 @@
+import { limitsOf } from "@vigil/core";
+import { ConfirmAction } from "../../../../../components/confirm";
+import { PageSettingsForm } from "../../../../../components/status-forms";
+import { Card, CardHeader } from "../../../../../components/ui";
+import { deleteStatusPageAction } from "../../../../../lib/status-actions";
+import { editorPage } from "../../../../../lib/status-page";
+
+export const metadata = { title: "Status page settings" };
+
+export default async function Settings({ params }: { params: Promise<{ ws: string; id: string }> }) {
+  const { ws, id } = await params;
+  const { m, page } = await editorPage(ws, id);
+  const limits = limitsOf(m.workspace).limits;
+  return (
+    <div className="grid gap-6">
+      <Card>
+        <CardHeader title="Settings" description="What visitors see, and who may see it." />
+        <div className="px-5 py-4">
+          <PageSettingsForm
+            workspaceId={m.workspace.id}
+            page={page}
+            allowed={{
+              customDomain: !!limits["custom-domain"],
+              password: !!limits["password-protection"],
+              whiteLabel: !!limits["white-label"],
+            }}
+          />
+        </div>
+      </Card>
+      <Card>
+        <CardHeader
+          title="Delete this page"
+          description="Its components, reports, maintenance windows and subscribers go with it. Monitors are not touched."
+          action={
+            <ConfirmAction
+              small={false}
+              action={deleteStatusPageAction}
+              fields={{ workspaceId: String(m.workspace.id), pageId: String(page.id) }}
+              label="Delete page"
+              title={`Delete “${page.title}”?`}
+              description={`The public page /${page.slug} stops answering at once. This cannot be undone.`}
+              confirm="Delete page"
+            />
+          }
+        />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { listSubscribers, NotFoundError, requireMember } from "@vigil/core";
+import { getDb } from "../../../../../../../lib/db";
+import { currentUser } from "../../../../../../../lib/session";
+import { paramId } from "../../../../../../../lib/status-form";
+
+export const dynamic = "force-dynamic";
+
+/** A cell as spreadsheets read it: quoted, and never starting like a formula. */
+const cell = (v: string) => `"${(/^[=+\-@\t\r]/.test(v) ? `'${v}` : v).replaceAll('"', '""')}"`;
+const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
+
+/** The page's subscribers as CSV, for the workspace's members only (anyone else: 404). */
+export async function GET(_req: Request, { params }: { params: Promise<{ ws: string; id: string }> }) {
+  const { ws, id } = await params;
+  const user = await currentUser();
+  if (!user) return new Response("Sign in first.\n", { status: 401, headers: { "content-type": "text/plain" } });
+  try {
+    await requireMember(getDb(), paramId(ws), user.id);
+    const rows = await listSubscribers(getDb(), paramId(ws), paramId(id));
+    const csv = [
+      "email,state,subscribed_at,confirmed_at",
+      ...rows.map((s) => [cell(s.email), s.state, iso(s.createdAt), iso(s.confirmedAt)].join(",")),
+    ].join("\r\n");
+    return new Response(`${csv}\r\n`, {
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="subscribers-page-${paramId(id)}.csv"`,
+        "cache-control": "private, no-store",
+      },
+    });
+  } catch (err) {
+    if (err instanceof NotFoundError) return new Response("Not found.\n", { status: 404, headers: { "content-type": "text/plain" } });
+    throw err;
+  }
+}

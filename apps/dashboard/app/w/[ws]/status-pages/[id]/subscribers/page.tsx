@@ -1,0 +1,71 @@
+import { limitsOf, listSubscribers } from "@vigil/core";
+import { Download, Mail } from "lucide-react";
+import { ConfirmAction } from "../../../../../../components/confirm";
+import { Badge, buttonClass, Card, CardHeader, Code, Empty, Notice, Table, td } from "../../../../../../components/ui";
+import { getDb } from "../../../../../../lib/db";
+import { date } from "../../../../../../lib/format";
+import { removeSubscriberAction } from "../../../../../../lib/status-actions";
+import { editorPage } from "../../../../../../lib/status-page";
+
+export const metadata = { title: "Subscribers" };
+
+const TONE = { confirmed: "green", pending: "amber", unsubscribed: "zinc" } as const;
+
+export default async function Subscribers({ params }: { params: Promise<{ ws: string; id: string }> }) {
+  const { ws, id } = await params;
+  const { m, page, base } = await editorPage(ws, id);
+  const wsId = m.workspace.id;
+  const subscribers = await listSubscribers(getDb(), wsId, page.id);
+  const confirmed = subscribers.filter((s) => s.state === "confirmed").length;
+  const allowed = limitsOf(m.workspace).limits["status-subscribers"];
+  return (
+    <Card>
+      <CardHeader
+        title="Subscribers"
+        description={`${confirmed} confirmed of ${subscribers.length}. They get a mail for every new report, update and maintenance window.`}
+        action={
+          subscribers.length > 0 ? (
+            <a href={`${base}/subscribers/export`} className={buttonClass("secondary")} download>
+              <Download className="size-4" aria-hidden />
+              Export CSV
+            </a>
+          ) : null
+        }
+      />
+      {allowed ? null : (
+        <div className="px-5 pt-4">
+          <Notice>
+            Visitors cannot subscribe: subscriptions are not in this workspace's plan (limit <Code>status-subscribers</Code> is off).
+          </Notice>
+        </div>
+      )}
+      {subscribers.length === 0 ? (
+        <Empty icon={<Mail className="size-5" aria-hidden />} title="No subscribers yet">
+          Visitors subscribe with the form at the bottom of the public page; each confirms by mail first.
+        </Empty>
+      ) : (
+        <Table head={["Email", "State", "Since", ""]}>
+          {subscribers.map((s) => (
+            <tr key={s.id} data-testid={`subscriber-${s.email}`}>
+              <td className={`${td} font-medium`}>{s.email}</td>
+              <td className={td}>
+                <Badge tone={TONE[s.state]}>{s.state}</Badge>
+              </td>
+              <td className={`${td} text-zinc-600`}>{date(s.confirmedAt ?? s.createdAt)}</td>
+              <td className={`${td} text-right`}>
+                <ConfirmAction
+                  action={removeSubscriberAction}
+                  fields={{ workspaceId: String(wsId), subscriberId: String(s.id) }}
+                  label="Remove"
+                  title={`Remove ${s.email}?`}
+                  description="They get no more mail from this page. They may subscribe again from the page."
+                  confirm="Remove subscriber"
+                />
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </Card>
+  );
+}
