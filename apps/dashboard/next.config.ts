@@ -14,6 +14,8 @@ const config: NextConfig = {
     "@vigil/notifier",
     "@vigil/service",
     "@vigil/analytics",
+    "@vigil/queue",
+    "@vigil/monitors-yaml",
   ],
   serverExternalPackages: [
     "@libsql/client",
@@ -24,6 +26,8 @@ const config: NextConfig = {
     "nodemailer",
     "@clickhouse/client",
     "chdb",
+    "bullmq",
+    "ioredis",
   ],
   poweredByHeader: false,
 };

@@ -27,6 +27,16 @@ export const DashboardEnv = z.object({
   LOG_SIGN_IN_LINKS: z.stringbool({ error: "must be true or false" }).default(false),
   /** Where probes post results (the server), shown in the private-location setup lines. */
   PUBLIC_INGEST_URL: env.url("http://127.0.0.1:3001"),
+  /** The server's Redis: "Test now" asks a probe through it. Unset (lite): Test now is unavailable. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// URL")
+    .optional(),
+  /** Must match the server's QUEUE_PREFIX when that is set. */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, "must be lowercase letters, digits or dashes")
+    .optional(),
 });
 export type DashboardEnv = z.infer<typeof DashboardEnv>;
 

@@ -14,3 +14,4 @@ export * from "./private-locations";
 export * from "./secrets";
 export * from "./status-pages";
 export * from "./workspace";
+export * from "./runs";
