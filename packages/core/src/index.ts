@@ -10,6 +10,7 @@ export * from "./ingest";
 export * from "./instance";
 export * from "./members";
 export * from "./monitors";
+export * from "./monitor-views";
 export * from "./private-locations";
 export * from "./secrets";
 export * from "./status-pages";
