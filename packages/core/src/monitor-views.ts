@@ -1,6 +1,6 @@
 // Read models behind the dashboard's monitor list and detail pages: filtered, sorted and paged in SQL
 // so a workspace with thousands of monitors answers one page at a time.
-import { MONITOR_HEALTH, type MonitorHealth } from "@vigil/api-contract";
+import { type CheckDefinition, MONITOR_HEALTH, type MonitorHealth, toCheckDefinition } from "@vigil/api-contract";
 import {
   checkResult,
   type Db,
@@ -14,6 +14,8 @@ import {
 } from "@vigil/db-schema";
 import { and, asc, count, desc, eq, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { NotFoundError } from "./errors";
+import { toInput, toMonitor } from "./monitors";
 
 export const MONITOR_SORTS = ["name", "status", "last-check", "latency", "created"] as const;
 
@@ -359,7 +361,13 @@ export interface MonitorIncident {
 }
 
 /** A monitor's incidents, newest first. */
-export async function monitorIncidents(db: Db, workspaceId: number, monitorId: number, limit = 10, now = Date.now()): Promise<MonitorIncident[]> {
+export async function monitorIncidents(
+  db: Db,
+  workspaceId: number,
+  monitorId: number,
+  limit = 10,
+  now = Date.now(),
+): Promise<MonitorIncident[]> {
   const rows = await db
     .select()
     .from(incident)
@@ -373,4 +381,14 @@ export async function monitorIncidents(db: Db, workspaceId: number, monitorId: n
     durationMs: (r.resolvedAt ?? now) - r.startedAt,
     cause: r.cause,
   }));
+}
+
+/** A saved monitor as a probe runs it (secret header values included: they never leave the server side). */
+export async function monitorCheck(db: Db, workspaceId: number, id: number): Promise<{ regions: string[]; check: CheckDefinition }> {
+  const [row] = await db
+    .select()
+    .from(monitor)
+    .where(and(eq(monitor.id, id), eq(monitor.workspaceId, workspaceId), isNull(monitor.deletedAt)));
+  if (!row) throw new NotFoundError("monitor", id);
+  return { regions: row.regions, check: toCheckDefinition(toInput(toMonitor({ ...row, otelHeaders: null }, [], { reveal: true }))) };
 }

@@ -1,0 +1,108 @@
+import { AnalyticsUnavailableError, type Bucket, type SeriesPoint } from "@vigil/analytics";
+import type { LocationState } from "@vigil/core";
+import { getAnalytics } from "./analytics";
+import { log } from "./log";
+
+const H = 3_600_000;
+const D = 24 * H;
+
+export const RANGES = {
+  "1h": { label: "1 hour", ms: H, bucket: "hour" },
+  "24h": { label: "24 hours", ms: D, bucket: "hour" },
+  "7d": { label: "7 days", ms: 7 * D, bucket: "hour" },
+  "30d": { label: "30 days", ms: 30 * D, bucket: "day" },
+} as const satisfies Record<string, { label: string; ms: number; bucket: Bucket }>;
+export type Range = keyof typeof RANGES;
+export const rangeOf = (v: unknown): Range => (typeof v === "string" && v in RANGES ? (v as Range) : "24h");
+
+/** The analytics store may be away (ClickHouse down): pages show that instead of failing. */
+async function guarded<T>(what: string, run: () => Promise<T>): Promise<T | null> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof AnalyticsUnavailableError) {
+      log().warn({ err: err.message }, `${what}: analytics unavailable`);
+      return null;
+    }
+    throw err;
+  }
+}
+
+export interface Spark {
+  points: { t: number; p50: number | null; errors: number }[];
+  /** 0..1 over the last 24 h, or null without results. */
+  uptime: number | null;
+}
+
+const uptimeOver = (s: readonly SeriesPoint[]) => {
+  const total = s.reduce((n, p) => n + p.total, 0);
+  return total === 0 ? null : (total - s.reduce((n, p) => n + p.error, 0)) / total;
+};
+
+/** Hourly series of the last 24 h for each monitor of a page (all locations together). */
+export async function sparklines(ids: readonly number[], now = Date.now()): Promise<Map<number, Spark> | null> {
+  const to = Math.floor(now / H) * H + H;
+  return guarded("sparklines", async () => {
+    const a = getAnalytics();
+    const all = await Promise.all(ids.map((monitorId) => a.series({ monitorId, from: to - D, to, bucket: "hour" })));
+    return new Map(
+      ids.map((id, i) => {
+        const s = all[i]!;
+        return [id, { points: s.map((p) => ({ t: p.start, p50: p.p50, errors: p.error })), uptime: uptimeOver(s) }];
+      }),
+    );
+  });
+}
+
+export interface LocationSummary {
+  locationId: number;
+  name: string;
+  region: string;
+  uptime: number | null;
+  checks: number;
+  errors: number;
+}
+
+export interface LatencyChartData {
+  rows: Record<string, number | null>[];
+  locations: LocationSummary[];
+  uptime: number | null;
+  from: number;
+  to: number;
+}
+
+/** p50 / p95 / p99 per location over the range, from the store's pre-aggregated buckets (one query per location). */
+export async function latencyChart(monitorId: number, locations: readonly LocationState[], range: Range, now = Date.now()) {
+  const { ms, bucket } = RANGES[range];
+  const to = now;
+  const from = now - ms;
+  return guarded("latency chart", async (): Promise<LatencyChartData> => {
+    const a = getAnalytics();
+    const per = await Promise.all(locations.map((l) => a.series({ monitorId, from, to, bucket, locationId: l.locationId })));
+    const byT = new Map<number, Record<string, number | null>>();
+    per.forEach((series, i) => {
+      for (const p of series) {
+        const row = byT.get(p.start) ?? { t: p.start };
+        row[`p50_${i}`] = p.p50;
+        row[`p95_${i}`] = p.p95;
+        row[`p99_${i}`] = p.p99;
+        byT.set(p.start, row);
+      }
+    });
+    const all = per.flat();
+    return {
+      rows: [...byT.values()].sort((x, y) => Number(x.t) - Number(y.t)),
+      locations: locations.map((l, i) => ({
+        locationId: l.locationId,
+        name: l.name,
+        region: l.region,
+        uptime: uptimeOver(per[i]!),
+        checks: per[i]!.reduce((n, p) => n + p.total, 0),
+        errors: per[i]!.reduce((n, p) => n + p.error, 0),
+      })),
+      uptime: uptimeOver(all),
+      from,
+      to,
+    };
+  });
+}
