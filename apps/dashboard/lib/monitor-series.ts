@@ -1,6 +1,7 @@
 import { AnalyticsUnavailableError, type Bucket, type SeriesPoint } from "@vigil/analytics";
-import type { LocationState } from "@vigil/core";
+import { type LocationState, resultsSince } from "@vigil/core";
 import { getAnalytics } from "./analytics";
+import { getDb } from "./db";
 import { log } from "./log";
 
 const H = 3_600_000;
@@ -71,11 +72,58 @@ export interface LatencyChartData {
   to: number;
 }
 
-/** p50 / p95 / p99 per location over the range, from the store's pre-aggregated buckets (one query per location). */
-export async function latencyChart(monitorId: number, locations: readonly LocationState[], range: Range, now = Date.now()) {
+/** The last hour check by check: at most a few hundred rows, so read as they are. */
+async function lastHour(
+  workspaceId: number,
+  monitorId: number,
+  locations: readonly LocationState[],
+  from: number,
+  to: number,
+): Promise<LatencyChartData> {
+  const rows = await resultsSince(getDb(), workspaceId, monitorId, from);
+  const index = new Map(locations.map((l, i) => [l.locationId, i]));
+  const byT = new Map<number, Record<string, number | null>>();
+  for (const r of rows) {
+    const i = index.get(r.locationId);
+    if (i === undefined) continue;
+    const row = byT.get(r.cronTimestamp) ?? { t: r.cronTimestamp };
+    row[`latency_${i}`] = r.latencyMs;
+    byT.set(r.cronTimestamp, row);
+  }
+  const summary = (mine: typeof rows) => ({
+    checks: mine.length,
+    errors: mine.filter((r) => r.status === "error").length,
+    uptime: mine.length === 0 ? null : mine.filter((r) => r.status !== "error").length / mine.length,
+  });
+  return {
+    rows: [...byT.values()],
+    locations: locations.map((l) => ({
+      locationId: l.locationId,
+      name: l.name,
+      region: l.region,
+      ...summary(rows.filter((r) => r.locationId === l.locationId)),
+    })),
+    uptime: summary(rows.filter((r) => index.has(r.locationId))).uptime,
+    from,
+    to,
+  };
+}
+
+/**
+ * p50 / p95 / p99 per location over the range, from the store's pre-aggregated buckets (one query per
+ * location); the 1 h view plots each check instead.
+ */
+export async function latencyChart(
+  workspaceId: number,
+  monitorId: number,
+  locations: readonly LocationState[],
+  range: Range,
+  now = Date.now(),
+) {
   const { ms, bucket } = RANGES[range];
   const to = now;
   const from = now - ms;
+  if (range === "1h") return lastHour(workspaceId, monitorId, locations, from, to);
   return guarded("latency chart", async (): Promise<LatencyChartData> => {
     const a = getAnalytics();
     const per = await Promise.all(locations.map((l) => a.series({ monitorId, from, to, bucket, locationId: l.locationId })));

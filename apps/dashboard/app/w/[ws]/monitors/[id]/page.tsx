@@ -44,7 +44,7 @@ export default async function MonitorDetail({
   const now = Date.now();
   const locations = await monitorLocationStates(db, ws, mon);
   const [chart, results, events, incidents] = await Promise.all([
-    latencyChart(mon.id, locations, range, now),
+    latencyChart(ws, mon.id, locations, range, now),
     recentResults(db, ws, mon.id, { before, limit: 20 }),
     monitorEvents(db, ws, mon.id, 20),
     monitorIncidents(db, ws, mon.id, 10, now),
@@ -58,14 +58,17 @@ export default async function MonitorDetail({
     return s ? `${base}?${s}` : base;
   };
   const target = mon.kind === "tcp" ? `${mon.request.host}:${mon.request.port}` : `${mon.request.method} ${mon.request.url}`;
-  const series = locations.flatMap((l, i) =>
-    (["p50", "p95", "p99"] as const).map((p) => ({
-      key: `${p}_${i}`,
-      label: `${l.name} ${p}`,
-      color: colorOf(i),
-      dash: p === "p50" ? undefined : p === "p95" ? "6 3" : "2 3",
-    })),
-  );
+  const series =
+    range === "1h"
+      ? locations.map((l, i) => ({ key: `latency_${i}`, label: `${l.name} latency`, color: colorOf(i) }))
+      : locations.flatMap((l, i) =>
+          (["p50", "p95", "p99"] as const).map((p) => ({
+            key: `${p}_${i}`,
+            label: `${l.name} ${p}`,
+            color: colorOf(i),
+            dash: p === "p50" ? undefined : p === "p95" ? "6 3" : "2 3",
+          })),
+        );
   return (
     <>
       <AutoRefresh everyMs={5000} />
@@ -117,7 +120,11 @@ export default async function MonitorDetail({
       <Card className="mb-6">
         <CardHeader
           title="Latency"
-          description="p50 (solid), p95 (dashed) and p99 (dotted) per location, from hourly (30 d: daily) aggregates."
+          description={
+            range === "1h"
+              ? "Every check of the last hour, per location."
+              : `p50 (solid), p95 (dashed) and p99 (dotted) per location, per ${RANGES[range].bucket}.`
+          }
           action={
             <nav aria-label="Range" className="inline-flex rounded-md border border-zinc-200 p-0.5 text-sm">
               {(Object.keys(RANGES) as (keyof typeof RANGES)[]).map((r) => (
