@@ -90,36 +90,33 @@ export default async function Monitors({ params, searchParams }: { params: Promi
                 <Input id="q" name="q" type="search" defaultValue={query.q} placeholder="api, example.com, db:5432…" className="pl-8" />
               </span>
             </label>
-            <label htmlFor="status" className="grid gap-1 text-xs text-zinc-500">
-              Status
-              <Select id="status" name="status" defaultValue={query.status ?? ""} className="w-36">
-                <option value="">Any status</option>
-                {MONITOR_HEALTH.map((h) => (
-                  <option key={h} value={h}>
-                    {HEALTH_LABEL[h]}
-                  </option>
-                ))}
-              </Select>
-            </label>
-            <label htmlFor="kind" className="grid gap-1 text-xs text-zinc-500">
-              Kind
-              <Select id="kind" name="kind" defaultValue={query.kind ?? ""} className="w-28">
-                <option value="">Any kind</option>
-                <option value="http">HTTP</option>
-                <option value="tcp">TCP</option>
-              </Select>
-            </label>
-            <label htmlFor="region" className="grid gap-1 text-xs text-zinc-500">
-              Location
-              <Select id="region" name="region" defaultValue={query.region ?? ""} className="w-48">
-                <option value="">Any location</option>
-                {regions.map((r) => (
-                  <option key={r} value={r}>
-                    {regionLabel(r)}
-                  </option>
-                ))}
-              </Select>
-            </label>
+            <FilterSelect
+              name="status"
+              label="Status"
+              any="Any status"
+              value={query.status}
+              options={MONITOR_HEALTH.map((h) => [h, HEALTH_LABEL[h]])}
+              className="w-36"
+            />
+            <FilterSelect
+              name="kind"
+              label="Kind"
+              any="Any kind"
+              value={query.kind}
+              options={[
+                ["http", "HTTP"],
+                ["tcp", "TCP"],
+              ]}
+              className="w-28"
+            />
+            <FilterSelect
+              name="region"
+              label="Location"
+              any="Any location"
+              value={query.region}
+              options={regions.map((r) => [r, regionLabel(r)])}
+              className="w-48"
+            />
             <input type="hidden" name="sort" value={query.sort} />
             <input type="hidden" name="dir" value={query.dir} />
             <Button variant="secondary">Apply</Button>
@@ -238,5 +235,36 @@ export default async function Monitors({ params, searchParams }: { params: Promi
         </Card>
       )}
     </>
+  );
+}
+
+/** One filter of the list: a labelled select whose empty choice means "any". */
+function FilterSelect({
+  name,
+  label,
+  any,
+  value,
+  options,
+  className,
+}: {
+  name: string;
+  label: string;
+  any: string;
+  value: string | undefined;
+  options: [string, string][];
+  className: string;
+}) {
+  return (
+    <label htmlFor={name} className="grid gap-1 text-xs text-zinc-500">
+      {label}
+      <Select id={name} name={name} defaultValue={value ?? ""} className={className}>
+        <option value="">{any}</option>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </Select>
+    </label>
   );
 }
