@@ -47,6 +47,25 @@ const stopTarget = () =>
     target.server.close(() => r());
   });
 
+/** A service of the repo, given up to 2 min to answer /healthz (several start at once on a busy machine). */
+async function service(entry: string, env: Record<string, string>, port: number) {
+  const proc = await startService(entry, env);
+  procs.push(proc);
+  await until(
+    `${entry} healthy`,
+    async () => {
+      if (proc.child.exitCode !== null) throw new Error(`${entry} exited:\n${proc.log.slice(-3000)}`);
+      return fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    120_000,
+    500,
+  );
+  return proc;
+}
+
 beforeAll(async () => {
   const [, database, mailApi, t] = await Promise.all([buildDashboard(), startTestDatabase(), startMailApi(), startTarget()]);
   db = database;
@@ -55,9 +74,7 @@ beforeAll(async () => {
   const [serverPort, workflowsPort] = await Promise.all([freePort(), freePort()]);
   const serverUrl = `http://127.0.0.1:${serverPort}`;
   const common = { DATABASE_URL: db.url, REDIS_URL, QUEUE_PREFIX: prefix, LOG_LEVEL: "warn", HOST: "127.0.0.1" };
-  let server: Proc;
-  let workflows: Proc;
-  [dash, server, workflows, browser] = await Promise.all([
+  [dash, , , browser] = await Promise.all([
     startDashboard({
       DATABASE_URL: db.url,
       REDIS_URL,
@@ -69,11 +86,10 @@ beforeAll(async () => {
       PUBLIC_INGEST_URL: serverUrl,
       LOG_LEVEL: "warn",
     }),
-    startService("apps/server/src/main.ts", { ...common, PORT: String(serverPort), PROBE_WAIT_MS: "2000" }, serverPort),
-    startService("apps/workflows/src/main.ts", { ...common, PORT: String(workflowsPort), SWEEP_INTERVAL_MS: "1000" }, workflowsPort),
+    service("apps/server/src/main.ts", { ...common, PORT: String(serverPort), PROBE_WAIT_MS: "2000" }, serverPort),
+    service("apps/workflows/src/main.ts", { ...common, PORT: String(workflowsPort), SWEEP_INTERVAL_MS: "1000" }, workflowsPort),
     launchChromium(),
   ]);
-  procs.push(server, workflows);
 
   // Ana signs in by magic link; her new workspace gets limits and a probe in Frankfurt.
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
@@ -87,20 +103,18 @@ beforeAll(async () => {
   await setLimits(db.db, ws, "unlimited", "operator");
   const location = await createPrivateLocation(db.db, ws, { name: "rack-fra", region: "fra" }, "test");
   const probePort = await freePort();
-  procs.push(
-    await startService(
-      "apps/private-location/src/main.ts",
-      {
-        SERVICE_KEY: location.key,
-        SERVICE_INGEST_URL: serverUrl,
-        PORT: String(probePort),
-        HOST: "127.0.0.1",
-        LOG_LEVEL: "warn",
-        PROBE_DATA_DIR: join(dir, "probe"),
-        PROBE_WAIT_MS: "2000",
-      },
-      probePort,
-    ),
+  await service(
+    "apps/private-location/src/main.ts",
+    {
+      SERVICE_KEY: location.key,
+      SERVICE_INGEST_URL: serverUrl,
+      PORT: String(probePort),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      PROBE_DATA_DIR: join(dir, "probe"),
+      PROBE_WAIT_MS: "2000",
+    },
+    probePort,
   );
 }, 600_000);
 
