@@ -23,7 +23,8 @@ export interface SparkPoint {
 
 /** 24 h of hourly median latency; hours with errors tint the line red. */
 export function Sparkline({ points, label }: { points: SparkPoint[]; label: string }) {
-  if (points.length === 0) return <span className="text-xs text-zinc-400">no data</span>;
+  // One hour of data is a dot, not a trend.
+  if (points.length < 2) return <span className="text-xs text-zinc-400">{points.length === 0 ? "no data" : "first hour"}</span>;
   const failing = points.some((p) => p.errors > 0);
   const color = failing ? "#dc2626" : "#059669";
   return (
@@ -51,9 +52,6 @@ export interface ChartSeries {
   color: string;
   dash?: string;
 }
-
-const PALETTE = ["#4f46e5", "#059669", "#d97706", "#db2777", "#0891b2", "#7c3aed"];
-export const colorOf = (i: number) => PALETTE[i % PALETTE.length]!;
 
 function tick(t: number, spanMs: number) {
   const d = new Date(t);

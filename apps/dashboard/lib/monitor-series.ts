@@ -7,6 +7,10 @@ import { log } from "./log";
 const H = 3_600_000;
 const D = 24 * H;
 
+const PALETTE = ["#4f46e5", "#059669", "#d97706", "#db2777", "#0891b2", "#7c3aed"];
+/** The chart colour of the i-th location. */
+export const colorOf = (i: number) => PALETTE[i % PALETTE.length]!;
+
 export const RANGES = {
   "1h": { label: "1 hour", ms: H, bucket: "hour" },
   "24h": { label: "24 hours", ms: D, bucket: "hour" },

@@ -237,11 +237,11 @@ describe("finding monitors", () => {
     expect(await page.locator("tbody tr").allInnerTexts()).toEqual([expect.stringContaining("Legacy API")]);
 
     await page.goto(`${dash.url}/w/${ws}/monitors`);
-    await page.getByRole("link", { name: "Monitor" }).click();
+    await page.getByRole("link", { name: "Monitor", exact: true }).click();
     await page.waitForURL(/sort=name/);
     const names = async () => (await page.locator("tbody tr td:first-child a").allInnerTexts()).map((s) => s.trim());
     expect(await names()).toEqual(["Legacy API", "Marketing site", "Postgres primary"]);
-    await page.getByRole("link", { name: "Monitor" }).click();
+    await page.getByRole("link", { name: "Monitor", exact: true }).click();
     await page.waitForURL(/dir=desc/);
     expect(await names()).toEqual(["Postgres primary", "Marketing site", "Legacy API"]);
     await page.goto(`${dash.url}/w/${ws}/monitors?perPage=10&page=9`);

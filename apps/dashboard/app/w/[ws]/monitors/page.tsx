@@ -19,10 +19,10 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const COLUMNS: { label: string; sort?: MonitorListQuery["sort"]; className?: string }[] = [
   { label: "Monitor", sort: "name" },
   { label: "Status", sort: "status" },
-  { label: "Last check", sort: "last-check" },
+  { label: "Last check", sort: "last-check", className: "hidden sm:table-cell" },
   { label: "Latency", sort: "latency", className: "text-right" },
-  { label: "Uptime 24 h", className: "text-right" },
-  { label: "Latency 24 h" },
+  { label: "Uptime 24 h", className: "hidden md:table-cell text-right" },
+  { label: "Latency 24 h", className: "hidden lg:table-cell" },
 ];
 
 const pct = (u: number | null | undefined) => (u === null || u === undefined ? "—" : `${(Math.floor(u * 10_000) / 100).toFixed(2)} %`);
@@ -137,7 +137,7 @@ export default async function Monitors({ params, searchParams }: { params: Promi
               </Link>
             </Empty>
           ) : (
-            <div className="overflow-x-auto">
+            <div>
               <table className="w-full text-left text-sm" aria-label="Monitors">
                 <thead className="border-b border-zinc-100 text-xs uppercase tracking-wide text-zinc-500">
                   <tr>
@@ -186,15 +186,17 @@ export default async function Monitors({ params, searchParams }: { params: Promi
                         <td className={td}>
                           <HealthWithLocations health={r.health} locations={r.locations} now={now} tipId={`health-${r.id}`} />
                         </td>
-                        <td className={`${td} whitespace-nowrap text-zinc-600`}>
+                        <td className={`${td} hidden whitespace-nowrap text-zinc-600 sm:table-cell`}>
                           {r.lastCheckAt ? ago(r.lastCheckAt, now) : "never"}
                           <span className="block text-xs text-zinc-400">every {r.frequency}</span>
                         </td>
                         <td className={`${td} text-right tabular-nums text-zinc-700`}>
                           {r.latencyMs === null ? "—" : `${r.latencyMs} ms`}
                         </td>
-                        <td className={`${td} text-right tabular-nums text-zinc-700`}>{sparks ? pct(spark?.uptime) : "unavailable"}</td>
-                        <td className={td}>
+                        <td className={`${td} hidden text-right tabular-nums text-zinc-700 md:table-cell`}>
+                          {sparks ? pct(spark?.uptime) : "unavailable"}
+                        </td>
+                        <td className={`${td} hidden lg:table-cell`}>
                           {sparks ? <Sparkline points={spark?.points ?? []} label={`${r.name}: latency over 24 hours`} /> : null}
                         </td>
                       </tr>

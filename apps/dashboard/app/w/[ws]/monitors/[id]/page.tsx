@@ -3,12 +3,12 @@ import { ArrowLeft, BellOff, ChartLine, CloudOff, Download, ListX, Pencil, Shiel
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { MonitorActions } from "../../../../../components/monitor-actions";
-import { AutoRefresh, colorOf, LatencyChart } from "../../../../../components/monitor-charts";
+import { AutoRefresh, LatencyChart } from "../../../../../components/monitor-charts";
 import { HEALTH_HINT, HealthBadge } from "../../../../../components/monitor-health";
 import { Badge, buttonClass, Card, CardHeader, cx, Empty, Table, td } from "../../../../../components/ui";
 import { getDb } from "../../../../../lib/db";
 import { ago, dateTime, duration } from "../../../../../lib/format";
-import { latencyChart, RANGES, rangeOf } from "../../../../../lib/monitor-series";
+import { colorOf, latencyChart, RANGES, rangeOf } from "../../../../../lib/monitor-series";
 import { regionLabel } from "../../../../../lib/regions";
 import { memberOf } from "../../../../../lib/session";
 
