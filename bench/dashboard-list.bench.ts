@@ -128,7 +128,7 @@ export default async function dashboardListBench(): Promise<BenchReport> {
     const first = await timed(() => page("/monitors", "Service 0"));
     const next = await timed(() => page("/monitors?page=2", "26–50 of 10"));
     const search = await timed(() => page("/monitors?q=service-4242", "Service 4242"));
-    const detailPage = await timed(() => page(`/monitors/${detail}?range=30d`, "rack-iad p99"));
+    const detailPage = await timed(() => page(`/monitors/${detail}?range=30d`, " checks · "));
     const rawList = await timed(raw("select * from monitor where workspace_id = ? and deleted_at is null order by id limit 25", [ws]));
     const rawSearch = await timed(
       raw("select * from monitor where workspace_id = ? and deleted_at is null and (name like ? or url like ?) limit 25", [
