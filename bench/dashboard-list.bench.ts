@@ -61,18 +61,16 @@ export default async function dashboardListBench(): Promise<BenchReport> {
   await inBatches(monitors, 500, (b) => db.insert(monitor).values(b));
   const ids = (await db.select({ id: monitor.id }).from(monitor)).map((r) => r.id);
   await inBatches(ids, 500, (b) =>
-    db
-      .insert(monitorLocationStatus)
-      .values(
-        b.map((id) => ({
-          monitorId: id,
-          locationId: fra.location.id,
-          status: "success" as const,
-          cronTimestamp: hour,
-          resultId: `r${id}`,
-          latencyMs: 40 + (id % 50),
-        })),
-      ),
+    db.insert(monitorLocationStatus).values(
+      b.map((id) => ({
+        monitorId: id,
+        locationId: fra.location.id,
+        status: "success" as const,
+        cronTimestamp: hour,
+        resultId: `r${id}`,
+        latencyMs: 40 + (id % 50),
+      })),
+    ),
   );
   let seq = 0;
   const rid = () => `01B${String(seq++).padStart(23, "0")}`;
