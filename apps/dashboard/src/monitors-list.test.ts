@@ -93,6 +93,7 @@ beforeAll(async () => {
 
   // Ana signs in by magic link; her new workspace gets limits and a probe in Frankfurt.
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  page.setDefaultTimeout(90_000);
   await page.goto(`${dash.url}/signin`);
   await page.getByLabel("Email").fill("ana@example.com");
   await page.getByRole("button", { name: "Email me a sign-in link" }).click();
@@ -124,7 +125,7 @@ afterAll(async () => {
   await mail?.close();
   target?.server.close();
   await db?.close();
-  rmSync(dir, { recursive: true, force: true });
+  if (!process.env.KEEP_TEST_FILES) rmSync(dir, { recursive: true, force: true });
 });
 
 /** The rendered text, as a person reads it. */
@@ -133,7 +134,21 @@ const textOf = async (l: Locator) => (await l.innerText()).trim();
 
 /** Waits for the locator's text to match without reloading: the page must update itself. */
 async function shows(l: Locator, pattern: RegExp, what: string, timeoutMs = 75_000) {
-  await until(what, async () => pattern.test(await textOf(l).catch(() => "")), timeoutMs, 500);
+  let last = "";
+  try {
+    await until(
+      what,
+      async () => {
+        last = await textOf(l).catch(() => "");
+        return pattern.test(last);
+      },
+      timeoutMs,
+      500,
+    );
+  } catch (err) {
+    await page.screenshot({ path: join(dir, "failed.png"), fullPage: true }).catch(() => {});
+    throw new Error(`${(err as Error).message}; last text: ${JSON.stringify(last.slice(0, 500))}`);
+  }
 }
 
 const row = (name: string) => page.locator("tbody tr", { hasText: name });
@@ -162,7 +177,8 @@ describe("monitor status, live", () => {
     ).id;
     await page.goto(`${dash.url}/w/${ws}/monitors`);
     await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
-    await shows(row("Marketing site"), /\bok\b/, "the monitor to turn ok in the list");
+    // "ok" with a latency: a real result, not just a monitor that nothing has failed yet.
+    await shows(row("Marketing site"), /\bok\b[\s\S]*\d+ ms/, "the monitor to turn ok in the list", 150_000);
     await shows(row("Marketing site"), /\d+(\.\d+)? %/, "its 24 h uptime");
     expect(await textOf(row("Marketing site"))).toMatch(/\d+ ms/);
     // Hover shows each location's latest result.
@@ -193,7 +209,7 @@ describe("monitor status, live", () => {
 
 describe("finding monitors", () => {
   it("search, status, kind and location filters narrow the list, sorting reorders it, and the URL keeps them", {
-    timeout: 120_000,
+    timeout: 300_000,
   }, async () => {
     await createMonitor(
       db.db,
