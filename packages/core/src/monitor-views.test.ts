@@ -138,9 +138,8 @@ describe("the monitor list", () => {
         errorMessage: "timeout",
       })
       .returning();
-    const [{ id: channelId }] = (
-      await t.db.$client.execute({ sql: "select id from notification_channel where workspace_id = ?", args: [ws] })
-    ).rows as unknown as { id: number }[];
+    const channelId = (await t.db.$client.execute({ sql: "select id from notification_channel where workspace_id = ?", args: [ws] }))
+      .rows[0]!.id as number;
     await t.db.insert(notificationDelivery).values([
       { eventId: ev!.id, channelId, attempt: 1, outcome: "retrying", responseCode: 502, error: "bad gateway" },
       { eventId: ev!.id, channelId, attempt: 2, outcome: "sent", responseCode: 200 },
