@@ -293,7 +293,7 @@ describe("acting on a monitor", () => {
       page.getByTestId("check-now-result"),
       /success[\s\S]*rack-fra \(fra\)[\s\S]*\d+ ms[\s\S]*HTTP 200/,
       "the check-now result",
-      30_000,
+      90_000,
     );
 
     await page.getByRole("button", { name: "Pause" }).click();
