@@ -1,3 +1,4 @@
+import { AnalyticsEnv } from "@vigil/analytics";
 import { env, parseEnv, z } from "@vigil/config";
 import { mailTransport, NotifierEnv } from "@vigil/notifier";
 
@@ -6,6 +7,7 @@ const optional = z.string().min(1).optional();
 /** Everything the dashboard reads from its environment. */
 export const DashboardEnv = z.object({
   ...NotifierEnv.shape,
+  ...AnalyticsEnv.shape,
   NODE_ENV: z.string().default("development"),
   DATABASE_URL: env.DATABASE_URL,
   DATABASE_AUTH_TOKEN: env.DATABASE_AUTH_TOKEN,

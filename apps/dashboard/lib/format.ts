@@ -14,3 +14,14 @@ export const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const dateTime = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 /** Unix seconds (the workspace plan columns) as a date, or a dash. */
 export const unixDate = (s: number | null | undefined) => (s ? date(s * 1000) : "—");
+
+/** "45 s", "12 min", "3 h 5 min", "2 d 4 h". */
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const min = Math.floor(s / 60);
+  if (min < 60) return `${min} min`;
+  const h = Math.floor(min / 60);
+  if (h < 24) return min % 60 ? `${h} h ${min % 60} min` : `${h} h`;
+  return h % 24 ? `${Math.floor(h / 24)} d ${h % 24} h` : `${Math.floor(h / 24)} d`;
+}

@@ -10,6 +10,7 @@ export * from "./housekeeping";
 export * from "./ingest";
 export * from "./instance";
 export * from "./members";
+export * from "./monitor-views";
 export * from "./monitors";
 export * from "./private-locations";
 export * from "./runs";

@@ -1,0 +1,278 @@
+import { getMonitor, monitorEvents, monitorIncidents, monitorLocationStates, NotFoundError, recentResults } from "@vigil/core";
+import { ArrowLeft, BellOff, ChartLine, CloudOff, Download, ListX, Pencil, ShieldCheck } from "lucide-react";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { MonitorActions } from "../../../../../components/monitor-actions";
+import { AutoRefresh, LatencyChart } from "../../../../../components/monitor-charts";
+import { HEALTH_HINT, HealthBadge } from "../../../../../components/monitor-health";
+import { Badge, buttonClass, Card, CardHeader, cx, Empty, Table, td } from "../../../../../components/ui";
+import { getDb } from "../../../../../lib/db";
+import { ago, dateTime, duration } from "../../../../../lib/format";
+import { colorOf, latencyChart, RANGES, rangeOf } from "../../../../../lib/monitor-series";
+import { regionLabel } from "../../../../../lib/regions";
+import { memberOf } from "../../../../../lib/session";
+
+export const metadata = { title: "Monitor" };
+
+type Params = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+const pct = (u: number | null) => (u === null ? "—" : `${(Math.floor(u * 10_000) / 100).toFixed(2)} %`);
+const resultTone = { success: "green", degraded: "amber", error: "red" } as const;
+const eventTone = { error: "red", degraded: "amber", recovered: "green" } as const;
+const outcomeTone = { sent: "green", retrying: "amber", failed: "red", suppressed: "zinc" } as const;
+
+export default async function MonitorDetail({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ ws: string; id: string }>;
+  searchParams: Promise<Params>;
+}) {
+  const { ws: wsParam, id: idParam } = await params;
+  const m = await memberOf(wsParam);
+  if (!/^\d{1,15}$/.test(idParam)) notFound();
+  const db = getDb();
+  const ws = m.workspace.id;
+  const mon = await getMonitor(db, ws, Number(idParam)).catch((err) => {
+    if (err instanceof NotFoundError) notFound();
+    throw err;
+  });
+  const sp = await searchParams;
+  const range = rangeOf(one(sp.range));
+  const beforeRaw = one(sp.before);
+  const before = beforeRaw && /^\d{1,15}$/.test(beforeRaw) ? Number(beforeRaw) : undefined;
+  const now = Date.now();
+  const locations = await monitorLocationStates(db, ws, mon);
+  const [chart, results, events, incidents] = await Promise.all([
+    latencyChart(ws, mon.id, locations, range, now),
+    recentResults(db, ws, mon.id, { before, limit: 20 }),
+    monitorEvents(db, ws, mon.id, 20),
+    monitorIncidents(db, ws, mon.id, 10, now),
+  ]);
+  const base = `/w/${ws}/monitors/${mon.id}`;
+  const link = (change: Record<string, string | undefined>) => {
+    const p = new URLSearchParams();
+    for (const [k, v] of Object.entries({ range: range === "24h" ? undefined : range, before: before?.toString(), ...change }))
+      if (v) p.set(k, v);
+    const s = p.toString();
+    return s ? `${base}?${s}` : base;
+  };
+  const target = mon.kind === "tcp" ? `${mon.request.host}:${mon.request.port}` : `${mon.request.method} ${mon.request.url}`;
+  const series =
+    range === "1h"
+      ? locations.map((l, i) => ({ key: `latency_${i}`, label: `${l.name} latency`, color: colorOf(i) }))
+      : locations.flatMap((l, i) =>
+          (["p50", "p95", "p99"] as const).map((p) => ({
+            key: `${p}_${i}`,
+            label: `${l.name} ${p}`,
+            color: colorOf(i),
+            dash: p === "p50" ? undefined : p === "p95" ? "6 3" : "2 3",
+          })),
+        );
+  return (
+    <>
+      <AutoRefresh everyMs={5000} />
+      <Link href={`/w/${ws}/monitors`} className="mb-3 inline-flex items-center gap-1 text-sm text-zinc-500 hover:text-zinc-900">
+        <ArrowLeft className="size-4" aria-hidden />
+        Monitors
+      </Link>
+      <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <div className="flex flex-wrap items-center gap-3">
+            <h1 className="text-2xl font-semibold tracking-tight">{mon.name || mon.key || `#${mon.id}`}</h1>
+            <span data-testid="monitor-health">
+              <HealthBadge health={mon.health} />
+            </span>
+          </div>
+          <p className="mt-1 truncate font-mono text-sm text-zinc-600" title={target}>
+            {target}
+          </p>
+          <p className="mt-1 text-sm text-zinc-500">
+            {mon.kind.toUpperCase()} · every {mon.frequency} · {mon.regions.map(regionLabel).join(", ")} · {HEALTH_HINT[mon.health]}
+          </p>
+        </div>
+        <div className="flex flex-wrap items-start gap-2">
+          <Link href={`${base}/edit`} className={buttonClass("secondary")}>
+            <Pencil className="size-4" aria-hidden />
+            Edit
+          </Link>
+          <a href={`/w/${ws}/monitors/export?id=${mon.id}`} className={buttonClass("secondary")} download>
+            <Download className="size-4" aria-hidden />
+            Export YAML
+          </a>
+          <MonitorActions workspaceId={ws} monitorId={mon.id} active={mon.active} name={mon.name || mon.key || `#${mon.id}`} />
+        </div>
+      </div>
+
+      <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <Stat label={`Uptime ${RANGES[range].label}`} value={chart ? pct(chart.uptime) : "unavailable"} />
+        {locations.slice(0, 3).map((l) => (
+          <Stat
+            key={l.locationId}
+            label={`${l.name} · ${regionLabel(l.region)}`}
+            value={l.status ? `${l.status}${l.latencyMs !== null ? ` · ${l.latencyMs} ms` : ""}` : "no result yet"}
+            tone={l.status === "error" ? "red" : l.status === "degraded" ? "amber" : l.status === "success" ? "green" : undefined}
+            detail={`${ago(l.cronTimestamp, now)}${l.online ? "" : " · probe offline"}${l.errorMessage ? ` · ${l.errorMessage}` : ""}`}
+          />
+        ))}
+      </div>
+
+      <Card className="mb-6">
+        <CardHeader
+          title="Latency"
+          description={
+            range === "1h"
+              ? "Every check of the last hour, per location."
+              : `p50 (solid), p95 (dashed) and p99 (dotted) per location, per ${RANGES[range].bucket}.`
+          }
+          action={
+            <nav aria-label="Range" className="inline-flex rounded-md border border-zinc-200 p-0.5 text-sm">
+              {(Object.keys(RANGES) as (keyof typeof RANGES)[]).map((r) => (
+                <Link
+                  key={r}
+                  href={link({ range: r === "24h" ? undefined : r, before: undefined })}
+                  aria-current={r === range ? "page" : undefined}
+                  className={cx("rounded px-2.5 py-1", r === range ? "bg-zinc-900 text-white" : "text-zinc-600 hover:bg-zinc-100")}
+                >
+                  {r}
+                </Link>
+              ))}
+            </nav>
+          }
+        />
+        <div className="px-3 py-4">
+          {chart === null ? (
+            <Empty icon={<CloudOff className="size-5" aria-hidden />} title="Results store unavailable">
+              The analytics store did not answer; the chart comes back when it does.
+            </Empty>
+          ) : chart.rows.length === 0 ? (
+            <Empty icon={<ChartLine className="size-5" aria-hidden />} title="No results in this range yet">
+              Results appear after the first check of a probe serving {mon.regions.map(regionLabel).join(", ")}.
+            </Empty>
+          ) : (
+            <>
+              <LatencyChart rows={chart.rows} series={series} spanMs={RANGES[range].ms} />
+              <ul className="mt-2 flex flex-wrap gap-x-6 gap-y-1 px-2 text-sm text-zinc-600">
+                {chart.locations.map((l) => (
+                  <li key={l.locationId}>
+                    <span className="font-medium text-zinc-800">{l.name}</span>: {pct(l.uptime)} up · {l.checks} checks · {l.errors} failed
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
+      </Card>
+
+      <div className="mb-6 grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader title="Incidents" description="From the first failing check to recovery." />
+          {incidents.length === 0 ? (
+            <Empty icon={<ShieldCheck className="size-5" aria-hidden />} title="No incidents" />
+          ) : (
+            <Table head={["Started", "Duration", "State"]}>
+              {incidents.map((i) => (
+                <tr key={i.id} data-testid="incident">
+                  <td className={`${td} whitespace-nowrap`}>{dateTime(i.startedAt)}</td>
+                  <td className={`${td} tabular-nums`}>{duration(i.durationMs)}</td>
+                  <td className={td}>
+                    {i.resolvedAt ? <Badge tone="green">resolved {ago(i.resolvedAt, now)}</Badge> : <Badge tone="red">ongoing</Badge>}
+                    {i.cause ? <span className="mt-1 block text-xs text-zinc-500">{i.cause}</span> : null}
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          )}
+        </Card>
+        <Card>
+          <CardHeader title="Status changes and alerts" description="Each change and what every notification channel answered." />
+          {events.length === 0 ? (
+            <Empty icon={<BellOff className="size-5" aria-hidden />} title="No status changes yet" />
+          ) : (
+            <ul className="divide-y divide-zinc-100">
+              {events.map((e) => (
+                <li key={e.id} className="px-5 py-3 text-sm" data-testid="status-event">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <Badge tone={eventTone[e.status]}>{e.status}</Badge>
+                    <span className="text-zinc-500">from {e.previousStatus === "active" ? "ok" : e.previousStatus}</span>
+                    <span className="ml-auto text-xs text-zinc-500">{dateTime(e.cronTimestamp)}</span>
+                  </div>
+                  {e.errorMessage ? <p className="mt-1 text-xs text-red-700">{e.errorMessage}</p> : null}
+                  <ul className="mt-1.5 grid gap-1 text-xs text-zinc-600">
+                    {e.suppressed ? <li>Alerts held back by a maintenance window.</li> : null}
+                    {e.deliveries.length === 0 && !e.suppressed ? <li>No channel alerted (none attached or enabled).</li> : null}
+                    {e.deliveries.map((d) => (
+                      <li key={`${d.channel}-${d.attempt}-${d.at}`} className="flex flex-wrap items-center gap-1.5">
+                        <Badge tone={outcomeTone[d.outcome]}>{d.outcome}</Badge>
+                        <span className="font-medium">{d.channel}</span>
+                        <span>
+                          attempt {d.attempt}
+                          {d.responseCode ? ` · HTTP ${d.responseCode}` : ""} · {ago(d.at, now)}
+                        </span>
+                        {d.error ? <span className="text-red-700">{d.error}</span> : null}
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
+
+      <Card>
+        <CardHeader title="Recent results" description="Newest first, every location." />
+        {results.rows.length === 0 ? (
+          <Empty icon={<ListX className="size-5" aria-hidden />} title={before ? "No older results" : "No results yet"} />
+        ) : (
+          <Table head={["Time", "Location", "Status", "Code", "Latency", "Error"]}>
+            {results.rows.map((r) => (
+              <tr key={r.id} data-testid="result">
+                <td className={`${td} whitespace-nowrap text-zinc-600`}>{dateTime(r.cronTimestamp).replace(" UTC", "")}</td>
+                <td className={td}>
+                  {r.location} <span className="text-xs text-zinc-400">{r.region}</span>
+                </td>
+                <td className={td}>
+                  <Badge tone={resultTone[r.status]}>{r.status}</Badge>
+                </td>
+                <td className={`${td} tabular-nums`}>{r.statusCode ?? "—"}</td>
+                <td className={`${td} tabular-nums`}>{r.latencyMs} ms</td>
+                <td className={`${td} max-w-xs truncate text-red-700`} title={r.errorMessage ?? undefined}>
+                  {r.errorMessage ?? ""}
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+        <nav aria-label="Result pages" className="flex justify-end gap-2 border-t border-zinc-100 px-5 py-3">
+          {before ? (
+            <Link href={link({ before: undefined })} className={buttonClass("secondary", "h-8")}>
+              Newest
+            </Link>
+          ) : null}
+          {results.next ? (
+            <Link href={link({ before: String(results.next) })} className={buttonClass("secondary", "h-8")} rel="next">
+              Older
+            </Link>
+          ) : null}
+        </nav>
+      </Card>
+    </>
+  );
+}
+
+function Stat({ label, value, detail, tone }: { label: string; value: string; detail?: string; tone?: "red" | "amber" | "green" }) {
+  const color =
+    tone === "red" ? "text-red-700" : tone === "amber" ? "text-amber-700" : tone === "green" ? "text-emerald-700" : "text-zinc-900";
+  return (
+    <Card className="px-4 py-3">
+      <p className="truncate text-xs text-zinc-500">{label}</p>
+      <p className={cx("mt-1 text-lg font-semibold tabular-nums", color)}>{value}</p>
+      {detail ? (
+        <p className="truncate text-xs text-zinc-500" title={detail}>
+          {detail}
+        </p>
+      ) : null}
+    </Card>
+  );
+}

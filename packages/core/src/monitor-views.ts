@@ -1,0 +1,409 @@
+// Read models behind the dashboard's monitor list and detail pages: filtered, sorted and paged in SQL
+// so a workspace with thousands of monitors answers one page at a time.
+import { type CheckDefinition, MONITOR_HEALTH, type MonitorHealth, toCheckDefinition } from "@vigil/api-contract";
+import {
+  checkResult,
+  type Db,
+  incident,
+  monitor,
+  monitorLocationStatus,
+  notificationChannel,
+  notificationDelivery,
+  privateLocation,
+  statusEvent,
+} from "@vigil/db-schema";
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
+import { NotFoundError } from "./errors";
+import { toInput, toMonitor } from "./monitors";
+
+export const MONITOR_SORTS = ["name", "status", "last-check", "latency", "created"] as const;
+
+/** The list's search parameters; anything malformed falls back to its default instead of failing the page. */
+export const MonitorListQuery = z.object({
+  q: z.string().trim().max(200).catch("").default(""),
+  status: z.enum(MONITOR_HEALTH).optional().catch(undefined),
+  kind: z.enum(["http", "tcp"]).optional().catch(undefined),
+  region: z
+    .string()
+    .regex(/^[a-z]{3}$|^private$/)
+    .optional()
+    .catch(undefined),
+  sort: z.enum(MONITOR_SORTS).catch("status").default("status"),
+  dir: z.enum(["asc", "desc"]).catch("asc").default("asc"),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
+  perPage: z.coerce.number().int().min(10).max(100).catch(25).default(25),
+});
+export type MonitorListQuery = z.infer<typeof MonitorListQuery>;
+
+export interface LocationState {
+  locationId: number;
+  name: string;
+  region: string;
+  online: boolean;
+  status: "success" | "degraded" | "error" | null;
+  cronTimestamp: number | null;
+  latencyMs: number | null;
+  statusCode: number | null;
+  errorMessage: string | null;
+}
+
+export interface MonitorListRow {
+  id: number;
+  key: string | null;
+  name: string;
+  kind: "http" | "tcp";
+  target: string;
+  frequency: string;
+  regions: string[];
+  health: MonitorHealth;
+  lastCheckAt: number | null;
+  latencyMs: number | null;
+  locations: LocationState[];
+}
+
+export interface MonitorListPage {
+  rows: MonitorListRow[];
+  total: number;
+  page: number;
+  pages: number;
+  perPage: number;
+  /** Monitors in the workspace before any filter (tells "no monitors yet" from "nothing matches"). */
+  workspaceTotal: number;
+}
+
+const SEVERITY: Record<MonitorHealth, number> = { error: 0, degraded: 1, "no-data": 2, "no-probe": 3, ok: 4, paused: 5 };
+
+const list = (values: string[]) =>
+  values.length === 0
+    ? sql`(null)`
+    : sql`(${sql.join(
+        values.map((v) => sql`${v}`),
+        sql`, `,
+      )})`;
+
+/** The health `monitorHealth` computes, as SQL over the workspace's probe coverage. */
+function healthSql(locations: readonly { region: string; online: boolean }[]): SQL<MonitorHealth> {
+  const probed = [...new Set(locations.map((l) => l.region))];
+  const online = [...new Set(locations.filter((l) => l.online).map((l) => l.region))];
+  return sql<MonitorHealth>`case
+    when ${monitor.active} = 0 then 'paused'
+    when not exists (select 1 from json_each(${monitor.regions}) r where r.value in ${list(probed)}) then 'no-probe'
+    when not exists (select 1 from json_each(${monitor.regions}) r where r.value in ${list(online)}) then 'no-data'
+    when ${monitor.status} = 'active' then 'ok'
+    else ${monitor.status} end`;
+}
+
+const lastCheckSql = sql<number | null>`(select max(s.cron_timestamp) from ${monitorLocationStatus} s where s.monitor_id = ${monitor.id})`;
+const latencySql = sql<
+  number | null
+>`(select s.latency_ms from ${monitorLocationStatus} s where s.monitor_id = ${monitor.id} order by s.cron_timestamp desc limit 1)`;
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+async function workspaceLocations(db: Db, workspaceId: number) {
+  return db
+    .select({ id: privateLocation.id, name: privateLocation.name, region: privateLocation.region, online: privateLocation.online })
+    .from(privateLocation)
+    .where(and(eq(privateLocation.workspaceId, workspaceId), isNull(privateLocation.deletedAt)))
+    .orderBy(privateLocation.name);
+}
+
+/** The latest result of each location serving each monitor (probes of the monitor's regions, with or without a result). */
+async function locationStates(
+  db: Db,
+  monitors: readonly { id: number; regions: readonly string[] }[],
+  locations: Awaited<ReturnType<typeof workspaceLocations>>,
+): Promise<Map<number, LocationState[]>> {
+  const out = new Map<number, LocationState[]>();
+  if (monitors.length === 0) return out;
+  const latest = await db
+    .select()
+    .from(monitorLocationStatus)
+    .where(
+      inArray(
+        monitorLocationStatus.monitorId,
+        monitors.map((m) => m.id),
+      ),
+    );
+  const byKey = new Map(latest.map((s) => [`${s.monitorId}:${s.locationId}`, s]));
+  for (const m of monitors) {
+    out.set(
+      m.id,
+      locations
+        .filter((l) => m.regions.includes(l.region))
+        .map((l) => {
+          const s = byKey.get(`${m.id}:${l.id}`);
+          return {
+            locationId: l.id,
+            name: l.name,
+            region: l.region,
+            online: l.online,
+            status: s?.status ?? null,
+            cronTimestamp: s?.cronTimestamp ?? null,
+            latencyMs: s?.latencyMs ?? null,
+            statusCode: s?.statusCode ?? null,
+            errorMessage: s?.errorMessage ?? null,
+          };
+        }),
+    );
+  }
+  return out;
+}
+
+/** One page of a workspace's monitors, searched, filtered and sorted in the database. */
+export async function listMonitorPage(db: Db, workspaceId: number, query: Partial<MonitorListQuery> = {}): Promise<MonitorListPage> {
+  const q = MonitorListQuery.parse(query);
+  const locations = await workspaceLocations(db, workspaceId);
+  const health = healthSql(locations);
+  const base = and(eq(monitor.workspaceId, workspaceId), isNull(monitor.deletedAt));
+  const like = `%${likeEscape(q.q)}%`;
+  const where = and(
+    base,
+    q.q
+      ? sql`(${monitor.name} like ${like} escape '\\' or ${monitor.url} like ${like} escape '\\' or ${monitor.host} like ${like} escape '\\' or ${monitor.key} like ${like} escape '\\')`
+      : undefined,
+    q.kind ? eq(monitor.kind, q.kind) : undefined,
+    q.region ? sql`exists (select 1 from json_each(${monitor.regions}) r where r.value = ${q.region})` : undefined,
+    q.status ? sql`${health} = ${q.status}` : undefined,
+  );
+  const dir = q.dir === "desc" ? desc : asc;
+  const severity = sql`case ${health} ${sql.join(
+    Object.entries(SEVERITY).map(([h, n]) => sql`when ${h} then ${sql.raw(String(n))}`),
+    sql` `,
+  )} end`;
+  const order: SQL[] = {
+    name: [dir(sql`lower(${monitor.name})`)],
+    status: [dir(severity), asc(sql`lower(${monitor.name})`)],
+    "last-check": [dir(sql`coalesce(${lastCheckSql}, 0)`)],
+    latency: [dir(sql`coalesce(${latencySql}, -1)`)],
+    created: [dir(monitor.id)],
+  }[q.sort];
+
+  const [[totals], [all]] = await Promise.all([
+    db.select({ n: count() }).from(monitor).where(where),
+    q.q || q.kind || q.region || q.status ? db.select({ n: count() }).from(monitor).where(base) : Promise.resolve([undefined]),
+  ]);
+  const total = totals?.n ?? 0;
+  const pages = Math.max(1, Math.ceil(total / q.perPage));
+  const page = Math.min(q.page, pages);
+  const rows = await db
+    .select({
+      id: monitor.id,
+      key: monitor.key,
+      name: monitor.name,
+      kind: monitor.kind,
+      url: monitor.url,
+      host: monitor.host,
+      port: monitor.port,
+      frequency: monitor.frequency,
+      regions: monitor.regions,
+      health,
+      lastCheckAt: lastCheckSql,
+      latencyMs: latencySql,
+    })
+    .from(monitor)
+    .where(where)
+    .orderBy(...order, asc(monitor.id))
+    .limit(q.perPage)
+    .offset((page - 1) * q.perPage);
+  const states = await locationStates(db, rows, locations);
+  return {
+    rows: rows.map((r) => ({
+      id: r.id,
+      key: r.key,
+      name: r.name || r.key || `#${r.id}`,
+      kind: r.kind,
+      target: r.kind === "tcp" ? `${r.host ?? ""}:${r.port ?? ""}` : (r.url ?? ""),
+      frequency: r.frequency,
+      regions: r.regions,
+      health: r.health,
+      lastCheckAt: r.lastCheckAt === null ? null : Number(r.lastCheckAt),
+      latencyMs: r.latencyMs === null ? null : Number(r.latencyMs),
+      locations: states.get(r.id) ?? [],
+    })),
+    total,
+    page,
+    pages,
+    perPage: q.perPage,
+    workspaceTotal: all?.n ?? total,
+  };
+}
+
+/** The regions a workspace has probes in, for the list's location filter. */
+export async function probeRegions(db: Db, workspaceId: number) {
+  return workspaceLocations(db, workspaceId);
+}
+
+/** Each location serving the monitor with its latest result. The caller has checked the monitor is the workspace's. */
+export async function monitorLocationStates(db: Db, workspaceId: number, m: { id: number; regions: readonly string[] }) {
+  return (await locationStates(db, [m], await workspaceLocations(db, workspaceId))).get(m.id) ?? [];
+}
+
+export interface ResultRow {
+  id: string;
+  cronTimestamp: number;
+  locationId: number;
+  location: string;
+  region: string;
+  status: "success" | "degraded" | "error";
+  statusCode: number | null;
+  latencyMs: number;
+  errorMessage: string | null;
+}
+
+/** A monitor's results, newest first, a page at a time (`before` = the last row's slot of the previous page). */
+export async function recentResults(
+  db: Db,
+  workspaceId: number,
+  monitorId: number,
+  opts: { before?: number; limit?: number } = {},
+): Promise<{ rows: ResultRow[]; next: number | null }> {
+  const limit = opts.limit ?? 20;
+  const rows = await db
+    .select({
+      id: checkResult.id,
+      cronTimestamp: checkResult.cronTimestamp,
+      locationId: checkResult.locationId,
+      location: sql<string>`coalesce(${privateLocation.name}, ${checkResult.region})`,
+      region: checkResult.region,
+      status: checkResult.status,
+      statusCode: checkResult.statusCode,
+      latencyMs: checkResult.latencyMs,
+      errorMessage: checkResult.errorMessage,
+    })
+    .from(checkResult)
+    .leftJoin(privateLocation, eq(privateLocation.id, checkResult.locationId))
+    .where(
+      and(
+        eq(checkResult.monitorId, monitorId),
+        eq(checkResult.workspaceId, workspaceId),
+        opts.before === undefined ? undefined : lt(checkResult.cronTimestamp, opts.before),
+      ),
+    )
+    .orderBy(desc(checkResult.cronTimestamp), asc(checkResult.locationId))
+    .limit(limit + 1);
+  // Rows of one slot stay on one page: the cursor is a slot, so a page may run a little over `limit`.
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  return { rows: page, next: more ? page.at(-1)!.cronTimestamp : null };
+}
+
+/** Each check of the last minutes (a short range only: the chart's 1 h view), oldest first. */
+export async function resultsSince(db: Db, workspaceId: number, monitorId: number, from: number) {
+  return db
+    .select({
+      cronTimestamp: checkResult.cronTimestamp,
+      locationId: checkResult.locationId,
+      status: checkResult.status,
+      latencyMs: checkResult.latencyMs,
+    })
+    .from(checkResult)
+    .where(and(eq(checkResult.monitorId, monitorId), eq(checkResult.workspaceId, workspaceId), gte(checkResult.cronTimestamp, from)))
+    .orderBy(asc(checkResult.cronTimestamp))
+    .limit(5000);
+}
+
+export interface EventDelivery {
+  channel: string;
+  attempt: number;
+  outcome: "sent" | "retrying" | "failed" | "suppressed";
+  responseCode: number | null;
+  error: string | null;
+  at: number;
+}
+
+export interface MonitorEvent {
+  id: number;
+  status: "degraded" | "error" | "recovered";
+  previousStatus: "active" | "degraded" | "error";
+  cronTimestamp: number;
+  at: number;
+  statusCode: number | null;
+  latencyMs: number | null;
+  errorMessage: string | null;
+  suppressed: boolean;
+  deliveries: EventDelivery[];
+}
+
+/** A monitor's status events, newest first, each with the alert deliveries it caused. */
+export async function monitorEvents(db: Db, workspaceId: number, monitorId: number, limit = 20): Promise<MonitorEvent[]> {
+  const events = await db
+    .select()
+    .from(statusEvent)
+    .where(and(eq(statusEvent.monitorId, monitorId), eq(statusEvent.workspaceId, workspaceId)))
+    .orderBy(desc(statusEvent.cronTimestamp), desc(statusEvent.id))
+    .limit(limit);
+  const ids = events.map((e) => e.id);
+  const deliveries =
+    ids.length === 0
+      ? []
+      : await db
+          .select({
+            eventId: notificationDelivery.eventId,
+            channel: notificationChannel.name,
+            attempt: notificationDelivery.attempt,
+            outcome: notificationDelivery.outcome,
+            responseCode: notificationDelivery.responseCode,
+            error: notificationDelivery.error,
+            at: notificationDelivery.createdAt,
+          })
+          .from(notificationDelivery)
+          .innerJoin(notificationChannel, eq(notificationChannel.id, notificationDelivery.channelId))
+          .where(inArray(notificationDelivery.eventId, ids))
+          .orderBy(asc(notificationDelivery.id));
+  return events.map((e) => ({
+    id: e.id,
+    status: e.status,
+    previousStatus: e.previousStatus,
+    cronTimestamp: e.cronTimestamp,
+    at: e.createdAt,
+    statusCode: e.statusCode,
+    latencyMs: e.latencyMs,
+    errorMessage: e.errorMessage,
+    suppressed: e.suppressed,
+    deliveries: deliveries.filter((d) => d.eventId === e.id).map(({ eventId: _, ...d }) => d),
+  }));
+}
+
+export interface MonitorIncident {
+  id: number;
+  startedAt: number;
+  resolvedAt: number | null;
+  /** Until resolution, or until `now` while open. */
+  durationMs: number;
+  cause: string | null;
+}
+
+/** A monitor's incidents, newest first. */
+export async function monitorIncidents(
+  db: Db,
+  workspaceId: number,
+  monitorId: number,
+  limit = 10,
+  now = Date.now(),
+): Promise<MonitorIncident[]> {
+  const rows = await db
+    .select()
+    .from(incident)
+    .where(and(eq(incident.monitorId, monitorId), eq(incident.workspaceId, workspaceId)))
+    .orderBy(desc(incident.startedAt))
+    .limit(limit);
+  return rows.map((r) => ({
+    id: r.id,
+    startedAt: r.startedAt,
+    resolvedAt: r.resolvedAt,
+    durationMs: (r.resolvedAt ?? now) - r.startedAt,
+    cause: r.cause,
+  }));
+}
+
+/** A saved monitor as a probe runs it (secret header values included: they never leave the server side). */
+export async function monitorCheck(db: Db, workspaceId: number, id: number): Promise<{ regions: string[]; check: CheckDefinition }> {
+  const [row] = await db
+    .select()
+    .from(monitor)
+    .where(and(eq(monitor.id, id), eq(monitor.workspaceId, workspaceId), isNull(monitor.deletedAt)));
+  if (!row) throw new NotFoundError("monitor", id);
+  return { regions: row.regions, check: toCheckDefinition(toInput(toMonitor({ ...row, otelHeaders: null }, [], { reveal: true }))) };
+}
