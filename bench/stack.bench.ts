@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ProbeMonitor, TcpCheck } from "@vigil/api-contract";
-import type { BenchReport, BenchRow } from "./lib";
+import { type BenchReport, type BenchRow, tcpListeners } from "./lib";
 
 const SIZES = (process.env.BENCH_STACK_N ?? "0,100,1000,10000").split(",").map(Number);
 const WARMUP_S = Number(process.env.BENCH_STACK_WARMUP_S ?? 60);
@@ -95,22 +95,6 @@ async function freePorts(n: number): Promise<number[]> {
   return ports;
 }
 
-async function listeners(): Promise<{ ports: number[]; close(): Promise<void> }> {
-  const servers: Server[] = [];
-  for (let i = 0; i < LISTENERS; i++) {
-    const s = createServer((socket) => {
-      socket.on("error", () => {});
-      socket.end();
-    });
-    await new Promise<void>((r) => s.listen({ host: "127.0.0.1", port: 0, backlog: 4096 }, r));
-    servers.push(s);
-  }
-  return {
-    ports: servers.map((s) => (s.address() as { port: number }).port),
-    close: () => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => {}),
-  };
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -165,6 +149,15 @@ export interface StackRun {
 async function runStack(n: number, ports: number[]): Promise<StackRun> {
   const dataDir = mkdtempSync(join(tmpdir(), "vigil-bench-stack-"));
   const [workflows, server, dashboard, statusPage, probe, db, dbGrpc, dbAdmin] = await freePorts(8);
+  const servicePorts = {
+    WORKFLOWS: workflows,
+    SERVER: server,
+    DASHBOARD: dashboard,
+    STATUS_PAGE: statusPage,
+    PROBE: probe,
+    DB: db,
+    DB_GRPC: dbGrpc,
+  };
   const child: ChildProcess = spawn("pnpm", ["start"], {
     cwd: root,
     detached: true,
@@ -173,13 +166,7 @@ async function runStack(n: number, ports: number[]): Promise<StackRun> {
       ...process.env,
       FORCE_COLOR: "0",
       VIGIL_DATA_DIR: dataDir,
-      VIGIL_WORKFLOWS_PORT: String(workflows),
-      VIGIL_SERVER_PORT: String(server),
-      VIGIL_DASHBOARD_PORT: String(dashboard),
-      VIGIL_STATUS_PAGE_PORT: String(statusPage),
-      VIGIL_PROBE_PORT: String(probe),
-      VIGIL_DB_PORT: String(db),
-      VIGIL_DB_GRPC_PORT: String(dbGrpc),
+      ...Object.fromEntries(Object.entries(servicePorts).map(([name, port]) => [`VIGIL_${name}_PORT`, String(port)])),
       // sqld reads it from its environment: its statement counters, for the bench only.
       SQLD_ADMIN_LISTEN_ADDR: `127.0.0.1:${dbAdmin}`,
     },
@@ -224,12 +211,17 @@ async function runStack(n: number, ports: number[]): Promise<StackRun> {
         retry: 0,
         request: { host: "127.0.0.1", port: ports[(i + j) % ports.length] },
       }));
-      const res = await fetch(`http://127.0.0.1:${server}/v1/monitors/batch`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${state.apiKey}`, "content-type": "application/json" },
-        body: JSON.stringify({ monitors }),
-      });
-      if (res.status !== 201) throw new Error(`creating monitors answered ${res.status}: ${await res.text()}`);
+      // A busy database answers 503: retried, as a client should.
+      for (let attempt = 0; ; attempt++) {
+        const res = await fetch(`http://127.0.0.1:${server}/v1/monitors/batch`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${state.apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify({ monitors }),
+        });
+        if (res.status === 201) break;
+        if (res.status !== 503 || attempt >= 10) throw new Error(`creating monitors answered ${res.status}: ${await res.text()}`);
+        await sleep(1000);
+      }
     }
     await sleep(WARMUP_S * 1000);
     const [stored0, stmts0] = [await sql("select count(*) from check_result"), await statements()];
@@ -350,22 +342,29 @@ const sum = (r: Record<Group, number>) => GROUPS.reduce((s, g) => s + r[g], 0);
 const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(x >= 100 ? 0 : 1) : "–");
 
 const bench = async (): Promise<BenchReport> => {
-  const l = await listeners();
+  const l = await tcpListeners(LISTENERS);
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   try {
     for (const n of SIZES) {
       console.log(`  stack with ${n} monitors (${WARMUP_S} s warm-up + ${WINDOW_S} s)…`);
-      const s = await runStack(n, l.ports);
+      const s = await runStack(n, l.ports).catch((err: Error) => err);
+      if (s instanceof Error) {
+        notes.push(`N=${n}: the run failed: ${s.message.split("\n")[0]}`);
+        console.log(`  ${notes.at(-1)}`);
+        continue;
+      }
       const cpu = sum(s.cpuMs);
       const rss = sum(s.rssMb);
       const per = (x: number) => (s.stored > 0 ? x / s.stored : Number.NaN);
       notes.push(
         `N=${n}: ${s.stored} results stored in ${s.windowS.toFixed(0)} s (${(s.stored / s.windowS).toFixed(1)}/s, expected ${(n / 30).toFixed(1)}/s); ` +
+          `total ${f1(per(cpu))} ms CPU, ${f1(per(s.bytes))} B stored, ${s.statements === null ? "–" : f1(per(s.statements))} statements per result, RSS ${f1(rss)} MB; ` +
           `CPU ms per result by process: ${GROUPS.map((g) => `${g} ${f1(per(s.cpuMs[g]))}`).join(", ")}; ` +
           `RSS MB: ${GROUPS.map((g) => `${g} ${f1(s.rssMb[g])}`).join(", ")}; ` +
           `evaluate queue every 10 s: [${s.queue.join(", ")}]; results never evaluated at the end: ${s.unevaluatedAtEnd ?? "–"}.`,
       );
+      console.log(`  ${notes.at(-1)}`);
       if (n === 0) {
         const share = (cpu / (s.windowS * 1000)) * 100;
         rows.push(
@@ -385,8 +384,9 @@ const bench = async (): Promise<BenchReport> => {
       const alone = await runProbeAlone(n, l.ports);
       const aloneMs = alone.results > 0 ? alone.cpuMs / alone.results : Number.NaN;
       notes.push(
-        `N=${n} probe alone: ${alone.results} results discarded in ${alone.windowS.toFixed(0)} s, ${f1(alone.cpuMs)} ms CPU, RSS ${f1(alone.rssMb)} MB.`,
+        `N=${n} probe alone: ${alone.results} results discarded in ${alone.windowS.toFixed(0)} s, ${f1(alone.cpuMs)} ms CPU (${f1(aloneMs)} ms per result), RSS ${f1(alone.rssMb)} MB.`,
       );
+      console.log(`  ${notes.at(-1)}`);
       const ratio = per(cpu) / aloneMs;
       rows.push(
         {
