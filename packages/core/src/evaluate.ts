@@ -246,10 +246,11 @@ async function applyDecisions(db: Db, states: Map<number, EvaluationState>, nowM
     );
   }
   const marks = decisions.map(({ id, d }) => [id, d.cron ?? NO_LIMIT]);
+  // By the pending index: the slot index would walk the monitor's whole history up to the slot.
   const markAt = writes.length;
   writes.push(
     raw(
-      sql`update ${checkResult} set evaluated_at = ${nowMs} from (values ${valuesList(marks)}) as v where ${checkResult.monitorId} = v.column1 and ${checkResult.evaluatedAt} is null and ${checkResult.cronTimestamp} <= v.column2 returning monitor_id`,
+      sql`update ${checkResult} indexed by check_result_pending set evaluated_at = ${nowMs} from (values ${valuesList(marks)}) as v where ${checkResult.monitorId} = v.column1 and ${checkResult.evaluatedAt} is null and ${checkResult.cronTimestamp} <= v.column2 returning monitor_id`,
     ),
   );
   const results = await writeBatch(db, writes);
