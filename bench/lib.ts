@@ -1,3 +1,4 @@
+import { createServer, type Server } from "node:net";
 // Shared shape of a benchmark: each `bench/<name>.bench.ts` default-exports a function returning a report.
 
 export interface BenchRow {
@@ -30,3 +31,20 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export const sortNumbers = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
+
+/** TCP listeners on loopback that accept and close at once: targets for TCP checks. */
+export async function tcpListeners(count: number): Promise<{ ports: number[]; close(): Promise<void> }> {
+  const servers: Server[] = [];
+  for (let i = 0; i < count; i++) {
+    const s = createServer((socket) => {
+      socket.on("error", () => {});
+      socket.end();
+    });
+    await new Promise<void>((r) => s.listen({ host: "127.0.0.1", port: 0, backlog: 4096 }, r));
+    servers.push(s);
+  }
+  return {
+    ports: servers.map((s) => (s.address() as { port: number }).port),
+    close: () => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => {}),
+  };
+}

@@ -4,12 +4,12 @@
 // the listeners run in this (parent) process. BENCH_PROBE_SECONDS sets the run time (default 120).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, connect as netConnect, type Server } from "node:net";
+import { connect as netConnect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ProbeMonitor, TcpCheck } from "../packages/api-contract/src/index";
-import { type BenchReport, percentile, sortNumbers } from "./lib";
+import { type BenchReport, percentile, sortNumbers, tcpListeners } from "./lib";
 
 const MONITORS = 10_000;
 const INTERVAL_MS = 30_000;
@@ -134,22 +134,6 @@ async function runBaseline(ports: number[]): Promise<Measured> {
   });
 }
 
-async function listeners(): Promise<{ ports: number[]; close(): Promise<void> }> {
-  const servers: Server[] = [];
-  for (let i = 0; i < LISTENERS; i++) {
-    const s = createServer((socket) => {
-      socket.on("error", () => {});
-      socket.end();
-    });
-    await new Promise<void>((r) => s.listen({ host: "127.0.0.1", port: 0, backlog: 4096 }, r));
-    servers.push(s);
-  }
-  return {
-    ports: servers.map((s) => (s.address() as { port: number }).port),
-    close: () => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => {}),
-  };
-}
-
 /** Runs one side in a fresh process; it prints its figures as the last line. */
 function child(mode: "probe" | "baseline", ports: number[]): Promise<Measured> {
   return new Promise((resolve, reject) => {
@@ -171,7 +155,7 @@ function child(mode: "probe" | "baseline", ports: number[]): Promise<Measured> {
 }
 
 const bench = async (): Promise<BenchReport> => {
-  const l = await listeners();
+  const l = await tcpListeners(LISTENERS);
   try {
     const baseline = await child("baseline", l.ports);
     const probe = await child("probe", l.ports);

@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { sqldBinary } from "@vigil/db-schema/sqld";
 import { createRedis } from "@vigil/queue";
 import concurrently, { type ConcurrentlyCommandInput } from "concurrently";
+import { buildServices, SERVICE_BUNDLES } from "./build-services";
 import { DATA_DIR, DATABASE_URL, PORTS, REDIS_URL, ROOT, SERVER_URL } from "./local";
 
 async function redisAnswers(url: string): Promise<boolean> {
@@ -72,6 +73,14 @@ for (let deadline = Date.now() + 10 * 60_000; ; ) {
   await new Promise((r) => setTimeout(r, 5000));
 }
 
+console.log("vigil: compiling the services (cached after the first run)…");
+try {
+  await buildServices();
+} catch (err) {
+  console.error(`vigil: the services did not compile: ${(err as Error).message}`);
+  process.exit(1);
+}
+
 /** The sign-in secret: the operator's AUTH_SECRET, else one made on the first run and kept (mode 600) under .data. */
 function authSecret(): string {
   if (process.env.AUTH_SECRET) return process.env.AUTH_SECRET;
@@ -80,6 +89,13 @@ function authSecret(): string {
   chmodSync(file, 0o600);
   return readFileSync(file, "utf8").trim();
 }
+
+/**
+ * sqld keeps a replication log beside the database (for replicas, which a local run has none of) and
+ * compacts it only past 200 MB by default: at ~17 KB of log per stored result that is most of the disk.
+ * Compacted every minute or past 16 MB, and the WAL checkpointed every minute, disk stays near the live data.
+ */
+const SQLD_LOG_FLAGS = "--max-log-size 16 --max-log-duration 60 --checkpoint-interval-s 60";
 
 const runId = randomUUID();
 const env = { DATABASE_URL, REDIS_URL, VIGIL_RUN_ID: runId };
@@ -96,13 +112,13 @@ const web = {
 commands.push(
   {
     name: "db",
-    command: `"${sqldBinary()}" --db-path "${DATA_DIR}/db.sqld" --http-listen-addr ${local}:${PORTS.db} --grpc-listen-addr ${local}:${PORTS.dbGrpc} --no-welcome`,
+    command: `"${sqldBinary()}" --db-path "${DATA_DIR}/db.sqld" --http-listen-addr ${local}:${PORTS.db} --grpc-listen-addr ${local}:${PORTS.dbGrpc} --no-welcome ${SQLD_LOG_FLAGS}`,
     env: { RUST_LOG: "warn" },
   },
-  { name: "setup", command: "node --import tsx scripts/setup-local.ts", env },
+  { name: "setup", command: `node ${SERVICE_BUNDLES.setup}`, env },
   {
     name: "workflows",
-    command: "node --import tsx apps/workflows/src/main.ts",
+    command: `node ${SERVICE_BUNDLES.workflows}`,
     env: {
       ...env,
       PORT: String(PORTS.workflows),
@@ -111,7 +127,7 @@ commands.push(
       STATUS_PAGE_URL: `http://${local}:${PORTS.statusPage}`,
     },
   },
-  { name: "server", command: "node --import tsx apps/server/src/main.ts", env: { ...env, PORT: String(PORTS.server), HOST: local } },
+  { name: "server", command: `node ${SERVICE_BUNDLES.server}`, env: { ...env, PORT: String(PORTS.server), HOST: local } },
   {
     name: "dashboard",
     command: `node_modules/.bin/next start -p ${PORTS.dashboard} -H ${local}`,
@@ -132,7 +148,7 @@ commands.push(
   },
   {
     name: "probe",
-    command: "node --import tsx scripts/local-probe.ts",
+    command: `node ${SERVICE_BUNDLES.probe}`,
     env: { ...env, PORT: String(PORTS.probe), HOST: local, SERVICE_INGEST_URL: SERVER_URL },
   },
 );

@@ -92,7 +92,7 @@ function workflowsPid(): number | undefined {
       // The service itself (node), not a shell that launched it.
       if (
         argv[0]?.endsWith("node") &&
-        argv.includes("apps/workflows/src/main.ts") &&
+        argv.includes("apps/workflows/dist/main.js") &&
         readFileSync(`/proc/${entry}/environ`, "utf8").includes(dataDir)
       )
         return Number(entry);

@@ -13,7 +13,8 @@ import {
   statusEvent,
   writeBatch,
 } from "@vigil/db-schema";
-import { and, eq, gte, inArray, isNull, lte, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, isNull, lte, type SQL, sql } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 
 export type MonitorStatus = "active" | "degraded" | "error";
 export type CheckStatus = "success" | "degraded" | "error";
@@ -59,25 +60,109 @@ export interface Evaluation {
   evaluated: number;
 }
 
-/**
- * Re-computes a monitor's status from its locations' latest results and records the change.
- * Reads first, outside any lock; then one short write batch that applies only if the monitor is
- * still in the state that was read (compare-and-set), else the evaluation starts over. A replay of
- * the same slot finds the event already there (unique on monitor, slot, status).
- */
-export async function evaluateMonitor(db: Db, monitorId: number, nowMs = Date.now()): Promise<Evaluation> {
-  for (let attempt = 0; ; attempt++) {
-    const out = await evaluateOnce(db, monitorId, nowMs);
-    if (out !== "conflict") return out;
-    if (attempt >= 20) throw new Error(`monitor ${monitorId}: evaluation kept conflicting`);
-  }
+/** A location's latest result for a monitor, with the location's region and liveness. */
+export interface LatestResult {
+  locationId: number;
+  status: CheckStatus;
+  cron: number;
+  region: string;
+  online: boolean;
+  statusCode: number | null;
+  latencyMs: number | null;
+  errorMessage: string | null;
 }
 
-async function evaluateOnce(db: Db, monitorId: number, nowMs: number): Promise<Evaluation | "conflict"> {
-  const [monitors, rows, maintenances, locations] = await db.batch([
-    db.select().from(monitor).where(eq(monitor.id, monitorId)),
+/** Everything one monitor's decision looks at, read in one round trip for many monitors. */
+export interface EvaluationState {
+  monitor: {
+    id: number;
+    workspaceId: number;
+    status: MonitorStatus;
+    statusCronTimestamp: number | null;
+    regions: readonly string[];
+    deletedAt: number | null;
+  } | null;
+  latest: readonly LatestResult[];
+  /** The workspace's locations (not deleted), live or not. */
+  locations: readonly { id: number; region: string; online: boolean }[];
+  maintenances: readonly { startsAt: number; endsAt: number }[];
+}
+
+export type Decision =
+  /** Nothing to decide on (or a late result): pending results are settled, the status stays. */
+  | { kind: "settle"; status: MonitorStatus | null; cron: number | null }
+  /** The status holds at a newer slot. */
+  | { kind: "hold"; status: MonitorStatus; cron: number }
+  /** The status moves and an event announces it. */
+  | { kind: "move"; status: MonitorStatus; cron: number; change: EventStatus; witness: LatestResult; suppressed: boolean };
+
+/**
+ * The status machine, pure: from each location's latest result to the monitor's status and the event
+ * a move announces. Only live locations vote: an offline probe's last result (green or red) says
+ * nothing about now. One that is live but has not reported yet counts as healthy, so the first
+ * location to report cannot decide alone for four. A late result never moves the status backwards.
+ */
+export function decide(s: EvaluationState): Decision {
+  const m = s.monitor;
+  if (!m || m.deletedAt !== null) return { kind: "settle", status: null, cron: null };
+  const serving = s.latest.filter((r) => r.online && m.regions.includes(r.region));
+  if (serving.length === 0) return { kind: "settle", status: m.status, cron: null };
+  const reported = new Set(s.latest.map((r) => r.locationId));
+  const silent = s.locations.filter((l) => m.regions.includes(l.region) && l.online && !reported.has(l.id)).length;
+  const next = aggregate([...serving.map((r) => r.status), ...Array<CheckStatus>(silent).fill("success")])!;
+  const cron = Math.max(...serving.map((r) => r.cron));
+  if (m.statusCronTimestamp !== null && cron < m.statusCronTimestamp) return { kind: "settle", status: m.status, cron };
+  const change = transition(m.status, next);
+  if (!change) return { kind: "hold", status: next, cron };
+  // The payload's details come from the newest result that shows the new state.
+  const witness =
+    [...serving]
+      .sort((a, b) => b.cron - a.cron)
+      .find((r) => (change === "recovered" ? r.status !== "error" : change === "error" ? r.status === "error" : r.status !== "success")) ??
+    serving[0]!;
+  const suppressed = s.maintenances.some((w) => w.startsAt <= cron && cron <= w.endsAt);
+  return { kind: "move", status: next, cron, change, witness, suppressed };
+}
+
+/** Re-computes one monitor's status from its locations' latest results and records the change. */
+export async function evaluateMonitor(db: Db, monitorId: number, nowMs = Date.now()): Promise<Evaluation> {
+  return (await evaluateMonitors(db, [monitorId], nowMs))[0]!;
+}
+
+/**
+ * Evaluates many monitors with one read round trip and one write batch. Each write applies only if
+ * its monitor is still in the state that was read (compare-and-set); the monitors that lost a race
+ * start over. A replay of the same slot finds the event already there (unique on monitor, slot, status).
+ */
+export async function evaluateMonitors(db: Db, monitorIds: readonly number[], nowMs = Date.now()): Promise<Evaluation[]> {
+  const out = new Map<number, Evaluation>();
+  let todo = [...new Set(monitorIds)];
+  for (let attempt = 0; todo.length > 0; attempt++) {
+    if (attempt > 20) throw new Error(`monitors ${todo.join(", ")}: evaluation kept conflicting`);
+    const states = await readStates(db, todo, nowMs);
+    const { evaluations, conflicts } = await applyDecisions(db, states, nowMs);
+    for (const e of evaluations) out.set(e.monitorId, e);
+    todo = conflicts;
+  }
+  return monitorIds.map((id) => out.get(id)!);
+}
+
+async function readStates(db: Db, ids: number[], nowMs: number): Promise<Map<number, EvaluationState>> {
+  const [monitors, latest, maintenances, locations] = await db.batch([
     db
       .select({
+        id: monitor.id,
+        workspaceId: monitor.workspaceId,
+        status: monitor.status,
+        statusCronTimestamp: monitor.statusCronTimestamp,
+        regions: monitor.regions,
+        deletedAt: monitor.deletedAt,
+      })
+      .from(monitor)
+      .where(inArray(monitor.id, ids)),
+    db
+      .select({
+        monitorId: monitorLocationStatus.monitorId,
         locationId: monitorLocationStatus.locationId,
         status: monitorLocationStatus.status,
         cron: monitorLocationStatus.cronTimestamp,
@@ -89,50 +174,131 @@ async function evaluateOnce(db: Db, monitorId: number, nowMs: number): Promise<E
       })
       .from(monitorLocationStatus)
       .innerJoin(privateLocation, eq(privateLocation.id, monitorLocationStatus.locationId))
-      .where(and(eq(monitorLocationStatus.monitorId, monitorId), isNull(privateLocation.deletedAt))),
+      .where(and(inArray(monitorLocationStatus.monitorId, ids), isNull(privateLocation.deletedAt))),
     db
-      .select({ startsAt: maintenance.startsAt, endsAt: maintenance.endsAt })
+      .select({ monitorId: maintenanceMonitor.monitorId, startsAt: maintenance.startsAt, endsAt: maintenance.endsAt })
       .from(maintenance)
       .innerJoin(maintenanceMonitor, eq(maintenanceMonitor.maintenanceId, maintenance.id))
-      .where(and(eq(maintenanceMonitor.monitorId, monitorId), gte(maintenance.endsAt, nowMs - 86_400_000))),
+      .where(and(inArray(maintenanceMonitor.monitorId, ids), gte(maintenance.endsAt, nowMs - 86_400_000))),
     db
-      .select({ id: privateLocation.id, region: privateLocation.region, online: privateLocation.online })
+      .select({
+        workspaceId: privateLocation.workspaceId,
+        id: privateLocation.id,
+        region: privateLocation.region,
+        online: privateLocation.online,
+      })
       .from(privateLocation)
-      .innerJoin(monitor, eq(monitor.workspaceId, privateLocation.workspaceId))
-      .where(and(eq(monitor.id, monitorId), isNull(privateLocation.deletedAt))),
-  ]);
-  const m = monitors[0];
-  const markEvaluated = (upTo: number | null) =>
-    db
-      .update(checkResult)
-      .set({ evaluatedAt: nowMs })
       .where(
         and(
-          eq(checkResult.monitorId, monitorId),
-          isNull(checkResult.evaluatedAt),
-          upTo === null ? undefined : lte(checkResult.cronTimestamp, upTo),
+          inArray(privateLocation.workspaceId, db.selectDistinct({ w: monitor.workspaceId }).from(monitor).where(inArray(monitor.id, ids))),
+          isNull(privateLocation.deletedAt),
         ),
-      );
-  const onlyMark = async (status: MonitorStatus | null, cron: number | null) => {
-    const [res] = await writeBatch(db, [markEvaluated(cron)]);
-    return { monitorId, status, event: null, cronTimestamp: cron, evaluated: res!.rowsAffected };
-  };
-  if (!m || m.deletedAt !== null) return onlyMark(null, null);
+      ),
+  ]);
+  const states = new Map<number, EvaluationState>(ids.map((id) => [id, { monitor: null, latest: [], locations: [], maintenances: [] }]));
+  for (const m of monitors) {
+    const s = states.get(m.id)!;
+    s.monitor = { ...m, status: m.status as MonitorStatus };
+    s.locations = locations.filter((l) => l.workspaceId === m.workspaceId);
+  }
+  for (const r of latest) (states.get(r.monitorId)!.latest as LatestResult[]).push(r);
+  for (const w of maintenances) (states.get(w.monitorId)!.maintenances as EvaluationState["maintenances"][number][]).push(w);
+  return states;
+}
 
-  // Only live locations vote: an offline probe's last result (green or red) says nothing about now.
-  // One that is live but has not reported yet counts as healthy, so the first location to report
-  // cannot decide alone for four. A location that reports again is live again (ingest marks it).
-  const serving = rows.filter((r) => r.online && m.regions.includes(r.region));
-  // No live location has a result: no data, no decision either way; pending results are settled.
-  if (serving.length === 0) return onlyMark(m.status, null);
-  const reported = new Set(rows.map((r) => r.locationId));
-  const silent = locations.filter((l) => m.regions.includes(l.region) && l.online && !reported.has(l.id)).length;
-  const next = aggregate([...serving.map((r) => r.status), ...Array<CheckStatus>(silent).fill("success")])!;
-  const cron = Math.max(...serving.map((r) => r.cron));
-  // A late or out-of-order result never moves the status backwards.
-  if (m.statusCronTimestamp !== null && cron < m.statusCronTimestamp) return onlyMark(m.status, cron);
+type Query = Parameters<typeof writeBatch>[1][number];
+const NO_LIMIT = Number.MAX_SAFE_INTEGER;
+const dialect = new SQLiteAsyncDialect();
+const raw = (q: SQL): Query => ({ toSQL: () => dialect.sqlToQuery(q) });
+const valuesList = (rows: unknown[][]) =>
+  sql.join(
+    rows.map(
+      (r) =>
+        sql`(${sql.join(
+          r.map((v) => sql`${v}`),
+          sql`, `,
+        )})`,
+    ),
+    sql`, `,
+  );
 
-  const change = transition(m.status, next);
+/** The writes of every decision in one batch: moves, then held statuses' newer slot, then pending results marked. */
+async function applyDecisions(db: Db, states: Map<number, EvaluationState>, nowMs: number) {
+  const decisions = [...states].map(([id, s]) => ({ id, s, d: decide(s) }));
+  const writes: Query[] = [];
+  const moves: { id: number; d: Extract<Decision, { kind: "move" }>; workspaceId: number; claimAt: number; eventAt: number }[] = [];
+  for (const { id, s, d } of decisions) {
+    if (d.kind !== "move") continue;
+    const m = s.monitor!;
+    const claimAt = writes.length;
+    writes.push(...moveWrites(db, m, d, nowMs));
+    moves.push({ id, d, workspaceId: m.workspaceId, claimAt, eventAt: writes.length - 1 });
+  }
+  // A held status records its newer slot (so a slower evaluator that read older results loses the race).
+  const holds = decisions.filter(({ s, d }) => d.kind === "hold" && d.cron !== s.monitor!.statusCronTimestamp);
+  const holdAt = holds.length > 0 ? writes.length : -1;
+  if (holds.length > 0) {
+    const rows = holds.map(({ id, s, d }) => [id, s.monitor!.status, s.monitor!.statusCronTimestamp, d.cron]);
+    writes.push(
+      raw(
+        sql`update ${monitor} set status_cron_timestamp = v.column4 from (values ${valuesList(rows)}) as v where ${monitor.id} = v.column1 and ${monitor.status} = v.column2 and ${monitor.statusCronTimestamp} is v.column3 returning id`,
+      ),
+    );
+  }
+  const marks = decisions.map(({ id, d }) => [id, d.cron ?? NO_LIMIT]);
+  // By the pending index: the slot index would walk the monitor's whole history up to the slot.
+  const markAt = writes.length;
+  writes.push(
+    raw(
+      sql`update ${checkResult} indexed by check_result_pending set evaluated_at = ${nowMs} from (values ${valuesList(marks)}) as v where ${checkResult.monitorId} = v.column1 and ${checkResult.evaluatedAt} is null and ${checkResult.cronTimestamp} <= v.column2 returning monitor_id`,
+    ),
+  );
+  const results = await writeBatch(db, writes);
+
+  const marked = new Map<number, number>();
+  for (const row of results[markAt]!.rows) marked.set(Number(row[0]), (marked.get(Number(row[0])) ?? 0) + 1);
+  const held = new Set(holdAt < 0 ? [] : results[holdAt]!.rows.map((r) => Number(r[0])));
+  const conflicts: number[] = [];
+  const evaluations: Evaluation[] = [];
+  const events = new Map<number, EvaluatedEvent | null>();
+  for (const mv of moves) {
+    if (results[mv.claimAt]!.rows.length === 0) {
+      conflicts.push(mv.id);
+      continue;
+    }
+    const inserted = results[mv.eventAt]!.rows[0];
+    events.set(
+      mv.id,
+      inserted
+        ? {
+            id: Number(inserted[0]),
+            workspaceId: mv.workspaceId,
+            monitorId: mv.id,
+            status: mv.d.change,
+            cronTimestamp: mv.d.cron,
+            suppressed: mv.d.suppressed,
+          }
+        : null,
+    );
+  }
+  for (const { id, s, d } of decisions) {
+    if (d.kind === "hold" && d.cron !== s.monitor!.statusCronTimestamp && !held.has(id)) conflicts.push(id);
+    if (conflicts.includes(id)) continue;
+    evaluations.push({
+      monitorId: id,
+      status: d.status,
+      event: events.get(id) ?? null,
+      cronTimestamp: d.cron,
+      evaluated: marked.get(id) ?? 0,
+    });
+  }
+  return { evaluations, conflicts };
+}
+
+/** A status move: the claim (compare-and-set), the incident opened or resolved, the event; the last one returns the event's id. */
+function moveWrites(db: Db, m: NonNullable<EvaluationState["monitor"]>, d: Extract<Decision, { kind: "move" }>, nowMs: number): Query[] {
+  const { id: monitorId, workspaceId } = m;
+  const { status: next, cron, change, witness, suppressed } = d;
   const claim = db
     .update(monitor)
     .set({ status: next, statusCronTimestamp: cron })
@@ -144,19 +310,6 @@ async function evaluateOnce(db: Db, monitorId: number, nowMs: number): Promise<E
       ),
     )
     .returning({ id: monitor.id });
-  if (!change) {
-    const [claimed, marked] = await writeBatch(db, [claim, markEvaluated(cron)]);
-    if (claimed!.rows.length === 0) return "conflict";
-    return { monitorId, status: next, event: null, cronTimestamp: cron, evaluated: marked!.rowsAffected };
-  }
-
-  // The payload's details come from the newest result that shows the new state.
-  const witness =
-    [...serving]
-      .sort((a, b) => b.cron - a.cron)
-      .find((r) => (change === "recovered" ? r.status !== "error" : change === "error" ? r.status === "error" : r.status !== "success")) ??
-    serving[0]!;
-  const suppressed = maintenances.some((w) => w.startsAt <= cron && cron <= w.endsAt);
   // Every write below runs only if the claim left the monitor in the new state.
   const claimed = sql`exists (select 1 from ${monitor} where ${monitor.id} = ${monitorId} and ${monitor.status} = ${next} and ${monitor.statusCronTimestamp} = ${cron})`;
   const openIncident = sql`(select ${incident.id} from ${incident} where ${incident.monitorId} = ${monitorId} and ${incident.resolvedAt} is null)`;
@@ -166,7 +319,7 @@ async function evaluateOnce(db: Db, monitorId: number, nowMs: number): Promise<E
           db
             .select({
               id: sql`null`.as("id"),
-              workspaceId: sql`${m.workspaceId}`.as("workspace_id"),
+              workspaceId: sql`${workspaceId}`.as("workspace_id"),
               monitorId: sql`${monitorId}`.as("monitor_id"),
               startedAt: sql`${cron}`.as("started_at"),
               acknowledgedAt: sql`null`.as("acknowledged_at"),
@@ -190,7 +343,7 @@ async function evaluateOnce(db: Db, monitorId: number, nowMs: number): Promise<E
       db
         .select({
           id: sql`null`.as("id"),
-          workspaceId: sql`${m.workspaceId}`.as("workspace_id"),
+          workspaceId: sql`${workspaceId}`.as("workspace_id"),
           monitorId: sql`${monitorId}`.as("monitor_id"),
           status: sql`${change}`.as("status"),
           previousStatus: sql`${m.status}`.as("previous_status"),
@@ -208,14 +361,7 @@ async function evaluateOnce(db: Db, monitorId: number, nowMs: number): Promise<E
     )
     .onConflictDoNothing()
     .returning({ id: statusEvent.id });
-  const writes = [claim, ...(incidentWrite ? [incidentWrite] : []), eventInsert, markEvaluated(cron)];
-  const results = await writeBatch(db, writes);
-  if (results[0]!.rows.length === 0) return "conflict";
-  const inserted = results[writes.length - 2]!.rows[0];
-  const event = inserted
-    ? { id: Number(inserted.id), workspaceId: m.workspaceId, monitorId, status: change, cronTimestamp: cron, suppressed }
-    : null;
-  return { monitorId, status: next, event, cronTimestamp: cron, evaluated: results[writes.length - 1]!.rowsAffected };
+  return [claim, ...(incidentWrite ? [incidentWrite] : []), eventInsert];
 }
 
 /** Monitors with results still pending evaluation older than `olderThanMs` (left while Redis was away). */

@@ -1,4 +1,4 @@
-import { channelsForEvent, evaluateMonitor, markDispatched, recordDelivery } from "@vigil/core";
+import { channelsForEvent, evaluateMonitors, markDispatched, recordDelivery } from "@vigil/core";
 import type { Db } from "@vigil/db-schema";
 import { EvaluateJob, type NotifyJob } from "@vigil/queue";
 import type { Job } from "bullmq";
@@ -18,37 +18,34 @@ export async function dispatch(ctx: WorkflowContext, event: { id: number; suppre
   return channelIds.length;
 }
 
-const ITEM_CONCURRENCY = 8;
-
 export function evaluateProcessor(ctx: WorkflowContext) {
   return async (job: Job) => {
     const { items } = EvaluateJob.parse(job.data);
-    let events = 0;
-    // Several monitors at once: their reads overlap while the database serializes the short writes.
-    let next = 0;
-    const worker = async () => {
-      while (next < items.length) {
-        const item = items[next++]!;
-        const out = await evaluateMonitor(ctx.db as Db, item.monitorId);
-        if (out.cronTimestamp !== null) ctx.metrics.evaluationLag.observe(Math.max(0, Date.now() - item.cronTimestamp) / 1000);
-        if (!out.event) continue;
-        events++;
-        const n = await dispatch(ctx, out.event);
+    // The whole job in one read round trip and one write batch; only status changes write more.
+    const evaluations = await evaluateMonitors(ctx.db as Db, [...new Set(items.map((i) => i.monitorId))]);
+    const now = Date.now();
+    const slots = new Map(items.map((i) => [i.monitorId, i.cronTimestamp]));
+    for (const out of evaluations)
+      if (out.cronTimestamp !== null) ctx.metrics.evaluationLag.observe(Math.max(0, now - slots.get(out.monitorId)!) / 1000);
+    const changed = evaluations.filter((out) => out.event !== null);
+    await Promise.all(
+      changed.map(async (out) => {
+        const event = out.event!;
+        const n = await dispatch(ctx, event);
         ctx.logger.info(
           {
-            monitorId: item.monitorId,
-            eventId: out.event.id,
-            status: out.event.status,
-            cronTimestamp: out.event.cronTimestamp,
+            monitorId: out.monitorId,
+            eventId: event.id,
+            status: event.status,
+            cronTimestamp: event.cronTimestamp,
             channels: n,
-            suppressed: out.event.suppressed,
+            suppressed: event.suppressed,
             jobId: job.id,
           },
           "status changed",
         );
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(ITEM_CONCURRENCY, items.length) }, worker));
-    return { evaluated: items.length, events };
+      }),
+    );
+    return { evaluated: items.length, events: changed.length };
   };
 }

