@@ -5,8 +5,10 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createComponent, createStatusPage } from "@vigil/core";
+import { session, user, workspaceMember } from "@vigil/db-schema";
 import { freePort } from "@vigil/db-schema/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDashboard, type Dashboard, startDashboard } from "../../apps/dashboard/src/testing";
 import { buildStatusPage, type StatusSite, startStatusPage } from "../../apps/status-page/src/testing";
 import { type Stack, startStack, Targets, until, WebhookReceiver } from "./harness";
 
@@ -15,6 +17,9 @@ const PASSWORD = randomBytes(16).toString("hex");
 const DAY = 86_400_000;
 /** A result only ClickHouse has, three days old. */
 const ONLY_IN_CLICKHOUSE = `01K${"A".repeat(23)}`;
+/** Another, 20 hours old and slow, for the dashboard's chart. */
+const CHART_ONLY_IN_CLICKHOUSE = `01K${"B".repeat(23)}`;
+const clickHouseOnly = new Set([ONLY_IN_CLICKHOUSE, CHART_ONLY_IN_CLICKHOUSE]);
 
 /** `pnpm analytics:chdb` as its own process, killed and started again on the same port and data. */
 class ClickHouseProcess {
@@ -76,6 +81,7 @@ describe("analytics on ClickHouse, end to end", () => {
   let stack: Stack;
   let ch: ClickHouseProcess;
   let site: StatusSite | undefined;
+  let dashboard: Dashboard | undefined;
   const targets = new Targets();
   const hook = new WebhookReceiver();
   let api = 0;
@@ -117,6 +123,7 @@ describe("analytics on ClickHouse, end to end", () => {
   beforeAll(async () => {
     // The status page's `next build`, shared with its own tests and cached by source (it blocks while it runs).
     await buildStatusPage();
+    await buildDashboard();
     await Promise.all([targets.start(), hook.start()]);
     const dir = join(root, "node_modules/.cache");
     ch = new ClickHouseProcess(join(dir, `vigil-analytics-e2e-${randomBytes(4).toString("hex")}`));
@@ -131,6 +138,7 @@ describe("analytics on ClickHouse, end to end", () => {
 
   afterAll(async () => {
     await site?.stop();
+    await dashboard?.stop();
     await stack?.close();
     await ch?.kill();
     await Promise.all([targets.stop(), hook.stop()]);
@@ -217,7 +225,7 @@ describe("analytics on ClickHouse, end to end", () => {
     // Today's bar says exactly how many of today's checks ClickHouse holds (new ones keep arriving: retry until equal).
     await until("today's bar to match ClickHouse", async () => {
       const b = await bars();
-      const n = (await inClickHouse(api)).filter((r) => r.id !== ONLY_IN_CLICKHOUSE).length;
+      const n = (await inClickHouse(api)).filter((r) => !clickHouseOnly.has(r.id)).length;
       return b.length === 90 && b[89]!.includes(`100% uptime (${n}/${n} checks)`);
     });
     const b = await bars();
@@ -228,6 +236,46 @@ describe("analytics on ClickHouse, end to end", () => {
     expect(summary.status).toBe(200);
     expect(summary.body.series[0]).toMatchObject({ start: today - 3 * DAY, total: 1, error: 1, uptime: 0, p50: 0 });
     expect(summary.body.series.at(-1)).toMatchObject({ start: today, error: 0, uptime: 1 });
+  });
+
+  it("the dashboard started with ANALYTICS_URL charts a monitor's latency from ClickHouse", { timeout: 180_000 }, async () => {
+    // One check only ClickHouse has, alone in its hour 20 hours ago, with a latency no probe here produces:
+    // its hour's p50, p95 and p99 on the detail chart can only come from ClickHouse.
+    const at = Math.floor((Date.now() - 20 * 3_600_000) / 3_600_000) * 3_600_000 + 60_000;
+    const row = {
+      id: CHART_ONLY_IN_CLICKHOUSE,
+      workspace_id: stack.workspaceId,
+      monitor_id: api,
+      location_id: 1,
+      region: "iad",
+      cron_timestamp: at,
+      started_at: at,
+      status: "success",
+      latency_ms: 98_765,
+      status_code: 200,
+      error_message: null,
+      attempts: 1,
+    };
+    await sql("INSERT INTO vigil.check_results FORMAT JSONEachRow", {}, JSON.stringify(row));
+    // A signed-in owner of the workspace: Auth.js keeps database sessions, so a session row and its cookie sign in.
+    const token = randomBytes(32).toString("hex");
+    await stack.db.insert(user).values({ id: "u-analytics", email: "owner@acme.test" });
+    await stack.db.insert(workspaceMember).values({ workspaceId: stack.workspaceId, userId: "u-analytics", role: "owner" });
+    await stack.db.insert(session).values({ sessionToken: token, userId: "u-analytics", expires: new Date(Date.now() + DAY) });
+    dashboard = await startDashboard({
+      DATABASE_URL: stack.dbUrl,
+      AUTH_SECRET: "e2e-secret-0123456789abcdef",
+      ANALYTICS_URL: ch.url,
+      ANALYTICS_API_KEY: PASSWORD,
+    });
+    const res = await fetch(`${dashboard.url}/w/${stack.workspaceId}/monitors/${api}`, {
+      headers: { cookie: `authjs.session-token=${token}` },
+      redirect: "manual",
+    });
+    expect(res.status).toBe(200);
+    const html = (await res.text()).replaceAll('\\"', '"');
+    for (const p of ["p50_0", "p95_0", "p99_0"]) expect(html).toContain(`"${p}":98765`);
+    expect(html).toContain(`"t":${Math.floor(at / 3_600_000) * 3_600_000}`);
   });
 
   it("ClickHouse stopped mid-run: alerts still go out, the status page stays up, and every result arrives once it is back", {
@@ -261,8 +309,8 @@ describe("analytics on ClickHouse, end to end", () => {
       async () => {
         const [a, b] = await Promise.all([inClickHouse(api), inLibsql(api)]);
         const [c, d] = await Promise.all([inClickHouse(web), inLibsql(web)]);
-        // The row only ClickHouse has stays; everything libSQL has arrives.
-        return JSON.stringify([a.filter((r) => r.id !== ONLY_IN_CLICKHOUSE), c]) === JSON.stringify([b, d]);
+        // The rows only ClickHouse has stay; everything libSQL has arrives.
+        return JSON.stringify([a.filter((r) => !clickHouseOnly.has(r.id)), c]) === JSON.stringify([b, d]);
       },
       60_000,
       500,
@@ -273,7 +321,10 @@ describe("analytics on ClickHouse, end to end", () => {
       { a: api, w: web },
     );
     const libsqlTotal = (await inLibsql(api)).length + (await inLibsql(web)).length;
-    expect({ n: Number(counts!.n), ids: Number(counts!.ids) }).toEqual({ n: libsqlTotal + 1, ids: libsqlTotal + 1 });
+    expect({ n: Number(counts!.n), ids: Number(counts!.ids) }).toEqual({
+      n: libsqlTotal + clickHouseOnly.size,
+      ids: libsqlTotal + clickHouseOnly.size,
+    });
     const perDay = async (query: string) =>
       Object.fromEntries(
         (await sql<{ k: string; n: number }>(`${query} FORMAT JSONEachRow`, { a: api, w: web })).map((r) => [r.k, Number(r.n)]),

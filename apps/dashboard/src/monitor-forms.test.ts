@@ -135,7 +135,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function visible(locator: Locator, timeout = 15_000) {
+// Generous: beside other browser files on two cores, a server action can take many seconds.
+async function visible(locator: Locator, timeout = 60_000) {
   await locator.first().waitFor({ state: "visible", timeout });
 }
 

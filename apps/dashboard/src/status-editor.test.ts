@@ -28,7 +28,7 @@ let monitorId: number;
 const secret = randomBytes(32).toString("base64url");
 
 /** Waits (bounded) until the locator is visible. */
-const seen = (l: Locator, timeout = 15_000) => l.first().waitFor({ state: "visible", timeout });
+const seen = (l: Locator, timeout = 60_000) => l.first().waitFor({ state: "visible", timeout });
 
 beforeAll(async () => {
   const [, , database, mailApi] = await Promise.all([buildDashboard(), buildStatusPage(), startTestDatabase(), startMailApi()]);
