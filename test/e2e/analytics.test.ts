@@ -299,7 +299,11 @@ describe("analytics on ClickHouse, end to end", () => {
     const during = await fetch(`${site!.url}/acme`);
     expect(during.status).toBe(200);
     expect(await during.text()).toContain('aria-label="API: uptime per day"');
-    expect(stack.workflows.log).toContain("analytics export waits for ClickHouse");
+    await until(
+      "the exporter to say it waits for ClickHouse",
+      () => stack.workflows.log.includes("analytics export waits for ClickHouse"),
+      60_000,
+    );
 
     // No new results from here on, so the counts below are final.
     await stack.probes[0]!.kill();
