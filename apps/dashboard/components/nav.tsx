@@ -16,6 +16,12 @@ const ITEMS: { href: string; label: string; icon: LucideIcon }[] = [
   { href: "/audit-log", label: "Audit log", icon: FileClock },
 ];
 
+/** Whether `path` is the section `base + href` or inside it ("" is the section's own index only). */
+export function isCurrent(path: string, base: string, href: string): boolean {
+  const to = base + href;
+  return href === "" ? path === base : path === to || path.startsWith(`${to}/`);
+}
+
 export function Nav({ workspaceId, layout }: { workspaceId: number; layout: "side" | "bar" }) {
   const path = usePathname();
   const base = `/w/${workspaceId}`;
@@ -23,7 +29,7 @@ export function Nav({ workspaceId, layout }: { workspaceId: number; layout: "sid
     <nav aria-label="Workspace" className={layout === "side" ? "grid gap-0.5" : "flex gap-1 overflow-x-auto px-4 pb-2"}>
       {ITEMS.map(({ href, label, icon: Icon }) => {
         const to = base + href;
-        const active = href === "" ? path === base : path === to || path.startsWith(`${to}/`);
+        const active = isCurrent(path, base, href);
         return (
           <Link
             key={label}

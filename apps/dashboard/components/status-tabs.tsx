@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { isCurrent } from "./nav";
 import { cx } from "./ui";
 
 const TABS = [
@@ -18,7 +19,7 @@ export function StatusTabs({ base }: { base: string }) {
     <nav aria-label="Status page sections" className="mb-6 flex gap-1 overflow-x-auto border-b border-zinc-200">
       {TABS.map(([href, label]) => {
         const to = base + href;
-        const active = href === "" ? path === base : path === to || path.startsWith(`${to}/`);
+        const active = isCurrent(path, base, href);
         return (
           <Link
             key={label}
