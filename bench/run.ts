@@ -1,5 +1,5 @@
-// `pnpm bench [name…]`: runs every bench/*.bench.ts (or the named ones) and writes bench/RESULTS.md.
-import { readdirSync, writeFileSync } from "node:fs";
+// `pnpm bench [name…]`: runs every bench/*.bench.ts (or the named ones) and writes their sections of bench/RESULTS.md.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { Bench, BenchReport } from "./lib";
@@ -26,13 +26,11 @@ for (const f of files) {
 }
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
-const md = [
-  "# Benchmark results",
-  "",
-  `Run ${new Date().toISOString()} on ${machine}. Each figure is set against a baseline measured in the same run.`,
-  "",
-  ...reports.flatMap((r) => [
+const sections = reports.map((r) =>
+  [
     `## ${r.title}`,
+    "",
+    `Run ${new Date().toISOString()} on ${machine}.`,
     "",
     "| metric | Vigil | baseline | ratio | goal |",
     "|---|---|---|---|---|",
@@ -43,7 +41,24 @@ const md = [
     "",
     ...(r.notes ?? []).map((n) => `- ${n}`),
     "",
-  ]),
+  ].join("\n"),
+);
+
+// A named run replaces its own sections and keeps the others, so each figure says when it was measured.
+const file = `${dir}RESULTS.md`;
+const kept = new Map<string, string>();
+if (wanted.length > 0 && existsSync(file))
+  for (const part of readFileSync(file, "utf8")
+    .split(/^(?=## )/m)
+    .slice(1))
+    kept.set(part.split("\n", 1)[0]!, part.trimEnd());
+for (const section of sections) kept.set(section.split("\n", 1)[0]!, section.trimEnd());
+const md = [
+  "# Benchmark results",
+  "",
+  "Each figure is set against a baseline measured in the same run; each section says when and where it ran (`pnpm bench [name…]`).",
+  "",
+  ...[...kept.values()].sort().map((s) => `${s}\n`),
 ];
-if (wanted.length === 0) writeFileSync(`${dir}RESULTS.md`, md.join("\n"));
-else console.log(md.join("\n"));
+writeFileSync(file, md.join("\n"));
+console.log(sections.join("\n"));

@@ -2,6 +2,7 @@ import { type NextRequest, NextResponse } from "next/server";
 import { pageByHost, pageBySlug } from "./lib/data";
 import { getEnv } from "./lib/env";
 import { PAGE_HEADERS, pageKey, RENDER_HEADER, RENDER_TOKEN, type RenderedPage, renderedPage, selfOrigin } from "./lib/html-cache";
+import { withoutRuntime } from "./lib/no-runtime";
 import { PRIVATE_CACHE, PUBLIC_CACHE } from "./lib/page";
 import { HOST_PAGE_HEADER } from "./lib/site";
 
@@ -35,9 +36,33 @@ async function withCache(res: NextResponse, req: NextRequest, pathname: string, 
     const key = pageKey(req.headers.get("x-forwarded-host") ?? req.headers.get("host") ?? "", req.nextUrl.pathname);
     const got = await renderedPage(key, `${selfOrigin()}${path}`, headers, PUBLIC_CACHE).catch(() => null);
     if (got) return served(req, got.page, got.state);
+  } else if (!open && req.headers.get(RENDER_HEADER) !== RENDER_TOKEN && !req.headers.has("rsc")) {
+    const mine = await renderedFor(req, pathname, hostSlug).catch(() => null);
+    if (mine) return mine;
   }
   res.headers.set("cache-control", open ? PUBLIC_CACHE : PRIVATE_CACHE);
   return res;
+}
+
+/** A protected page or one with a query is rendered for this visitor alone, never kept, and sent without runtime too. */
+async function renderedFor(req: NextRequest, pathname: string, hostSlug?: string) {
+  const headers: Record<string, string> = { [RENDER_HEADER]: RENDER_TOKEN, "accept-encoding": "identity" };
+  if (hostSlug) headers[HOST_PAGE_HEADER] = hostSlug;
+  const cookie = req.headers.get("cookie");
+  if (cookie) headers.cookie = cookie;
+  const res = await fetch(`${selfOrigin()}${pathname}${req.nextUrl.search}`, {
+    headers,
+    redirect: "manual",
+    cache: "no-store",
+    signal: AbortSignal.timeout(15_000),
+  });
+  const contentType = res.headers.get("content-type") ?? "";
+  if (!contentType.startsWith("text/html")) {
+    await res.body?.cancel();
+    return null;
+  }
+  const html = withoutRuntime(await res.text());
+  return new NextResponse(html, { status: res.status, headers: { "content-type": contentType, "cache-control": PRIVATE_CACHE } });
 }
 
 function served(req: NextRequest, page: RenderedPage, state: string) {

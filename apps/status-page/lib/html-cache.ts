@@ -1,6 +1,7 @@
 // Rendered public pages kept briefly in memory: a burst of visitors costs one render per
 // page every few seconds instead of one each. Only pages without a password and without a query are kept.
 import { createHash, randomBytes } from "node:crypto";
+import { withoutRuntime } from "./no-runtime";
 
 export interface RenderedPage {
   at: number;
@@ -50,7 +51,7 @@ function render(key: string, url: string, headers: Record<string, string>, cache
       entries.delete(key);
       return null;
     }
-    const html = new Uint8Array(await res.arrayBuffer());
+    const html = new TextEncoder().encode(withoutRuntime(await res.text()));
     const page: RenderedPage = {
       at: Date.now(),
       html,

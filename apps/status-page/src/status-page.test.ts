@@ -274,6 +274,42 @@ describe("the public status page", () => {
     await ctx.close();
   });
 
+  it("visitors download no script: open, protected and history views are plain HTML and CSS", async () => {
+    const page = await createStatusPage(t.db, seed.ws, { slug: "plain", title: "Plain Co", password: "plain pass 42" }, "u");
+    await createComponent(t.db, seed.ws, page.id, { name: "Plain API" }, "u");
+    const report = await createStatusReport(t.db, seed.ws, { pageId: page.id, title: "Plain incident", message: "Looking." }, "u");
+    const unlock = await fetch(`${site.url}/plain/unlock`, {
+      method: "POST",
+      body: new URLSearchParams({ password: "plain pass 42" }),
+      headers: { "x-forwarded-for": "203.0.113.77" },
+      redirect: "manual",
+    });
+    const cookie = unlock.headers.get("set-cookie")!.split(";")[0]!;
+    const views = {
+      prompt: await fetch(`${site.url}/plain`),
+      page: await fetch(`${site.url}/plain`, { headers: { cookie } }),
+      history: await fetch(`${site.url}/plain/history?page=1`, { headers: { cookie } }),
+      report: await fetch(`${site.url}/plain/reports/${report.id}`, { headers: { cookie } }),
+    };
+    for (const [name, res] of Object.entries(views)) {
+      const html = await res.text();
+      expect(res.status, name).toBe(200);
+      expect(html, name).not.toMatch(/<script\b/);
+      expect(html, name).not.toContain('as="script"');
+      expect(html, name).toMatch(/<link rel="stylesheet"/);
+      expect(res.headers.get("cache-control"), name).toBe("private, no-store");
+    }
+    await createStatusPage(t.db, seed.ws, { slug: "plain-open", title: "Plain Open" }, "u");
+    // The first visitor's copy is rendered; the next is served from memory before Next's router.
+    for (const state of ["miss", "hit"]) {
+      const res = await fetch(`${site.url}/plain-open`);
+      expect(res.headers.get("x-vigil-cache")).toBe(state);
+      const html = await res.text();
+      expect(html).toContain("Plain Open");
+      expect(html).not.toMatch(/<script\b/);
+    }
+  });
+
   it("badges are valid SVG with the right status, content type and cache headers", async () => {
     const page = await createStatusPage(t.db, seed.ws, { slug: "badge-co", title: "Badges" }, "u");
     const c = await createComponent(t.db, seed.ws, page.id, { name: "Edge", staticStatus: "degraded" }, "u");
