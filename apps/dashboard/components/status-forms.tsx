@@ -600,18 +600,21 @@ function ImpactFields({ components, impacts, error }: { components: Choice[]; im
       <legend className="mb-1.5 text-sm font-medium text-zinc-800">Affected components</legend>
       <div className="grid gap-2 sm:grid-cols-2">
         {components.map((c) => (
-          <div key={c.id} className="flex items-center justify-between gap-3 rounded-md border border-zinc-200 px-3 py-1.5 text-sm">
-            <label htmlFor={`impact-${c.id}`} className="min-w-0 flex-1 truncate" title={c.name}>
+          <div key={c.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-zinc-200 px-3 py-1.5 text-sm">
+            <label htmlFor={`impact-${c.id}`} className="min-w-0 flex-1 basis-28 truncate" title={c.name}>
               {c.name}
             </label>
-            <Select id={`impact-${c.id}`} name={`impact-${c.id}`} defaultValue={impacts?.[c.id] ?? "none"} className="h-8 w-44 shrink-0">
-              <option value="none">Not affected</option>
-              {IMPACTS.map(([v, label]) => (
-                <option key={v} value={v}>
-                  {label}
-                </option>
-              ))}
-            </Select>
+            {/* The select fills this box: its own width rule is w-full. */}
+            <div className="w-full min-[26rem]:w-44">
+              <Select id={`impact-${c.id}`} name={`impact-${c.id}`} defaultValue={impacts?.[c.id] ?? "none"} className="h-8">
+                <option value="none">Not affected</option>
+                {IMPACTS.map(([v, label]) => (
+                  <option key={v} value={v}>
+                    {label}
+                  </option>
+                ))}
+              </Select>
+            </div>
           </div>
         ))}
       </div>

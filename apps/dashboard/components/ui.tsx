@@ -82,7 +82,8 @@ export function Field({
 }
 
 export function Card({ className, children }: { className?: string; children: ReactNode }) {
-  return <section className={cx("rounded-xl border border-zinc-200 bg-white shadow-xs", className)}>{children}</section>;
+  // min-w-0: inside a grid a wide table scrolls in its card instead of widening the page.
+  return <section className={cx("min-w-0 rounded-xl border border-zinc-200 bg-white shadow-xs", className)}>{children}</section>;
 }
 
 export function CardHeader({ title, description, action }: { title: string; description?: ReactNode; action?: ReactNode }) {

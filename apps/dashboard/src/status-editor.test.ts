@@ -280,6 +280,31 @@ describe("the status-page editor", () => {
     await shot(page, "status-subscribers");
   });
 
+  it("the editor reads well on a phone: no sideways scrolling on any tab", { timeout: 120_000 }, async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, storageState: await page.context().storageState() });
+    const p = await phone.newPage();
+    const [report] = await listStatusReports(db.db, ws, { pageId });
+    for (const [tab, name] of [
+      ["", "settings"],
+      ["/components", "components"],
+      [`/reports/${report!.id}`, "report"],
+      ["/maintenance", "maintenance"],
+    ] as const) {
+      await p.goto(`${editor()}${tab}`);
+      await seen(p.getByRole("heading", { name: "Acme status" }));
+      await shot(p, `phone-status-${name}`);
+      const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, name).toBeLessThanOrEqual(0);
+      if (name === "report") {
+        // Each affected component's name stays readable beside its impact.
+        const labels = await p.locator('label[for^="impact-"]').all();
+        expect(labels.length).toBeGreaterThan(0);
+        for (const label of labels) expect((await label.boundingBox())?.width ?? 0).toBeGreaterThan(40);
+      }
+    }
+    await phone.close();
+  });
+
   it("another workspace's page is not found, in the editor and its export", { timeout: 60_000 }, async () => {
     const other = await createWorkspace(db.db, { name: "Other" }, "operator");
     await setLimits(db.db, other.id, "starter", "operator");
