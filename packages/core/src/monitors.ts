@@ -1,8 +1,10 @@
 import {
   type CheckDefinition,
+  checkKinds,
   type Frequency,
   frequencyMs,
-  isSecretHeader,
+  keepStored,
+  kindOf,
   type Monitor,
   type MonitorHealth,
   MonitorInput,
@@ -21,16 +23,6 @@ type Row = typeof monitor.$inferSelect;
 
 const redactHeaders = (h: Record<string, string> | null | undefined) =>
   h ? Object.fromEntries(Object.keys(h).map((k) => [k, REDACTED])) : {};
-
-/** Request headers with secret values (by name, or marked by the user) shown as "***". */
-const redactSecretHeaders = (h: Record<string, string>, marked: readonly string[]) =>
-  Object.fromEntries(Object.entries(h).map(([k, v]) => [k, isSecretHeader(k, marked) ? REDACTED : v]));
-
-/** "***" sent back for a header keeps the value stored under that name (names compare case-insensitively). */
-function keepStored(given: Record<string, string>, stored: Record<string, string> | null | undefined): Record<string, string> {
-  const byName = new Map(Object.entries(stored ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-  return Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v === REDACTED ? (byName.get(k.toLowerCase()) ?? "") : v]));
-}
 
 /**
  * A stored row as the API shows it: OTLP header values and secret request headers never leave
@@ -78,20 +70,7 @@ export function toMonitor(
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
-  if (row.kind === "tcp") return { ...common, kind: "tcp", request: { host: row.host ?? "", port: row.port ?? 0 } };
-  return {
-    ...common,
-    kind: "http",
-    request: {
-      url: row.url ?? "",
-      method: (row.method ?? "GET") as "GET",
-      headers: reveal ? (row.headers ?? {}) : redactSecretHeaders(row.headers ?? {}, row.secretHeaders ?? []),
-      ...(row.secretHeaders?.length ? { secretHeaders: row.secretHeaders } : {}),
-      body: row.body ?? undefined,
-      followRedirects: row.followRedirects ?? true,
-    },
-    assertions: (row.assertions ?? []) as Extract<Monitor, { kind: "http" }>["assertions"],
-  };
+  return { ...common, kind: row.kind, ...kindOf(row.kind).fromRow(row, reveal) } as Monitor;
 }
 
 /** The input that would produce this monitor (for PATCH merges and apply diffs). */
@@ -110,16 +89,18 @@ export function toInput(m: Monitor): MonitorInput {
     openTelemetry: m.openTelemetry ?? undefined,
     channels: m.channels,
   };
-  return m.kind === "tcp"
-    ? { ...base, kind: "tcp", request: m.request }
-    : { ...base, kind: "http", request: m.request, assertions: m.assertions };
+  const own = Object.keys(kindOf(m.kind).output).map((k) => [k, m[k as keyof Monitor]]);
+  return { ...base, kind: m.kind, ...Object.fromEntries(own) } as MonitorInput;
 }
 
 function toColumns(input: MonitorInput, previous?: Row) {
   // "***" is what the API shows for a stored secret; sending it back keeps the stored value.
   const otelHeaders = input.openTelemetry ? keepStored(input.openTelemetry.headers, previous?.otelHeaders) : null;
-  const http = input.kind === "http" ? input : undefined;
-  const tcp = input.kind === "tcp" ? input : undefined;
+  // Every kind's columns: the monitor's own kind fills them, the others are cleared.
+  const kindColumns: Partial<Row> = Object.assign(
+    {},
+    ...Object.values(checkKinds).map((k) => kindOf(k.kind).toRow(k.kind === input.kind ? input : undefined, previous)),
+  );
   return {
     key: input.key ?? null,
     name: input.name ?? input.key ?? "",
@@ -132,15 +113,7 @@ function toColumns(input: MonitorInput, previous?: Row) {
     retry: input.retry,
     timeoutMs: input.timeout,
     degradedAfterMs: input.degradedAfter ?? null,
-    url: http?.request.url ?? null,
-    method: http?.request.method ?? null,
-    headers: http ? keepStored(http.request.headers, previous?.headers) : null,
-    secretHeaders: http?.request.secretHeaders?.length ? [...new Set(http.request.secretHeaders)] : null,
-    body: http?.request.body ?? null,
-    followRedirects: http?.request.followRedirects ?? null,
-    assertions: http?.assertions ?? null,
-    host: tcp?.request.host ?? null,
-    port: tcp?.request.port ?? null,
+    ...kindColumns,
     otelEndpoint: input.openTelemetry?.endpoint ?? null,
     otelHeaders,
   };
