@@ -4,10 +4,9 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import { createChannel, createMonitors, createPrivateLocation } from "@vigil/core";
 import { freePort } from "@vigil/db-schema/testing";
+import { startTestServer } from "@vigil/server/testing";
+import { startWorkflows, WorkflowsEnv } from "@vigil/workflows";
 import { ulid } from "ulid";
-import { startTestServer } from "../apps/server/src/testing";
-import { WorkflowsEnv } from "../apps/workflows/src/env";
-import { startWorkflows } from "../apps/workflows/src/workflows";
 import { type BenchReport, percentile, sortNumbers } from "./lib";
 
 const MONITORS = 50;

@@ -2,13 +2,11 @@
 // 1,000 monitors (libSQL's check_result on sqld vs ClickHouse through chdb, the same engine as the server).
 
 // Relative imports: the root package does not depend on the workspace packages it benchmarks.
-import { clickhouseAnalytics, type ExportedResult } from "../packages/analytics/src/clickhouse";
-import { deployAnalytics } from "../packages/analytics/src/deploy";
-import { exportResults } from "../packages/analytics/src/export";
-import { libsqlAnalytics } from "../packages/analytics/src/libsql";
-import { startChdb } from "../packages/analytics/src/testing";
-import { checkResult, writeBatch } from "../packages/db-schema/src/index";
-import { startTestDatabase } from "../packages/db-schema/src/testing";
+import { clickhouseAnalytics, type ExportedResult, exportResults, libsqlAnalytics } from "@vigil/analytics";
+import { deployAnalytics } from "@vigil/analytics/deploy";
+import { startChdb } from "@vigil/analytics/testing";
+import { checkResult, writeBatch } from "@vigil/db-schema";
+import { startTestDatabase } from "@vigil/db-schema/testing";
 import type { BenchReport } from "./lib";
 
 const MONITORS = 1_000;

@@ -3,9 +3,9 @@
 import { request } from "node:http";
 import { connect } from "node:net";
 import { Worker } from "node:worker_threads";
-import { type CheckResult, HttpCheck, TcpCheck } from "../packages/api-contract/src/index";
+import { type CheckResult, HttpCheck, TcpCheck } from "@vigil/api-contract";
 // Relative imports: the root package does not depend on the workspace packages it benchmarks.
-import { runCheck, runHttpCheck, runTcpCheck } from "../packages/checks/src/index";
+import { runCheck, runHttpCheck, runTcpCheck } from "@vigil/checks";
 import { type BenchReport, type BenchRow, percentile, sortNumbers } from "./lib";
 
 const SAMPLES = 2000;

@@ -3,9 +3,9 @@
 // signed-in member, set against the raw database query behind it, timed in the same run.
 import { randomBytes } from "node:crypto";
 import { bootstrapUser, createPrivateLocation, setLimits } from "@vigil/core";
+import { buildDashboard, startDashboard } from "@vigil/dashboard/testing";
 import { checkResult, monitor, monitorLocationStatus, session, user } from "@vigil/db-schema";
 import { startTestDatabase } from "@vigil/db-schema/testing";
-import { buildDashboard, startDashboard } from "../apps/dashboard/src/testing";
 import { type BenchReport, percentile, sortNumbers } from "./lib";
 
 const MONITORS = Number(process.env.BENCH_DASHBOARD_MONITORS ?? 10_000);

@@ -1,8 +1,8 @@
 // Ingest: results per second through POST /v1/probe/results (batches of 100) against raw inserts into sqld.
 import { createMonitors, createPrivateLocation } from "@vigil/core";
 import { writeBatch } from "@vigil/db-schema";
+import { startTestServer } from "@vigil/server/testing";
 import { ulid } from "ulid";
-import { startTestServer } from "../apps/server/src/testing";
 import type { BenchReport } from "./lib";
 
 const BATCH = 100;

@@ -8,7 +8,7 @@ import { connect as netConnect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type ProbeMonitor, TcpCheck } from "../packages/api-contract/src/index";
+import { type ProbeMonitor, TcpCheck } from "@vigil/api-contract";
 import { type BenchReport, percentile, sortNumbers, tcpListeners } from "./lib";
 
 const MONITORS = 10_000;
@@ -61,9 +61,8 @@ function monitors(ports: number[]): ProbeMonitor[] {
 /** The probe itself: scheduler, runCheck, outbox (group commit + fsync), metrics, logging at silent. */
 async function runProbe(ports: number[]): Promise<Measured> {
   // Loaded here so the baseline's process never loads the probe.
-  const { ProbeEnv } = await import("../apps/private-location/src/env");
-  const { Probe } = await import("../apps/private-location/src/probe");
-  const { createLogger, createServiceApp } = await import("../packages/service/src/index");
+  const { Probe, ProbeEnv } = await import("@vigil/private-location");
+  const { createLogger, createServiceApp } = await import("@vigil/service");
   const dir = mkdtempSync(join(tmpdir(), "vigil-bench-probe-"));
   try {
     const logger = createLogger("bench", "silent");
@@ -96,7 +95,7 @@ async function runProbe(ports: number[]): Promise<Measured> {
 
 /** The floor: one setTimeout chain per monitor at the same slots, a bare connect + close, nothing kept. */
 async function runBaseline(ports: number[]): Promise<Measured> {
-  const { slotAtOrAfter, slotOffset, systemClock } = await import("../apps/private-location/src/scheduler");
+  const { slotAtOrAfter, slotOffset, systemClock } = await import("@vigil/private-location/scheduler");
   const now = systemClock.now; // the same sub-millisecond wall clock the probe measures lag with
   return measure(async () => {
     const lags: number[] = [];

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { createComponent, createComponentGroup, createStatusPage, createStatusReport } from "@vigil/core";
 import { startTestDatabase } from "@vigil/db-schema/testing";
-import { buildStatusPage, newMonitor, reportCheck, seedHistory, seedWorkspace, startStatusPage } from "../apps/status-page/src/testing";
+import { buildStatusPage, newMonitor, reportCheck, seedHistory, seedWorkspace, startStatusPage } from "@vigil/status-page/testing";
 import { type BenchReport, percentile, sortNumbers } from "./lib";
 
 const VISITORS = 100;

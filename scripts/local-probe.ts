@@ -22,4 +22,4 @@ while (!state) {
 process.env.SERVICE_KEY = state.serviceKey;
 process.env.SERVICE_INGEST_URL ||= SERVER_URL;
 process.env.PROBE_DATA_DIR ||= `${DATA_DIR}/probe`;
-await import("../apps/private-location/src/main");
+await import("@vigil/private-location/main");

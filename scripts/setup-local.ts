@@ -12,7 +12,7 @@ import {
 } from "@vigil/core";
 import { createDb } from "@vigil/db-schema";
 import { migrate } from "@vigil/db-schema/migrate";
-import { waitForSqld } from "@vigil/db-schema/sqld";
+import { waitForSqld } from "@vigil/sqld";
 import { DATABASE_URL, LOCAL_STATE, type LocalState, PORTS, SERVER_URL } from "./local";
 
 const runId = process.env.VIGIL_RUN_ID ?? "manual";

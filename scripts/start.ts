@@ -2,8 +2,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { sqldBinary } from "@vigil/db-schema/sqld";
 import { createRedis } from "@vigil/queue";
+import { sqldBinary } from "@vigil/sqld";
 import concurrently, { type ConcurrentlyCommandInput } from "concurrently";
 import { buildServices, SERVICE_BUNDLES } from "./build-services";
 import { DATA_DIR, DATABASE_URL, PORTS, REDIS_URL, ROOT, SERVER_URL } from "./local";

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { type RunningSqld, startSqld } from "@vigil/db-schema/sqld";
 import { freePort } from "@vigil/db-schema/testing";
+import { type RunningSqld, startSqld } from "@vigil/sqld";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));

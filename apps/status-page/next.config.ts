@@ -10,6 +10,7 @@ const config: NextConfig = {
     "@vigil/db-schema",
     "@vigil/limits",
     "@vigil/api-contract",
+    "@vigil/checks",
     "@vigil/config",
     "@vigil/analytics",
     "@vigil/notifier",

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { createApiKey, createPrivateLocation, createWorkspace, setLimits } from "@vigil/core";
 import { createDb, type Db } from "@vigil/db-schema";
 import { migrate } from "@vigil/db-schema/migrate";
-import { type RunningSqld, startSqld } from "@vigil/db-schema/sqld";
+import { type RunningSqld, startSqld } from "@vigil/sqld";
 import { freePort, prng, until } from "@vigil/testing";
 
 export { until };

@@ -2,7 +2,7 @@ import { type Attributes, type Counter, DiagLogLevel, diag, type Histogram, Valu
 import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
-import type { CheckResult, ProbeMonitor } from "@vigil/api-contract";
+import { type CheckResult, kindOf, type ProbeMonitor } from "@vigil/api-contract";
 import type { Logger } from "@vigil/service";
 
 /** Seconds; finer at the low end, where healthy checks are. */
@@ -19,35 +19,16 @@ type OtelTarget = NonNullable<ProbeMonitor["openTelemetry"]>;
 
 const keyOf = (t: OtelTarget) => `${t.endpoint}\n${JSON.stringify(Object.entries(t.headers).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
 
-/** `url.full` without credentials, as the semantic conventions ask. */
-function redactedUrl(raw: string): string {
-  const u = new URL(raw);
-  if (u.username) u.username = "REDACTED";
-  if (u.password) u.password = "REDACTED";
-  return u.toString();
-}
-
 /** OTel semantic-convention attributes where they exist (server.*, url.full, http.*, cloud.region), vigil.* otherwise. */
 export function checkAttributes(m: ProbeMonitor, result: CheckResult, region: string): Attributes {
-  const attrs: Attributes = {
+  return {
     "vigil.monitor.id": m.id,
     "vigil.monitor.name": m.name,
     "vigil.check.kind": m.check.kind,
     "vigil.check.status": result.status,
     "cloud.region": region,
+    ...kindOf(m.check.kind).attributes(m.check, result),
   };
-  if (m.check.kind === "tcp") {
-    attrs["server.address"] = m.check.host;
-    attrs["server.port"] = m.check.port;
-  } else {
-    const u = new URL(m.check.url);
-    attrs["url.full"] = redactedUrl(m.check.url);
-    attrs["server.address"] = u.hostname.replace(/^\[(.*)\]$/, "$1");
-    attrs["server.port"] = Number(u.port || (u.protocol === "https:" ? 443 : 80));
-    attrs["http.request.method"] = m.check.method;
-    if (result.statusCode !== undefined) attrs["http.response.status_code"] = result.statusCode;
-  }
-  return attrs;
 }
 
 /**

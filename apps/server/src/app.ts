@@ -13,6 +13,7 @@ import { privateLocations } from "./routes/private-locations";
 import { probe } from "./routes/probe";
 import { statusPages } from "./routes/status-pages";
 import { statusReports } from "./routes/status-reports";
+import { whoamiRoutes } from "./routes/whoami";
 import { workspaceRoutes } from "./routes/workspace";
 
 /** The REST API on top of a service app that already answers /healthz and /metrics. */
@@ -43,6 +44,7 @@ export function mountApi(app: Hono, deps: ServerDeps): Hono {
   api.route("/v1/status-reports", statusReports);
   api.route("/v1/maintenances", maintenances);
   api.route("/v1", workspaceRoutes);
+  api.route("/v1", whoamiRoutes);
   api.route("/v1/audit-log", auditLogRoutes);
   api.route("/v1/private-locations", privateLocations);
 

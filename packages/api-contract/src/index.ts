@@ -1,4 +1,3 @@
-export * from "./assertions";
 export * from "./check";
 export * from "./common";
 export * from "./monitor";

@@ -1,6 +1,5 @@
+import { CHECK_KINDS, type CheckDefinition, type CheckKindName, checkKinds, HeaderMap, httpUrl, kindOf } from "@vigil/checks/contract";
 import { z } from "zod";
-import { Assertion } from "./assertions";
-import type { CheckDefinition } from "./check";
 import { Frequency, Region } from "./common";
 
 const DURATION_RE = /^(\d+(?:\.\d+)?)(ms|s|m)$/;
@@ -33,59 +32,9 @@ export const Duration = z
 export const MAX_TIMEOUT_MS = 120_000;
 const timeout = Duration.pipe(z.number().max(MAX_TIMEOUT_MS, `must be at most ${MAX_TIMEOUT_MS / 1000}s`));
 
-const HeaderName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "must be a valid HTTP header name");
-
-/** Header names whose values are credentials however they are spelled; the user may mark more. */
-const SECRET_HEADER_RE =
-  /^(authorization|proxy-authorization|cookie|x-api-key)$|token|secret|passw|api-?key|session|signature|credential|auth/i;
-
-/** Whether a request header's value is a secret: by its name, or because the user marked it. */
-export function isSecretHeader(name: string, marked: readonly string[] = []): boolean {
-  const lower = name.toLowerCase();
-  return SECRET_HEADER_RE.test(name) || marked.some((m) => m.toLowerCase() === lower);
-}
-
-/** What every response shows in place of a secret value; sending it back keeps the stored one. */
-export const REDACTED = "***";
-
-const HeaderMap = z.record(HeaderName, z.string().regex(/^[^\r\n]*$/, "must not contain line breaks"));
-
-const httpUrl = (what: string) =>
-  z
-    .string()
-    .url(`must be a ${what} URL`)
-    .refine((u) => !URL.canParse(u) || /^https?:$/.test(new URL(u).protocol), `must be an http:// or https:// ${what} URL`);
-
 export const OpenTelemetry = z.object({
   endpoint: httpUrl("OTLP/HTTP").describe("OTLP/HTTP metrics endpoint, e.g. http://otel:4318/v1/metrics"),
   headers: HeaderMap.default({}),
-});
-
-export const HttpRequest = z.object({
-  url: httpUrl("target"),
-  method: z
-    .string()
-    .transform((m) => m.toUpperCase())
-    .pipe(
-      z.enum(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"], {
-        error: "must be GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS",
-      }),
-    )
-    .default("GET"),
-  headers: HeaderMap.default({}),
-  /** More header names to treat as secrets (never shown back); authorization, cookie, *token*… always are. */
-  secretHeaders: z.array(HeaderName).max(50, "must list at most 50 headers").optional(),
-  body: z.string().max(65_536, "must be at most 64 KiB").optional(),
-  followRedirects: z.boolean().default(true),
-});
-
-const HOST_RE = /^(?:\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]*:[0-9a-fA-F:.]+|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?)$/;
-export const TcpRequest = z.object({
-  host: z
-    .string()
-    .regex(HOST_RE, "must be a hostname or an IP address")
-    .transform((h) => h.replace(/^\[(.*)\]$/, "$1")),
-  port: z.number().int("must be a whole number").min(1, "must be 1-65535").max(65535, "must be 1-65535"),
 });
 
 const common = {
@@ -110,38 +59,33 @@ const common = {
   channels: z.array(z.string().min(1)).optional(),
 };
 
-export const HttpMonitorInput = z
-  .object({
-    ...common,
-    kind: z.literal("http"),
-    request: HttpRequest,
-    assertions: z.array(Assertion).max(20, "must have at most 20 assertions").default([]),
-  })
-  .strict();
+type Kinds = typeof checkKinds;
 
-export const TcpMonitorInput = z
-  .object({
-    ...common,
-    kind: z.literal("tcp"),
-    request: TcpRequest,
-  })
-  .strict();
+/** A kind's monitor: the common fields plus the kind's own (`request`, maybe more), nothing else. */
+const monitorInputOf = <K extends CheckKindName>(k: Kinds[K]) =>
+  z.object({ ...common, kind: z.literal(k.kind as K), ...(k.input as Kinds[K]["input"]) }).strict();
+type MonitorInputs = { [K in CheckKindName]: ReturnType<typeof monitorInputOf<K>> };
+const monitorInputs = Object.fromEntries(Object.values(checkKinds).map((k) => [k.kind, monitorInputOf(k)])) as MonitorInputs;
 
-/** Guesses `kind` when it is omitted: a `request.url` means http, `request.host` means tcp. */
+export const HttpMonitorInput = monitorInputs.http;
+export const TcpMonitorInput = monitorInputs.tcp;
+
+/** Guesses `kind` when it is omitted from the keys of `request` (`url` means http, `host` means tcp). */
 function inferKind(input: unknown): unknown {
   if (typeof input !== "object" || input === null || Array.isArray(input) || "kind" in input) return input;
   const req = (input as { request?: unknown }).request;
-  if (typeof req === "object" && req !== null) {
-    if ("url" in req) return { ...input, kind: "http" };
-    if ("host" in req) return { ...input, kind: "tcp" };
-  }
-  return input;
+  if (typeof req !== "object" || req === null) return input;
+  const kind = Object.values(checkKinds).find((k) => k.requestKey in req);
+  return kind ? { ...input, kind: kind.kind } : input;
 }
 
+type AnyMonitorInput = MonitorInputs[CheckKindName];
 /** One monitor, as the API, the YAML file and the dashboard form accept it. */
 export const MonitorInput = z.preprocess(
   inferKind,
-  z.discriminatedUnion("kind", [HttpMonitorInput, TcpMonitorInput], { error: "kind must be http or tcp" }),
+  z.discriminatedUnion("kind", Object.values(monitorInputs) as [AnyMonitorInput, ...AnyMonitorInput[]], {
+    error: `kind must be ${CHECK_KINDS.join(" or ")}`,
+  }),
 );
 export type MonitorInput = z.infer<typeof MonitorInput>;
 export type MonitorInputRaw = z.input<typeof MonitorInput>;
@@ -149,22 +93,10 @@ export type MonitorInputRaw = z.input<typeof MonitorInput>;
 /** The check a probe runs for a monitor. */
 export function toCheckDefinition(m: MonitorInput): CheckDefinition {
   const base = { timeoutMs: m.timeout, degradedAfterMs: m.degradedAfter, retry: m.retry };
-  if (m.kind === "tcp") return { kind: "tcp", host: m.request.host, port: m.request.port, ...base };
-  return {
-    kind: "http",
-    url: m.request.url,
-    method: m.request.method,
-    headers: m.request.headers,
-    body: m.request.body,
-    followRedirects: m.request.followRedirects,
-    assertions: m.assertions,
-    ...base,
-  };
+  return { kind: m.kind, ...kindOf(m.kind).toCheck(m), ...base } as CheckDefinition;
 }
 
 /** What a monitor's `url` is in alerts: the request URL for HTTP, host:port for TCP. */
-export function monitorTarget(m: { kind: "http" | "tcp"; url?: string | null; host?: string | null; port?: number | null }): string {
-  if (m.kind === "http") return m.url ?? "";
-  const host = m.host ?? "";
-  return `${host.includes(":") ? `[${host}]` : host}:${m.port ?? ""}`;
+export function monitorTarget(m: { kind: CheckKindName; url?: string | null; host?: string | null; port?: number | null }): string {
+  return kindOf(m.kind).target(m);
 }

@@ -1,8 +1,7 @@
+import { type CheckKindName, CheckResult, checkKinds } from "@vigil/checks/contract";
 import { z } from "zod";
-import { Assertion } from "./assertions";
-import { CheckResult } from "./check";
 import { Frequency, Region } from "./common";
-import { HttpRequest, MonitorInput, OpenTelemetry, TcpRequest } from "./monitor";
+import { MonitorInput, OpenTelemetry } from "./monitor";
 
 // ── Monitors over REST (/v1/monitors) ────────────────────────────────────────
 
@@ -38,10 +37,10 @@ const monitorCommon = {
 };
 
 /** A stored monitor as every REST response shows it. OTLP header values are redacted ("***"). */
-export const Monitor = z.discriminatedUnion("kind", [
-  z.object({ ...monitorCommon, kind: z.literal("http"), request: HttpRequest, assertions: z.array(Assertion) }),
-  z.object({ ...monitorCommon, kind: z.literal("tcp"), request: TcpRequest }),
-]);
+const monitorOf = <K extends CheckKindName>(k: (typeof checkKinds)[K]) =>
+  z.object({ ...monitorCommon, kind: z.literal(k.kind as K), ...(k.output as (typeof checkKinds)[K]["output"]) });
+type AnyMonitor = { [K in CheckKindName]: ReturnType<typeof monitorOf<K>> }[CheckKindName];
+export const Monitor = z.discriminatedUnion("kind", Object.values(checkKinds).map(monitorOf) as [AnyMonitor, ...AnyMonitor[]]);
 export type Monitor = z.infer<typeof Monitor>;
 
 /** POST /v1/monitors/batch: all or nothing. */

@@ -1,17 +1,19 @@
-import type { CheckDefinition, CheckResult } from "@vigil/api-contract";
-import { runHttpCheck } from "./http";
+import type { CheckDefinition } from "./kinds";
 import { messageOf } from "./net-errors";
 import { withRetries } from "./retry";
-import { runTcpCheck } from "./tcp";
+import { runners } from "./runners";
+import type { CheckResult } from "./schema";
 
 export { evaluateAssertions, type ResponseView } from "./assertions";
 export { JsonPathError, parseJsonPath, queryJsonPath } from "./assertions/jsonpath";
-export { MAX_BODY_BYTES } from "./body";
 export type { AttemptOptions } from "./budget";
-export { detectJsonRpcPing, readJsonRpcReply } from "./jsonrpc";
-export { MAX_REDIRECTS } from "./redirect";
+export * from "./contract";
+export { MAX_BODY_BYTES } from "./kinds/http/body";
+export { detectJsonRpcPing, readJsonRpcReply } from "./kinds/http/jsonrpc";
+export { MAX_REDIRECTS } from "./kinds/http/redirect";
+export { runHttpCheck } from "./kinds/http/run";
+export { runTcpCheck } from "./kinds/tcp/run";
 export { backoffMs, MIN_ATTEMPT_MS } from "./retry";
-export { runHttpCheck, runTcpCheck };
 
 export interface RunCheckOptions {
   signal?: AbortSignal;
@@ -21,8 +23,8 @@ export interface RunCheckOptions {
 
 /** Runs one check with its retries. A target's failure, a timeout or an abort is a result, never an exception. */
 export async function runCheck(def: CheckDefinition, opts: RunCheckOptions = {}): Promise<CheckResult> {
-  const attempt = (timeoutMs: number): Promise<CheckResult> =>
-    def.kind === "tcp" ? runTcpCheck(def, { signal: opts.signal, timeoutMs }) : runHttpCheck(def, { signal: opts.signal, timeoutMs });
+  const run = runners[def.kind] as (def: CheckDefinition, opts: { signal?: AbortSignal; timeoutMs: number }) => Promise<CheckResult>;
+  const attempt = (timeoutMs: number): Promise<CheckResult> => run(def, { signal: opts.signal, timeoutMs });
   try {
     return await withRetries({ retry: def.retry, timeoutMs: def.timeoutMs, deadline: opts.deadline, signal: opts.signal }, attempt);
   } catch (err) {

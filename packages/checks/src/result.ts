@@ -1,4 +1,4 @@
-import type { CheckResult, CheckTimings } from "@vigil/api-contract";
+import type { CheckResult, CheckTimings } from "./schema";
 
 const MAX_ERROR_MESSAGE = 2000; // CheckResult.errorMessage's limit
 

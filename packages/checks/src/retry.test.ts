@@ -1,6 +1,6 @@
-import { HttpCheck, TcpCheck } from "@vigil/api-contract";
 import { afterEach, describe, expect, it } from "vitest";
 import { backoffMs, runCheck } from "./index";
+import { HttpCheck, TcpCheck } from "./kinds";
 import { listenHttp, refusedPort } from "./testing/servers";
 
 const open: { close: () => Promise<void> }[] = [];

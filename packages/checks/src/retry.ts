@@ -1,4 +1,4 @@
-import type { CheckResult } from "@vigil/api-contract";
+import type { CheckResult } from "./schema";
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */

@@ -1,7 +1,8 @@
 // `pnpm db:migrate`: also the compose `db-migrate` one-shot. Waits for the database, migrates, exits.
+
+import { waitForSqld } from "@vigil/sqld";
 import { createDb } from "./index";
 import { migrate } from "./migrate";
-import { waitForSqld } from "./sqld";
 
 const url = process.env.DATABASE_URL || "http://127.0.0.1:8080";
 try {

@@ -1,4 +1,4 @@
-import { CHANNEL_KINDS } from "@vigil/api-contract";
+import { CHANNEL_KINDS, CHECK_KINDS, CHECK_STATUSES, MONITOR_STATUSES } from "@vigil/api-contract";
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
@@ -125,9 +125,6 @@ export const apiKey = sqliteTable("api_key", {
 export type Assertion = Record<string, unknown> & { kind: string };
 export type HeaderMap = Record<string, string>;
 
-export const MONITOR_KINDS = ["http", "tcp"] as const;
-export const MONITOR_STATUSES = ["active", "degraded", "error"] as const;
-
 export const monitor = sqliteTable(
   "monitor",
   {
@@ -139,7 +136,7 @@ export const monitor = sqliteTable(
     key: text("key"),
     name: text("name").notNull().default(""),
     description: text("description").notNull().default(""),
-    kind: text("kind", { enum: MONITOR_KINDS }).notNull(),
+    kind: text("kind", { enum: CHECK_KINDS }).notNull(),
     frequency: text("frequency").notNull(),
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     public: integer("public", { mode: "boolean" }).notNull().default(false),
@@ -195,8 +192,6 @@ export const privateLocation = sqliteTable(
   },
   (t) => [index("private_location_workspace").on(t.workspaceId)],
 );
-
-export const CHECK_STATUSES = ["success", "degraded", "error"] as const;
 
 /** The latest result of each location serving a monitor. */
 export const monitorLocationStatus = sqliteTable(

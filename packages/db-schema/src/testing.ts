@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type RunningSqld, startSqld } from "@vigil/sqld";
 import { freePort } from "@vigil/testing";
 import { createDb, type Db } from "./index";
 import { migrate } from "./migrate";
-import { type RunningSqld, startSqld } from "./sqld";
 
 export { freePort };
 

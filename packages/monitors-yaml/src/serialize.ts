@@ -1,4 +1,4 @@
-import { HttpMonitorInput, type Monitor, MonitorInput } from "@vigil/api-contract";
+import { checkKinds, HttpMonitorInput, type Monitor, MonitorInput } from "@vigil/api-contract";
 import * as yaml from "js-yaml";
 import { placeholders } from "./secrets";
 
@@ -13,10 +13,12 @@ function schemaDefaults(minimal: Record<string, unknown> & { request: Record<str
     Object.fromEntries(Object.entries(o).filter(([k]) => !(k in given)));
   return { ...strip(parsed, minimal), request: strip(parsed.request, minimal.request) };
 }
-const DEFAULTS = {
-  http: schemaDefaults({ kind: "http", frequency: "1m", regions: ["ams"], request: { url: "http://x" } }),
-  tcp: schemaDefaults({ kind: "tcp", frequency: "1m", regions: ["ams"], request: { host: "x", port: 1 } }),
-};
+const DEFAULTS = Object.fromEntries(
+  Object.values(checkKinds).map((k) => [
+    k.kind,
+    schemaDefaults({ kind: k.kind, frequency: "1m", regions: ["ams"], request: k.exampleRequest }),
+  ]),
+) as Record<AnyMonitor["kind"], ReturnType<typeof schemaDefaults>>;
 
 const EntryKey = HttpMonitorInput.shape.key.unwrap();
 const isValidKey = (k: unknown): k is string => typeof k === "string" && EntryKey.safeParse(k).success;
@@ -58,12 +60,10 @@ function toEntry(m: AnyMonitor, entryKey: string): Record<string, unknown> {
     "degradedAfter",
   ]);
   if ("id" in m && m.name === "") delete entry.name; // a stored monitor's "" means it has no name
-  entry.request = pick(
-    m.kind === "http" ? { ...m.request, headers: placeholders(m.request.headers, entryKey) } : m.request,
-    defaults.request,
-    m.kind === "http" ? ["url", "method", "headers", "secretHeaders", "body", "followRedirects"] : ["host", "port"],
-  );
-  if (m.kind === "http" && m.assertions.length > 0) {
+  // A request's headers may hold secrets the server redacted: they become placeholders.
+  const request = "headers" in m.request ? { ...m.request, headers: placeholders(m.request.headers, entryKey) } : m.request;
+  entry.request = pick(request, defaults.request, checkKinds[m.kind].requestOrder);
+  if ("assertions" in m && m.assertions.length > 0) {
     entry.assertions = m.assertions.map((a) => pick(a as Record<string, unknown>, {}, ["kind", "key", "path", "compare", "target"]));
   }
   if (m.openTelemetry) {

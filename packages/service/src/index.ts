@@ -1,3 +1,4 @@
+// What makes each Vigil process an operable service: structured logs, `/healthz`, `/metrics`, listening.
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";

@@ -24,7 +24,7 @@ export async function list(ctx: Ctx): Promise<number> {
       m.regions.join(","),
       m.active ? "yes" : "no",
       m.health,
-      m.kind === "http" ? monitorTarget({ kind: "http", url: m.request.url }) : monitorTarget({ kind: "tcp", ...m.request }),
+      monitorTarget({ kind: m.kind, ...m.request }),
     ]),
   ];
   ctx.io.stdout(table(rows));

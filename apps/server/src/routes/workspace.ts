@@ -1,4 +1,3 @@
-import { WhoAmI } from "@vigil/api-contract";
 import { limitsOf } from "@vigil/core";
 import { Limits } from "@vigil/limits";
 import { Hono } from "hono";
@@ -30,18 +29,3 @@ workspaceRoutes.get("/workspace", (c) => {
   const { limits, expired } = limitsOf(ws, Date.now(), (m) => c.var.deps.logger.warn({ workspaceId: ws.id }, m));
   return c.json({ id: ws.id, name: ws.name, plan: ws.plan, paidUntil: ws.paidUntil, endsAt: ws.endsAt, expired, limits });
 });
-
-describeRoute({
-  method: "get",
-  path: "/v1/whoami",
-  summary: "The workspace and API key in use",
-  tag: "workspace",
-  auth: "apiKey",
-  response: WhoAmI,
-});
-workspaceRoutes.get("/whoami", (c) =>
-  c.json({
-    workspace: { id: c.var.workspace.id, name: c.var.workspace.name, plan: c.var.workspace.plan },
-    apiKey: { id: c.var.apiKeyId, name: c.var.apiKeyName },
-  }),
-);

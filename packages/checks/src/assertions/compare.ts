@@ -1,4 +1,5 @@
-import type { AssertionOutcome, Comparator } from "@vigil/api-contract";
+import type { AssertionOutcome } from "../schema";
+import type { Comparator } from "./schema";
 
 export function compareNumbers(op: Comparator, actual: number, target: number): boolean {
   switch (op) {

@@ -1,4 +1,5 @@
-import type { Assertion, AssertionOutcome } from "@vigil/api-contract";
+import type { AssertionOutcome } from "../schema";
+import type { Assertion } from "./schema";
 
 /** What assertions look at: the final response of one attempt. */
 export interface ResponseView {

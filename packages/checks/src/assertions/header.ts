@@ -1,6 +1,6 @@
-import type { HeaderAssertion } from "@vigil/api-contract";
 import { compareText, expectation, outcome, show } from "./compare";
 import type { Evaluator } from "./context";
+import type { HeaderAssertion } from "./schema";
 
 export const header: Evaluator<HeaderAssertion> = (a, res) => {
   const name = a.key.toLowerCase();

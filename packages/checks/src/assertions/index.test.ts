@@ -1,6 +1,6 @@
-import { Assertion } from "@vigil/api-contract";
 import { describe, expect, it } from "vitest";
 import { evaluateAssertions, type ResponseView } from "./index";
+import { Assertion } from "./schema";
 
 const response = (over: Partial<ResponseView> = {}): ResponseView => ({
   statusCode: 200,

@@ -1,8 +1,9 @@
-import type { Assertion, AssertionOutcome } from "@vigil/api-contract";
+import type { AssertionOutcome } from "../schema";
 import type { Evaluator, ResponseView } from "./context";
 import { header } from "./header";
 import { jsonBody } from "./jsonBody";
 import { latency } from "./latency";
+import type { Assertion } from "./schema";
 import { expect2xx, statusCode } from "./statusCode";
 import { textBody } from "./textBody";
 

@@ -1,7 +1,7 @@
-import type { Comparator, JsonBodyAssertion } from "@vigil/api-contract";
 import { compareNumbers, expectation, jsonEqual, outcome, show } from "./compare";
 import type { Evaluator } from "./context";
 import { JsonPathError, parseJsonPath, queryJsonPath } from "./jsonpath";
+import type { Comparator, JsonBodyAssertion } from "./schema";
 
 type Target = JsonBodyAssertion["target"];
 

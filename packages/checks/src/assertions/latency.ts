@@ -1,6 +1,6 @@
-import type { LatencyAssertion } from "@vigil/api-contract";
 import { compareNumbers, expectation, outcome } from "./compare";
 import type { Evaluator } from "./context";
+import type { LatencyAssertion } from "./schema";
 
 export const latency: Evaluator<LatencyAssertion> = (a, res) =>
   outcome(

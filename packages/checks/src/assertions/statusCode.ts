@@ -1,6 +1,7 @@
-import type { AssertionOutcome, StatusCodeAssertion } from "@vigil/api-contract";
+import type { AssertionOutcome } from "../schema";
 import { compareNumbers, expectation, outcome } from "./compare";
 import type { Evaluator, ResponseView } from "./context";
+import type { StatusCodeAssertion } from "./schema";
 
 export const statusCode: Evaluator<StatusCodeAssertion> = (a, res) =>
   outcome(

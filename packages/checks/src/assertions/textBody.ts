@@ -1,6 +1,6 @@
-import type { TextBodyAssertion } from "@vigil/api-contract";
 import { compareText, expectation, jsonEqual, outcome, show } from "./compare";
 import type { Evaluator } from "./context";
+import type { TextBodyAssertion } from "./schema";
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {

@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createHttpsServer } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { HttpCheck } from "@vigil/api-contract";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_BODY_BYTES, runHttpCheck } from "./index";
-import { listenHttp, refusedPort } from "./testing/servers";
+import { MAX_BODY_BYTES, runHttpCheck } from "../../index";
+import { listenHttp, refusedPort } from "../../testing/servers";
+import { HttpCheck } from "./index";
 
 type Input = Omit<Partial<HttpCheck>, "kind" | "assertions"> & { url: string; assertions?: unknown[] };
 const http = (input: Input) => HttpCheck.parse({ kind: "http", retry: 0, ...input });

@@ -1,7 +1,7 @@
-import { TcpCheck } from "@vigil/api-contract";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCheck, runTcpCheck } from "./index";
-import { fullBacklogListener, listenTcp, type Running, refusedPort } from "./testing/servers";
+import { runCheck, runTcpCheck } from "../../index";
+import { fullBacklogListener, listenTcp, type Running, refusedPort } from "../../testing/servers";
+import { TcpCheck } from "./index";
 
 const tcp = (input: Omit<Partial<TcpCheck>, "kind"> & { host: string; port: number }) =>
   TcpCheck.parse({ kind: "tcp", retry: 0, ...input });

@@ -1,5 +1,5 @@
-import type { AssertionOutcome } from "@vigil/api-contract";
-import { show } from "./assertions/compare";
+import { show } from "../../assertions/compare";
+import type { AssertionOutcome } from "../../schema";
 import { parseSse, SseParser } from "./sse";
 
 /** A JSON-RPC 2.0 ping request found in a check's body; replies must carry this id. */

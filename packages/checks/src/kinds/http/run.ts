@@ -1,13 +1,14 @@
-import type { CheckResult, CheckTimings, HttpCheck } from "@vigil/api-contract";
-import { evaluateAssertions, type ResponseView } from "./assertions";
+import { evaluateAssertions, type ResponseView } from "../../assertions";
+import { AttemptBudget, type AttemptOptions } from "../../budget";
+import { formatTarget } from "../../dns";
+import { codeOf, describeConnectError, messageOf } from "../../net-errors";
+import { clipMessage, errorResult, roundMs, roundTimings } from "../../result";
+import type { CheckResult, CheckTimings } from "../../schema";
 import { decodeBody, MAX_BODY_BYTES } from "./body";
-import { AttemptBudget, type AttemptOptions } from "./budget";
-import { formatTarget } from "./dns";
 import { type ExchangeRequest, type ExchangeResult, exchange, type Phase } from "./exchange";
+import type { HttpCheck } from "./index";
 import { detectJsonRpcPing, type JsonRpcPing, readJsonRpcReply, replyArrived, withJsonRpcHeaders } from "./jsonrpc";
-import { codeOf, describeConnectError, messageOf } from "./net-errors";
 import { RedirectChain } from "./redirect";
-import { clipMessage, errorResult, roundMs, roundTimings } from "./result";
 
 const USER_AGENT = "Vigil-Checks/1.0 (uptime monitor)";
 

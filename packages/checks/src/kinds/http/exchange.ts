@@ -1,9 +1,9 @@
 import type { LookupAddress } from "node:dns";
 import { isIP, connect as netConnect, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
-import type { CheckTimings } from "@vigil/api-contract";
 import { type buildConnector, Client } from "undici";
-import { fixedLookup, resolveHost } from "./dns";
+import { fixedLookup, resolveHost } from "../../dns";
+import type { CheckTimings } from "../../schema";
 
 /** Where an exchange was when it stopped; names the step in timeout and error messages. */
 export type Phase = "dns" | "connect" | "tls" | "response" | "body";

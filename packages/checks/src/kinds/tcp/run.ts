@@ -1,10 +1,11 @@
 import type { LookupAddress } from "node:dns";
 import { connect, isIP } from "node:net";
-import type { CheckResult, TcpCheck } from "@vigil/api-contract";
-import { AttemptBudget, type AttemptOptions } from "./budget";
-import { fixedLookup, formatTarget, resolveHost } from "./dns";
-import { describeConnectError } from "./net-errors";
-import { errorResult, roundMs, roundTimings } from "./result";
+import { AttemptBudget, type AttemptOptions } from "../../budget";
+import { fixedLookup, formatTarget, resolveHost } from "../../dns";
+import { describeConnectError } from "../../net-errors";
+import { errorResult, roundMs, roundTimings } from "../../result";
+import type { CheckResult } from "../../schema";
+import type { TcpCheck } from "./index";
 
 type Connected = { ok: true; connectMs: number } | { ok: false; error: unknown };
 

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { HttpCheck } from "@vigil/api-contract";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCheck, runHttpCheck } from "./index";
-import { listenHttp } from "./testing/servers";
+import { runCheck, runHttpCheck } from "../../index";
+import { listenHttp } from "../../testing/servers";
+import { HttpCheck } from "./index";
 
 // The spec's literal monitor: kind http, POST a ping, expect the exact healthy reply.
 const PING = '{"jsonrpc":"2.0","id":"1","method":"ping"}';

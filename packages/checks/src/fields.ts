@@ -1,0 +1,30 @@
+import { z } from "zod";
+
+export const HeaderName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "must be a valid HTTP header name");
+
+export const HeaderMap = z.record(HeaderName, z.string().regex(/^[^\r\n]*$/, "must not contain line breaks"));
+
+export const httpUrl = (what: string) =>
+  z
+    .string()
+    .url(`must be a ${what} URL`)
+    .refine((u) => !URL.canParse(u) || /^https?:$/.test(new URL(u).protocol), `must be an http:// or https:// ${what} URL`);
+
+/** Header names whose values are credentials however they are spelled; the user may mark more. */
+const SECRET_HEADER_RE =
+  /^(authorization|proxy-authorization|cookie|x-api-key)$|token|secret|passw|api-?key|session|signature|credential|auth/i;
+
+/** Whether a request header's value is a secret: by its name, or because the user marked it. */
+export function isSecretHeader(name: string, marked: readonly string[] = []): boolean {
+  const lower = name.toLowerCase();
+  return SECRET_HEADER_RE.test(name) || marked.some((m) => m.toLowerCase() === lower);
+}
+
+/** What every response shows in place of a secret value; sending it back keeps the stored one. */
+export const REDACTED = "***";
+
+/** "***" sent back for a header keeps the value stored under that name (names compare case-insensitively). */
+export function keepStored(given: Record<string, string>, stored: Record<string, string> | null | undefined): Record<string, string> {
+  const byName = new Map(Object.entries(stored ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  return Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v === REDACTED ? (byName.get(k.toLowerCase()) ?? "") : v]));
+}

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { http } from "./http";
+import type { AnyCheckKind } from "./kind";
+import { tcp } from "./tcp";
+
+export { HttpCheck, HttpRequest } from "./http";
+export { type AnyCheckKind, type CheckKind, checkBase, defineCheckKind } from "./kind";
+export { TcpCheck, TcpRequest } from "./tcp";
+
+/** Each key must be its kind's name: lookups by a monitor's `kind` rely on it. */
+const registry = <T extends { [K in keyof T]: AnyCheckKind & { readonly kind: K } }>(kinds: T): T => kinds;
+
+/** Every check kind, one line each. Schemas, stored columns, runners, OTLP and YAML all derive from it. */
+export const checkKinds = registry({
+  http,
+  tcp,
+});
+
+export type CheckKindName = keyof typeof checkKinds;
+export const CHECK_KINDS = Object.keys(checkKinds) as [CheckKindName, ...CheckKindName[]];
+
+export const kindOf = (kind: CheckKindName): AnyCheckKind => checkKinds[kind];
+
+type Checks = { [K in CheckKindName]: (typeof checkKinds)[K]["check"] }[CheckKindName];
+/** What a probe runs: a monitor reduced to its check, with durations in milliseconds. */
+export const CheckDefinition = z.discriminatedUnion("kind", Object.values(checkKinds).map((k) => k.check) as [Checks, ...Checks[]]);
+export type CheckDefinition = z.infer<typeof CheckDefinition>;

@@ -1,0 +1,17 @@
+import type { AttemptOptions } from "./budget";
+import type { CheckDefinition, CheckKindName } from "./kinds";
+import { runHttpCheck } from "./kinds/http/run";
+import { runTcpCheck } from "./kinds/tcp/run";
+import type { CheckResult } from "./schema";
+
+/**
+ * One attempt of each kind. Apart from the registry because runners need sockets and undici, which
+ * the schemas' importers (the dashboard's browser code among them) must not load; the type makes a
+ * kind without a runner fail to compile.
+ */
+export const runners: {
+  [K in CheckKindName]: (def: Extract<CheckDefinition, { kind: K }>, opts: AttemptOptions) => Promise<CheckResult>;
+} = {
+  http: runHttpCheck,
+  tcp: runTcpCheck,
+};

@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+export const CHECK_STATUSES = ["success", "degraded", "error"] as const;
+export const CheckStatus = z.enum(CHECK_STATUSES);
+export type CheckStatus = z.infer<typeof CheckStatus>;
+
+const ms = z.number().min(0);
+export const CheckTimings = z.object({
+  dns: ms.optional(),
+  connect: ms.optional(),
+  tls: ms.optional(),
+  firstByte: ms.optional(),
+  download: ms.optional(),
+  total: ms,
+});
+export type CheckTimings = z.infer<typeof CheckTimings>;
+
+export const AssertionOutcome = z.object({
+  kind: z.string(),
+  ok: z.boolean(),
+  message: z.string(),
+});
+export type AssertionOutcome = z.infer<typeof AssertionOutcome>;
+
+/** The outcome of one check (all its attempts). A target's failure is data, never an exception. */
+export const CheckResult = z.object({
+  status: CheckStatus,
+  latencyMs: ms,
+  statusCode: z.number().int().min(100).max(599).optional(),
+  errorMessage: z.string().max(2000).optional(),
+  timings: CheckTimings.optional(),
+  /** 0 when the deadline left no room for even one attempt. */
+  attempts: z.number().int().min(0),
+  assertions: z.array(AssertionOutcome).max(100).optional(),
+  /** The body was larger than what checks read (1 MiB); assertions saw only its start. */
+  bodyTruncated: z.boolean().optional(),
+});
+export type CheckResult = z.infer<typeof CheckResult>;

@@ -1,0 +1,131 @@
+import type { Monitor } from "@vigil/api-contract";
+import { type Db, monitor } from "@vigil/db-schema";
+import { assertWithinLimits } from "@vigil/limits";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { type Actor, auditInsert } from "../audit";
+import { NotFoundError, ValidationError } from "../errors";
+import { getWorkspace, limitsOf } from "../workspace";
+import { type Row, toColumns, toInput, toMonitor } from "./mapping";
+import { activeCount, channelNamesFor, coverage, getRow, linkChannels } from "./queries";
+import { assertKeysFree, channelIdsByName, limitChecks, parseMonitor } from "./validation";
+
+/** Creates every monitor or none: one invalid or over-limit entry creates nothing. */
+export async function createMonitors(db: Db, workspaceId: number, raw: unknown[], actor: Actor): Promise<Monitor[]> {
+  const inputs = raw.map((r, i) => ({
+    input: parseMonitor(r, raw.length === 1 ? "" : `monitors.${i}`),
+    path: raw.length === 1 ? "" : `monitors.${i}`,
+  }));
+  const created = await db.transaction(
+    async (tx) => {
+      const ws = await getWorkspace(tx, workspaceId);
+      const existing = await activeCount(tx, workspaceId);
+      assertWithinLimits(
+        limitsOf(ws).limits,
+        limitChecks(
+          inputs.map((x) => x.input),
+          existing + inputs.length,
+        ),
+      );
+      await assertKeysFree(tx, workspaceId, inputs);
+      const byName = await channelIdsByName(tx, workspaceId, inputs);
+      const rows: Row[] = [];
+      for (const { input } of inputs) {
+        const [row] = await tx
+          .insert(monitor)
+          .values({ workspaceId, ...toColumns(input) })
+          .returning();
+        await linkChannels(tx, row!.id, input, byName, false);
+        rows.push(row!);
+      }
+      await auditInsert(tx, {
+        workspaceId,
+        actor,
+        action: "monitor.create",
+        targetType: "monitor",
+        targetId: rows.map((r) => r.id).join(","),
+        metadata: { count: rows.length },
+      });
+      return rows;
+    },
+    { behavior: "immediate" },
+  );
+  const names = await channelNamesFor(
+    db,
+    created.map((r) => r.id),
+  );
+  const locations = await coverage(db, workspaceId);
+  return created.map((r) => toMonitor(r, names.get(r.id) ?? [], { locations }));
+}
+
+export async function createMonitor(db: Db, workspaceId: number, raw: unknown, actor: Actor): Promise<Monitor> {
+  return (await createMonitors(db, workspaceId, [raw], actor))[0]!;
+}
+
+export async function getMonitor(db: Db, workspaceId: number, id: number): Promise<Monitor> {
+  const row = await getRow(db, workspaceId, id);
+  return toMonitor(row, (await channelNamesFor(db, [id])).get(id) ?? [], { locations: await coverage(db, workspaceId) });
+}
+
+export async function listMonitors(db: Db, workspaceId: number): Promise<Monitor[]> {
+  const rows = await db
+    .select()
+    .from(monitor)
+    .where(and(eq(monitor.workspaceId, workspaceId), isNull(monitor.deletedAt)))
+    .orderBy(monitor.id);
+  const names = await channelNamesFor(
+    db,
+    rows.map((r) => r.id),
+  );
+  const locations = await coverage(db, workspaceId);
+  return rows.map((r) => toMonitor(r, names.get(r.id) ?? [], { locations }));
+}
+
+/** PATCH: top-level fields replace, `request` merges one level deep; the result is validated whole. */
+export async function updateMonitor(db: Db, workspaceId: number, id: number, patch: unknown, actor: Actor): Promise<Monitor> {
+  if (typeof patch !== "object" || patch === null || Array.isArray(patch)) {
+    throw new ValidationError("monitor: body must be a JSON object", [{ path: "", message: "must be a JSON object" }]);
+  }
+  const updated = await db.transaction(
+    async (tx) => {
+      const row = await getRow(tx, workspaceId, id);
+      const current = toInput(toMonitor(row, (await channelNamesFor(tx, [id])).get(id) ?? []));
+      const p = patch as Record<string, unknown>;
+      const merged: Record<string, unknown> = { ...current, ...p };
+      if (p.request && typeof p.request === "object" && !Array.isArray(p.request) && (p.kind === undefined || p.kind === current.kind)) {
+        merged.request = { ...current.request, ...(p.request as object) };
+      }
+      const input = parseMonitor(merged, "");
+      const ws = await getWorkspace(tx, workspaceId);
+      assertWithinLimits(limitsOf(ws).limits, limitChecks([input], await activeCount(tx, workspaceId)));
+      await assertKeysFree(tx, workspaceId, [{ input, path: "" }], id);
+      const byName = await channelIdsByName(tx, workspaceId, [{ input, path: "" }]);
+      const [next] = await tx
+        .update(monitor)
+        .set({ ...toColumns(input, row), version: sql`${monitor.version} + 1`, updatedAt: Date.now() })
+        .where(eq(monitor.id, id))
+        .returning();
+      await linkChannels(tx, id, input, byName, true);
+      await auditInsert(tx, {
+        workspaceId,
+        actor,
+        action: "monitor.update",
+        targetType: "monitor",
+        targetId: id,
+        metadata: { fields: Object.keys(p) },
+      });
+      return next!;
+    },
+    { behavior: "immediate" },
+  );
+  return toMonitor(updated, (await channelNamesFor(db, [id])).get(id) ?? [], { locations: await coverage(db, workspaceId) });
+}
+
+export async function deleteMonitor(db: Db, workspaceId: number, id: number, actor: Actor): Promise<void> {
+  const res = await db
+    .update(monitor)
+    .set({ deletedAt: Date.now(), updatedAt: Date.now(), version: sql`${monitor.version} + 1` })
+    .where(and(eq(monitor.id, id), eq(monitor.workspaceId, workspaceId), isNull(monitor.deletedAt)))
+    .returning({ id: monitor.id });
+  if (res.length === 0) throw new NotFoundError("monitor", id);
+  await auditInsert(db, { workspaceId, actor, action: "monitor.delete", targetType: "monitor", targetId: id });
+}

@@ -1,0 +1,6 @@
+// Monitors by purpose: row ↔ API mapping, validation, CRUD, the apply planner, what probes sync.
+export type { MonitorInputRaw } from "@vigil/api-contract";
+export { type ApplyPlan, applyMonitors } from "./apply";
+export { createMonitor, createMonitors, deleteMonitor, getMonitor, listMonitors, updateMonitor } from "./crud";
+export { type LocationCoverage, monitorHealth, toInput, toMonitor } from "./mapping";
+export { monitorsEtag, monitorsForLocation, type ProbeMonitor } from "./probe-sync";

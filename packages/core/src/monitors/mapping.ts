@@ -1,0 +1,104 @@
+import {
+  checkKinds,
+  type Frequency,
+  keepStored,
+  kindOf,
+  type Monitor,
+  type MonitorHealth,
+  type MonitorInput,
+  REDACTED,
+} from "@vigil/api-contract";
+import type { monitor } from "@vigil/db-schema";
+
+export type Row = typeof monitor.$inferSelect;
+
+const redactHeaders = (h: Record<string, string> | null | undefined) =>
+  h ? Object.fromEntries(Object.keys(h).map((k) => [k, REDACTED])) : {};
+
+/** The private locations of a workspace as health needs them. */
+export type LocationCoverage = readonly { region: string; online: boolean }[];
+
+export function monitorHealth(row: Pick<Row, "active" | "regions" | "status">, locations: LocationCoverage): MonitorHealth {
+  if (!row.active) return "paused";
+  const serving = locations.filter((l) => row.regions.includes(l.region));
+  if (serving.length === 0) return "no-probe";
+  if (!serving.some((l) => l.online)) return "no-data";
+  return row.status === "active" ? "ok" : row.status;
+}
+
+/**
+ * A stored row as the API shows it: OTLP header values and secret request headers never leave
+ * the server. `reveal` is for the probe, which needs the real values to run the check.
+ */
+export function toMonitor(
+  row: Row,
+  channels: string[],
+  { reveal = false, locations = [] }: { reveal?: boolean; locations?: LocationCoverage } = {},
+): Monitor {
+  const common = {
+    id: row.id,
+    key: row.key,
+    name: row.name,
+    description: row.description,
+    frequency: row.frequency as Frequency,
+    active: row.active,
+    public: row.public,
+    regions: row.regions as Monitor["regions"],
+    retry: row.retry,
+    timeout: row.timeoutMs,
+    degradedAfter: row.degradedAfterMs,
+    openTelemetry: row.otelEndpoint ? { endpoint: row.otelEndpoint, headers: redactHeaders(row.otelHeaders) } : null,
+    channels,
+    status: row.status,
+    health: monitorHealth(row, locations),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+  return { ...common, kind: row.kind, ...kindOf(row.kind).fromRow(row, reveal) } as Monitor;
+}
+
+/** The input that would produce this monitor (for PATCH merges and apply diffs). */
+export function toInput(m: Monitor): MonitorInput {
+  const base = {
+    key: m.key ?? undefined,
+    name: m.name || undefined,
+    description: m.description,
+    frequency: m.frequency,
+    active: m.active,
+    public: m.public,
+    regions: m.regions,
+    retry: m.retry,
+    timeout: m.timeout,
+    degradedAfter: m.degradedAfter ?? undefined,
+    openTelemetry: m.openTelemetry ?? undefined,
+    channels: m.channels,
+  };
+  const own = Object.keys(kindOf(m.kind).output).map((k) => [k, m[k as keyof Monitor]]);
+  return { ...base, kind: m.kind, ...Object.fromEntries(own) } as MonitorInput;
+}
+
+export function toColumns(input: MonitorInput, previous?: Row) {
+  // "***" is what the API shows for a stored secret; sending it back keeps the stored value.
+  const otelHeaders = input.openTelemetry ? keepStored(input.openTelemetry.headers, previous?.otelHeaders) : null;
+  // Every kind's columns: the monitor's own kind fills them, the others are cleared.
+  const kindColumns: Partial<Row> = Object.assign(
+    {},
+    ...Object.values(checkKinds).map((k) => kindOf(k.kind).toRow(k.kind === input.kind ? input : undefined, previous)),
+  );
+  return {
+    key: input.key ?? null,
+    name: input.name ?? input.key ?? "",
+    description: input.description,
+    kind: input.kind,
+    frequency: input.frequency,
+    active: input.active,
+    public: input.public,
+    regions: [...new Set(input.regions)],
+    retry: input.retry,
+    timeoutMs: input.timeout,
+    degradedAfterMs: input.degradedAfter ?? null,
+    ...kindColumns,
+    otelEndpoint: input.openTelemetry?.endpoint ?? null,
+    otelHeaders,
+  };
+}

@@ -1,0 +1,39 @@
+import { type Frequency, frequencyMs, type ProbeMonitor, toCheckDefinition } from "@vigil/api-contract";
+import { type Db, monitor } from "@vigil/db-schema";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { toInput, toMonitor } from "./mapping";
+
+export type { ProbeMonitor };
+
+/** The active monitors a location runs: those of its workspace that list its region. */
+export async function monitorsForLocation(db: Db, location: { workspaceId: number; region: string }): Promise<ProbeMonitor[]> {
+  const rows = await db
+    .select()
+    .from(monitor)
+    .where(and(eq(monitor.workspaceId, location.workspaceId), isNull(monitor.deletedAt), eq(monitor.active, true)))
+    .orderBy(monitor.id);
+  return rows
+    .filter((r) => r.regions.includes(location.region))
+    .map((r) => ({
+      id: r.id,
+      name: r.name,
+      frequency: r.frequency as Frequency,
+      intervalMs: frequencyMs(r.frequency as Frequency),
+      version: r.version,
+      check: toCheckDefinition(toInput(toMonitor({ ...r, otelHeaders: null }, [], { reveal: true }))),
+      openTelemetry: r.otelEndpoint ? { endpoint: r.otelEndpoint, headers: r.otelHeaders ?? {} } : null,
+    }));
+}
+
+/** Changes whenever any monitor of the workspace is created, changed or deleted. */
+export async function monitorsEtag(db: Db, workspaceId: number, region: string): Promise<string> {
+  const [r] = await db
+    .select({
+      n: count(),
+      last: sql<number>`coalesce(max(${monitor.updatedAt}), 0)`,
+      versions: sql<number>`coalesce(sum(${monitor.version}), 0)`,
+    })
+    .from(monitor)
+    .where(eq(monitor.workspaceId, workspaceId));
+  return `"${region}-${r?.n ?? 0}-${r?.last ?? 0}-${r?.versions ?? 0}"`;
+}
