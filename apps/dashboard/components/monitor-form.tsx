@@ -269,7 +269,7 @@ function AssertionBuilder({
   );
 }
 
-type TextKey = "name" | "key" | "description" | "url" | "host" | "port" | "timeout" | "degradedAfter" | "retry" | "otelEndpoint";
+type TextKey = "name" | "key" | "description" | "tags" | "url" | "host" | "port" | "timeout" | "degradedAfter" | "retry" | "otelEndpoint";
 interface TextOpts {
   hint?: string;
   placeholder?: string;
@@ -385,6 +385,11 @@ export function MonitorForm({
           })}
         </div>
         {text("description", "Description")}
+        {text("tags", "Tags", {
+          hint: "Separated by commas or spaces; the monitor list filters by them.",
+          placeholder: "prod, team:payments",
+          mono: true,
+        })}
       </Section>
 
       {http ? (

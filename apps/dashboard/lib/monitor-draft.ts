@@ -62,6 +62,8 @@ export interface Draft {
   name: string;
   key: string;
   description: string;
+  /** As typed: separated by commas or spaces. */
+  tags: string;
   url: string;
   method: string;
   body: string;
@@ -96,6 +98,7 @@ export function emptyDraft(frequency: string, regions: string[]): Draft {
     name: "",
     key: "",
     description: "",
+    tags: "",
     url: "",
     method: "GET",
     body: "",
@@ -164,6 +167,7 @@ export function draftOf(m: Monitor): Draft {
     name: m.name,
     key: m.key ?? "",
     description: m.description,
+    tags: m.tags.join(", "),
     frequency: m.frequency,
     regions: m.regions,
     timeout: durationText(m.timeout),
@@ -226,6 +230,7 @@ export function draftFromForm(form: FormData): Draft {
     name: str(form, "name"),
     key: str(form, "key"),
     description: str(form, "description"),
+    tags: str(form, "tags"),
     url: str(form, "url"),
     method: str(form, "method") || "GET",
     body: str(form, "body"),
@@ -306,6 +311,7 @@ export function inputOf(d: Draft): MonitorInputRaw {
     name: d.name.trim() || undefined,
     key: d.key.trim() || undefined,
     description: d.description,
+    tags: d.tags.split(/[\s,]+/).filter(Boolean),
     frequency: d.frequency as "1m",
     regions: d.regions as ["iad"],
     retry: num(d.retry) as number | undefined,

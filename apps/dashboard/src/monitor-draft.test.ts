@@ -7,6 +7,7 @@ const stored: Monitor = {
   key: "api",
   name: "API",
   description: "",
+  tags: ["prod"],
   frequency: "1m",
   active: true,
   public: false,
@@ -43,6 +44,7 @@ function post(d: ReturnType<typeof draftOf>): FormData {
     "name",
     "key",
     "description",
+    "tags",
     "url",
     "method",
     "body",
@@ -160,6 +162,15 @@ describe("monitor form model", () => {
     const bad = MonitorInput.safeParse(inputOf({ ...d, port: "70000" }));
     expect(bad.success).toBe(false);
     expect(bad.error?.issues.map((i) => fieldOf(i.path.join(".")))).toEqual(["port"]);
+  });
+
+  it("tags typed with commas or spaces become a list without repeats; a tag with a space-less bad character is named on the tags field", () => {
+    const d = { ...emptyDraft("1m", ["iad"]), url: "https://example.com", tags: "prod, team:payments  prod,," };
+    expect(MonitorInput.parse(inputOf(d)).tags).toEqual(["prod", "team:payments"]);
+    const bad = MonitorInput.safeParse(inputOf({ ...d, tags: "prod, #oncall" }));
+    expect(bad.error?.issues.map((i) => [fieldOf(i.path.join(".")), i.message])).toEqual([
+      ["tags", "must be letters, digits and . _ : / - (no spaces), starting with a letter or digit"],
+    ]);
   });
 
   it("schema issues land on the field that holds the value", () => {

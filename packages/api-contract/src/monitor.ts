@@ -37,6 +37,15 @@ export const OpenTelemetry = z.object({
   headers: HeaderMap.default({}),
 });
 
+export const MAX_TAGS = 20;
+/** A label to group and filter monitors by, e.g. `prod` or `team:payments`. */
+export const Tag = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(40, "must be at most 40 characters")
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N}._:/-]*$/u, "must be letters, digits and . _ : / - (no spaces), starting with a letter or digit");
+
 const common = {
   /** The YAML entry key; unique per workspace. */
   key: z
@@ -47,6 +56,11 @@ const common = {
     .optional(),
   name: z.string().max(200, "must be at most 200 characters").optional(),
   description: z.string().max(2000, "must be at most 2000 characters").default(""),
+  tags: z
+    .array(Tag)
+    .max(MAX_TAGS, `must list at most ${MAX_TAGS} tags`)
+    .default([])
+    .transform((t) => [...new Set(t)]),
   frequency: Frequency,
   active: z.boolean().default(true),
   public: z.boolean().default(false),

@@ -14,6 +14,7 @@ const monitorCommon = {
   key: z.string().nullable(),
   name: z.string(),
   description: z.string(),
+  tags: z.array(z.string()),
   frequency: Frequency,
   active: z.boolean(),
   public: z.boolean(),

@@ -113,6 +113,16 @@ describe("monitors", () => {
     await expect(updateMonitor(t.db, ws + 1000, m.id, { name: "x" }, "u")).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it("tags are stored without repeats, replaced whole by PATCH, and a bad tag is refused with nothing written", async () => {
+    const ws = await workspace();
+    const m = await createMonitor(t.db, ws, http("tagged", { tags: ["prod", "team:api", "prod"] }), "u");
+    expect(m.tags).toEqual(["prod", "team:api"]);
+    expect((await updateMonitor(t.db, ws, m.id, { tags: ["staging"] }, "u")).tags).toEqual(["staging"]);
+    await expect(updateMonitor(t.db, ws, m.id, { tags: ["has space"] }, "u")).rejects.toThrow(/tags\.0 must be letters/);
+    expect((await getMonitor(t.db, ws, m.id)).tags).toEqual(["staging"]);
+    expect((await createMonitor(t.db, ws, http("untagged"), "u")).tags).toEqual([]);
+  });
+
   it("OTLP header values are never shown, and sending back *** keeps them", async () => {
     const ws = await workspace();
     const m = await createMonitor(

@@ -136,6 +136,7 @@ export const monitor = sqliteTable(
     key: text("key"),
     name: text("name").notNull().default(""),
     description: text("description").notNull().default(""),
+    tags: json<string[]>("tags").notNull().default([]),
     kind: text("kind", { enum: CHECK_KINDS }).notNull(),
     frequency: text("frequency").notNull(),
     active: integer("active", { mode: "boolean" }).notNull().default(true),

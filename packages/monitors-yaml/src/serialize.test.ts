@@ -107,6 +107,7 @@ describe("serializeMonitorsYaml", () => {
       key: null,
       name: "Checkout API",
       description: "",
+      tags: ["prod", "team:checkout"],
       frequency: "5m",
       active: true,
       public: false,
@@ -129,6 +130,7 @@ describe("serializeMonitorsYaml", () => {
       key: null,
       name: "Checkout API",
       description: "same name",
+      tags: [],
       frequency: "1h",
       active: false,
       public: true,
@@ -150,6 +152,7 @@ describe("serializeMonitorsYaml", () => {
       key: null,
       name: "",
       description: "",
+      tags: [],
       frequency: "30s",
       active: true,
       public: false,
@@ -172,6 +175,7 @@ describe("serializeMonitorsYaml", () => {
     expect(serializeMonitorsYaml(stored)).toBe(`${SCHEMA_COMMENT}
 checkout-api:
   name: Checkout API
+  tags: [prod, team:checkout]
   kind: http
   frequency: 5m
   regions: [ams]
@@ -344,6 +348,7 @@ describe("secrets in a monitors file", () => {
     key: "billing",
     name: "Billing",
     description: "",
+    tags: [],
     kind: "http",
     frequency: "1m",
     active: true,

@@ -50,6 +50,7 @@ function toEntry(m: AnyMonitor, entryKey: string): Record<string, unknown> {
   const entry = pick(m as Record<string, unknown>, defaults, [
     "name",
     "description",
+    "tags",
     "kind",
     "frequency",
     "active",

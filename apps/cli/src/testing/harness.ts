@@ -87,6 +87,7 @@ export function stored(input: MonitorInput, id: number): Monitor {
       ? { ...input.openTelemetry, headers: Object.fromEntries(Object.keys(input.openTelemetry.headers).map((k) => [k, "***"])) }
       : null,
     channels: input.channels ?? [],
+    tags: input.tags ?? [],
     status: "active" as const,
     health: "ok" as const,
     createdAt: 1_700_000_000_000,
