@@ -71,7 +71,11 @@ export async function run(argv: readonly string[], given: Io): Promise<number> {
   program
     .command("list")
     .description("list the workspace's monitors")
-    .action(action((ctx) => list(ctx)));
+    .option("-t, --tag <tag>", "only monitors with this tag (repeat for several: all must match)", (v: string, acc: string[] = []) => [
+      ...acc,
+      v,
+    ])
+    .action(action((ctx, flags: { tag?: string[] }) => list(ctx, flags)));
   program
     .command("delete")
     .description("delete monitors by id")

@@ -235,7 +235,8 @@ describe("vigil apply", () => {
 });
 
 describe("vigil import, list, delete, trigger", () => {
-  const monitors = parsed().map((m, i) => stored(m, i + 1));
+  const inputs = parsed().map((m, i) => (i === 0 ? { ...m, tags: ["prod", "web"] } : m));
+  const monitors = inputs.map((m, i) => stored(m, i + 1));
 
   it("import writes YAML that validates and loads back as the same monitors", async () => {
     server = await loopback({ "GET /v1/monitors": { status: 200, body: { monitors } } });
@@ -245,7 +246,7 @@ describe("vigil import, list, delete, trigger", () => {
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
     const back = parseMonitorsYaml(t.stdout());
     expect(back.ok && back.monitors.map((m) => ({ ...m, openTelemetry: undefined }))).toEqual(
-      parsed().map((m) => ({ ...m, openTelemetry: undefined })),
+      inputs.map((m) => ({ ...m, openTelemetry: undefined })),
     );
     expect(t.stderr()).toContain("set API_HEALTH_OTLP_AUTHORIZATION in the environment before `vigil apply`");
   });
@@ -265,12 +266,20 @@ describe("vigil import, list, delete, trigger", () => {
     expect(await run(["list"], t.io)).toBe(0);
     expect(t.stdout()).toBe(
       [
-        "ID  KEY         NAME        KIND  EVERY  REGIONS  ACTIVE  STATUS  TARGET",
-        "1   api-health  API health  http  1m     ams,iad  yes     ok      https://example.com/health",
-        "2   postgres    -           tcp   30s    iad      yes     ok      db.internal:5432",
+        "ID  KEY         NAME        KIND  EVERY  REGIONS  ACTIVE  STATUS  TAGS      TARGET",
+        "1   api-health  API health  http  1m     ams,iad  yes     ok      prod,web  https://example.com/health",
+        "2   postgres    -           tcp   30s    iad      yes     ok      -         db.internal:5432",
         "",
       ].join("\n"),
     );
+    const tagged = setup(server.url);
+    expect(await run(["list", "--tag", "prod", "-t", "web"], tagged.io)).toBe(0);
+    expect(tagged.stdout().split("\n").slice(1, -1)).toEqual([
+      "1   api-health  API health  http  1m     ams,iad  yes     ok      prod,web  https://example.com/health",
+    ]);
+    const none = setup(server.url);
+    expect(await run(["list", "--tag", "staging"], none.io)).toBe(0);
+    expect(none.stdout()).toBe("no monitor is tagged staging\n");
     const j = setup(server.url);
     expect(await run(["list", "--json"], j.io)).toBe(0);
     expect(JSON.parse(j.stdout())).toEqual(monitors);

@@ -1,20 +1,25 @@
 import { monitorTarget } from "@vigil/api-contract";
 import type { Ctx } from "../context";
 
-/** `vigil list`: the workspace's monitors as a table, or as JSON with --json. */
-export async function list(ctx: Ctx): Promise<number> {
+/** `vigil list`: the workspace's monitors as a table, or as JSON with --json; `--tag` keeps those with every tag named. */
+export async function list(ctx: Ctx, flags: { tag?: string[] } = {}): Promise<number> {
   const { api } = await ctx.api();
-  const monitors = await api.listMonitors();
+  const wanted = flags.tag ?? [];
+  const monitors = (await api.listMonitors()).filter((m) => wanted.every((t) => m.tags.includes(t)));
   if (ctx.json) {
     ctx.io.stdout(`${JSON.stringify(monitors, null, 2)}\n`);
     return 0;
   }
   if (monitors.length === 0) {
-    ctx.io.stdout("no monitors yet; create some with `vigil create monitors.yaml`\n");
+    ctx.io.stdout(
+      wanted.length > 0
+        ? `no monitor is tagged ${wanted.join(" and ")}\n`
+        : "no monitors yet; create some with `vigil create monitors.yaml`\n",
+    );
     return 0;
   }
   const rows = [
-    ["ID", "KEY", "NAME", "KIND", "EVERY", "REGIONS", "ACTIVE", "STATUS", "TARGET"],
+    ["ID", "KEY", "NAME", "KIND", "EVERY", "REGIONS", "ACTIVE", "STATUS", "TAGS", "TARGET"],
     ...monitors.map((m) => [
       String(m.id),
       m.key ?? "-",
@@ -24,6 +29,7 @@ export async function list(ctx: Ctx): Promise<number> {
       m.regions.join(","),
       m.active ? "yes" : "no",
       m.health,
+      m.tags.join(",") || "-",
       monitorTarget({ kind: m.kind, ...m.request }),
     ]),
   ];
