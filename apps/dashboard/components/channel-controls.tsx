@@ -72,7 +72,10 @@ export function SendTest({ workspaceId, id }: { workspaceId: number; id: number 
   );
 }
 
-/** Which monitors alert through this channel: a filterable checkbox list. */
+/** More rows than a person scans; a filter narrows the rest (and "select all shown" still takes every match). */
+const PICKER_ROWS = 200;
+
+/** Which monitors alert through this channel: a checkbox list filtered by name, target or tag. */
 export function MonitorPicker({
   workspaceId,
   id,
@@ -81,7 +84,7 @@ export function MonitorPicker({
 }: {
   workspaceId: number;
   id: number;
-  monitors: { id: number; name: string; url: string }[];
+  monitors: { id: number; name: string; url: string; tags: string[] }[];
   attached: number[];
 }) {
   const [state, action, pending] = useActionState<ActionState, FormData>(setChannelMonitorsAction, {});
@@ -89,8 +92,17 @@ export function MonitorPicker({
   const [picked, setPicked] = useState(() => new Set(attached));
   const shown = useMemo(() => {
     const needle = q.trim().toLowerCase();
-    return needle ? monitors.filter((m) => `${m.name} ${m.url}`.toLowerCase().includes(needle)) : monitors;
+    return needle ? monitors.filter((m) => `${m.name} ${m.url} ${m.tags.join(" ")}`.toLowerCase().includes(needle)) : monitors;
   }, [q, monitors]);
+  const selectShown = (on: boolean) =>
+    setPicked((s) => {
+      const n = new Set(s);
+      for (const m of shown) {
+        if (on) n.add(m.id);
+        else n.delete(m.id);
+      }
+      return n;
+    });
   const toggle = (mid: number, on: boolean) =>
     setPicked((s) => {
       const n = new Set(s);
@@ -117,7 +129,7 @@ export function MonitorPicker({
         <Search className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-zinc-400" aria-hidden />
         <Input
           aria-label="Filter monitors"
-          placeholder="Filter by name or URL"
+          placeholder="Filter by name, URL or tag"
           value={q}
           onChange={(e) => setQ(e.target.value)}
           className="pl-8"
@@ -126,7 +138,7 @@ export function MonitorPicker({
       <fieldset className="max-h-72 overflow-y-auto rounded-md border border-zinc-200">
         <legend className="sr-only">Monitors that alert through this channel</legend>
         {shown.length === 0 ? <p className="px-3 py-2 text-sm text-zinc-500">No monitor matches “{q}”.</p> : null}
-        {shown.map((m) => (
+        {shown.slice(0, PICKER_ROWS).map((m) => (
           <label
             key={m.id}
             className="flex cursor-pointer items-center gap-3 border-b border-zinc-100 px-3 py-2 text-sm last:border-0 hover:bg-zinc-50"
@@ -134,9 +146,26 @@ export function MonitorPicker({
             <input type="checkbox" className="size-4" checked={picked.has(m.id)} onChange={(e) => toggle(m.id, e.target.checked)} />
             <span className="font-medium">{m.name}</span>
             <span className="truncate font-mono text-xs text-zinc-500">{m.url}</span>
+            {m.tags.length > 0 ? <span className="ml-auto shrink-0 text-xs text-zinc-500">{m.tags.join(" · ")}</span> : null}
           </label>
         ))}
+        {shown.length > PICKER_ROWS ? (
+          <p className="px-3 py-2 text-xs text-zinc-500">
+            {shown.length - PICKER_ROWS} more not listed: narrow the filter, or select all {shown.length} shown.
+          </p>
+        ) : null}
       </fieldset>
+      <div className="flex flex-wrap gap-2 text-sm">
+        <button type="button" className="font-medium text-indigo-700 hover:underline" onClick={() => selectShown(true)}>
+          Select all {shown.length} {q.trim() ? "matching" : ""}
+        </button>
+        <span aria-hidden className="text-zinc-300">
+          |
+        </span>
+        <button type="button" className="font-medium text-indigo-700 hover:underline" onClick={() => selectShown(false)}>
+          Clear {q.trim() ? "matching" : "all"}
+        </button>
+      </div>
       <div className="flex items-center gap-3">
         <Button variant="secondary" disabled={pending}>
           {pending ? "Saving…" : `Save (${picked.size} selected)`}

@@ -235,7 +235,23 @@ describe("notification channels in the dashboard", () => {
     });
     expect(created.status).toBe(201);
     monitorId = created.body.id;
+    // Paused, so they never alert: they only show picking by tag.
+    for (const name of ["payments eu", "payments us"])
+      await stack.api("POST", "/v1/monitors", {
+        name,
+        kind: "tcp",
+        frequency: "1h",
+        active: false,
+        regions: ["iad"],
+        tags: ["payments"],
+        request: { host: "127.0.0.1", port: target.port },
+      });
     await page.goto(`${dash.url}/w/${stack.workspaceId}/notifications/${channelId}`);
+    await page.getByLabel("Filter monitors").fill("payments");
+    await page.getByRole("button", { name: "Select all 2 matching" }).click();
+    await page.getByRole("button", { name: "Save (2 selected)" }).click();
+    await see(page.getByText("Saved: 2 monitors attached"));
+    await page.getByRole("button", { name: "Clear matching" }).click();
     await page.getByLabel("Filter monitors").fill("checkout");
     await page.getByRole("checkbox", { name: /checkout api/ }).check();
     await page.getByRole("button", { name: "Save (1 selected)" }).click();

@@ -1,3 +1,4 @@
+import { monitorTarget } from "@vigil/api-contract";
 import { type ChannelView, getChannel, listDeliveries, listMonitors, NotFoundError } from "@vigil/core";
 import { ChevronLeft, ScrollText } from "lucide-react";
 import Link from "next/link";
@@ -53,11 +54,7 @@ export default async function ChannelPage({
   const spec = kindSpec(channel.kind);
   const now = Date.now();
   const base = `/w/${wsId}/notifications/${id}`;
-  const picker = monitors.map((x) => ({
-    id: x.id,
-    name: x.name,
-    url: x.kind === "http" ? x.request.url : `${x.request.host}:${x.request.port}`,
-  }));
+  const picker = monitors.map((x) => ({ id: x.id, name: x.name, url: monitorTarget({ kind: x.kind, ...x.request }), tags: x.tags }));
   const filtered = eventId !== undefined ? deliveries[0] : undefined;
   return (
     <>
