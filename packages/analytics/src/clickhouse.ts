@@ -4,7 +4,7 @@ import { analyticsExport, checkResult, type Db } from "@vigil/db-schema";
 import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
 import { toAnalyticsError } from "./errors";
 import { NOT_NEWEST } from "./libsql";
-import { type Analytics, BUCKET_MS, type Bucket, type DailyUptime, type SeriesPoint, uptimeOf } from "./types";
+import { type Analytics, BUCKET_MS, type DailyUptime, type MonitorSeriesPoint, type MonitorsSeriesQuery, uptimeOf } from "./types";
 
 /** A check result as copied from libSQL's check_result (times in ms). */
 export interface ExportedResult {
@@ -86,11 +86,12 @@ export function clickhouseAnalytics(opts: ClickHouseAnalyticsOptions): ClickHous
   const rankFromHistogram = (p: number) => `h.1[arrayFirstIndex(c -> c >= greatest(1, ceil(${p} * arraySum(h.2))), arrayCumSum(h.2))]`;
   const rankFromSorted = (p: number) => `sorted[toUInt64(greatest(1, ceil(${p} * length(sorted))))]`;
 
-  async function series(q: { monitorId: number; from: number; to: number; bucket: Bucket; locationId?: number }): Promise<SeriesPoint[]> {
+  async function seriesOf(q: MonitorsSeriesQuery & { locationId?: number }): Promise<MonitorSeriesPoint[]> {
+    if (q.monitorIds.length === 0) return [];
     const size = BUCKET_MS[q.bucket];
     const { raw, whole } = splitRange(q.from, q.to, size);
     const byLocation = q.locationId !== undefined;
-    const params: Record<string, unknown> = { monitor: q.monitorId, location: q.locationId ?? 0 };
+    const params: Record<string, unknown> = { monitors: q.monitorIds, location: q.locationId ?? 0 };
     const locFilter = byLocation ? "AND location_id = {location:UInt32}" : "";
     const parts: string[] = [];
     if (raw.length > 0) {
@@ -101,31 +102,32 @@ export function clickhouseAnalytics(opts: ClickHouseAnalyticsOptions): ClickHous
           return `(cron_timestamp >= fromUnixTimestamp64Milli({rf${i}:Int64}, 'UTC') AND cron_timestamp < fromUnixTimestamp64Milli({rt${i}:Int64}, 'UTC'))`;
         })
         .join(" OR ");
-      parts.push(`SELECT start, total, success, degraded, error, ${rankFromSorted(0.5)} AS p50, ${rankFromSorted(0.95)} AS p95, ${rankFromSorted(0.99)} AS p99
+      parts.push(`SELECT monitor_id, start, total, success, degraded, error, ${rankFromSorted(0.5)} AS p50, ${rankFromSorted(0.95)} AS p95, ${rankFromSorted(0.99)} AS p99
         FROM (
-          SELECT intDiv(toUnixTimestamp64Milli(cron_timestamp), ${size}) * ${size} AS start, count() AS total,
+          SELECT monitor_id, intDiv(toUnixTimestamp64Milli(cron_timestamp), ${size}) * ${size} AS start, count() AS total,
             countIf(status = 'success') AS success, countIf(status = 'degraded') AS degraded, countIf(status = 'error') AS error,
             arraySort(groupArray(latency_ms)) AS sorted
           FROM ${t("check_results")} FINAL
-          WHERE monitor_id = {monitor:UInt32} ${locFilter} AND (${ranges})
-          GROUP BY start)`);
+          WHERE monitor_id IN {monitors:Array(UInt32)} ${locFilter} AND (${ranges})
+          GROUP BY monitor_id, start)`);
     }
     if (whole) {
       params.wf = whole[0];
       params.wt = whole[1];
       const view = q.bucket === "hour" ? "check_results_hourly" : "check_results_daily";
-      parts.push(`SELECT start, total, success, degraded, error, ${rankFromHistogram(0.5)} AS p50, ${rankFromHistogram(0.95)} AS p95, ${rankFromHistogram(0.99)} AS p99
+      parts.push(`SELECT monitor_id, start, total, success, degraded, error, ${rankFromHistogram(0.5)} AS p50, ${rankFromHistogram(0.95)} AS p95, ${rankFromHistogram(0.99)} AS p99
         FROM (
-          SELECT toInt64(toUnixTimestamp(bucket)) * 1000 AS start, sum(total) AS total, sum(success) AS success,
+          SELECT monitor_id, toInt64(toUnixTimestamp(bucket)) * 1000 AS start, sum(total) AS total, sum(success) AS success,
             sum(degraded) AS degraded, sum(error) AS error, sumMapMerge(latency) AS h
           FROM ${t(view)}
-          WHERE monitor_id = {monitor:UInt32} ${locFilter}
+          WHERE monitor_id IN {monitors:Array(UInt32)} ${locFilter}
             AND bucket >= toDateTime(intDiv({wf:Int64}, 1000), 'UTC') AND bucket < toDateTime(intDiv({wt:Int64}, 1000), 'UTC')
-          GROUP BY bucket)`);
+          GROUP BY monitor_id, bucket)`);
     }
-    type Raw = Record<"start" | "total" | "success" | "degraded" | "error" | "p50" | "p95" | "p99", string | number | null>;
-    const got = await rows<Raw>(`SELECT * FROM (${parts.join(" UNION ALL ")}) ORDER BY start`, params);
+    type Raw = Record<"monitor_id" | "start" | "total" | "success" | "degraded" | "error" | "p50" | "p95" | "p99", string | number | null>;
+    const got = await rows<Raw>(`SELECT * FROM (${parts.join(" UNION ALL ")}) ORDER BY monitor_id, start`, params);
     return got.map((r) => ({
+      monitorId: n(r.monitor_id),
       start: n(r.start),
       locationId: byLocation ? (q.locationId as number) : null,
       total: n(r.total),
@@ -184,7 +186,10 @@ export function clickhouseAnalytics(opts: ClickHouseAnalyticsOptions): ClickHous
 
   return {
     backend: "clickhouse",
-    series,
+    async series({ monitorId, ...q }) {
+      return (await seriesOf({ ...q, monitorIds: [monitorId] })).map(({ monitorId: _, ...p }) => p);
+    },
+    seriesOfMonitors: seriesOf,
     dailyUptime,
 
     /**

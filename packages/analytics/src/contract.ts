@@ -89,6 +89,39 @@ export function analyticsContract(name: string, backend: Backend) {
       ]);
     });
 
+    it("a page of monitors gets every monitor's hourly series in one call, as each alone", async () => {
+      const rows = [...hourData(57), result(57, 2, BASE + 2 * H + 5, "error", 70)];
+      for (let i = 0; i < 30; i++) rows.push(result(58, 2, BASE + 3 * H + i * 60_000, i % 10 === 0 ? "degraded" : "success", 200 - i));
+      await backend.load(rows);
+      const a = backend.analytics();
+      const q = { from: BASE + 30 * 60_000, to: BASE + 4 * H, bucket: "hour" as const };
+      const all = await a.seriesOfMonitors({ ...q, monitorIds: [58, 59, 57] });
+      const alone = async (monitorId: number) => (await a.series({ ...q, monitorId })).map((p) => ({ ...p, monitorId }));
+      expect(all).toEqual([...(await alone(57)), ...(await alone(58))]);
+      expect(all.map((p) => [p.monitorId, p.start, p.total, p.p50])).toEqual([
+        [57, BASE, 41, 80],
+        [57, BASE + H, 1, 500],
+        [57, BASE + 2 * H, 1, 70],
+        [58, BASE + 3 * H, 30, 185],
+      ]);
+      expect(await a.seriesOfMonitors({ ...q, monitorIds: [] })).toEqual([]);
+    });
+
+    it("a result that arrives late, for an hour already charted, counts in its hour", async () => {
+      await backend.load(hourData(67));
+      const a = backend.analytics();
+      const q = { monitorId: 67, from: BASE - D, to: BASE + D, bucket: "hour" as const };
+      expect((await a.series(q))[0]).toMatchObject({ start: BASE, total: 100, error: 2, p99: 99 });
+      await backend.load([result(67, 2, BASE + 15, "error", 1000), result(67, 1, BASE + 45_000, "success", 999)]);
+      expect((await a.series(q))[0]).toMatchObject({ start: BASE, total: 102, error: 3, p50: 51, p99: 999 });
+      expect(await a.series({ ...q, bucket: "day", locationId: 2 })).toEqual([
+        { start: BASE, locationId: 2, total: 1, success: 0, degraded: 0, error: 1, uptime: 0, p50: 1000, p95: 1000, p99: 1000 },
+      ]);
+      expect(await a.dailyUptime({ monitorIds: [67], from: BASE - D, to: BASE + D })).toEqual([
+        { monitorId: 67, day: BASE, total: 103, success: 97, degraded: 3, error: 3, uptime: 100 / 103 },
+      ]);
+    });
+
     it("reports per-day uptime of several monitors at once, only days with results", async () => {
       const start = BASE + 40 * D;
       const rows: ResultRow[] = [];

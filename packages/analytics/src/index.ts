@@ -3,5 +3,14 @@ export { AnalyticsEnv } from "./env";
 export { AnalyticsUnavailableError } from "./errors";
 export { type ExportOptions, type ExportOutcome, exportResults, type ResultSink } from "./export";
 export { analyticsFromEnv, createAnalyticsClient, isClickHouse } from "./factory";
-export { libsqlAnalytics } from "./libsql";
-export type { Analytics, Bucket, DailyUptime, DailyUptimeQuery, SeriesPoint, SeriesQuery } from "./types";
+export { type LibsqlAnalytics, libsqlAnalytics, type RollupOutcome } from "./libsql";
+export type {
+  Analytics,
+  Bucket,
+  DailyUptime,
+  DailyUptimeQuery,
+  MonitorSeriesPoint,
+  MonitorsSeriesQuery,
+  SeriesPoint,
+  SeriesQuery,
+} from "./types";

@@ -1,16 +1,34 @@
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyticsContract, BASE, D, insertRows, result, seedWorkspace } from "./contract";
+import { analyticsContract, BASE, D, H, insertRows, result, seedWorkspace } from "./contract";
 import { libsqlAnalytics } from "./libsql";
 
 let t: TestDatabase;
+/** A second database for the contract without the rollup step (the contract's monitor ids repeat). */
+let unsummed: TestDatabase;
 beforeAll(async () => {
-  t = await startTestDatabase();
-  await seedWorkspace(t.db);
+  [t, unsummed] = await Promise.all([startTestDatabase(), startTestDatabase()]);
+  await Promise.all([seedWorkspace(t.db), seedWorkspace(unsummed.db)]);
 });
-afterAll(async () => t?.close());
+afterAll(async () => Promise.all([t?.close(), unsummed?.close()]));
 
-analyticsContract("libSQL", { analytics: () => libsqlAnalytics(t.db), load: (rows) => insertRows(t.db, rows) });
+// Charts read the hourly rollup plus what it has not taken in yet: exact whether the rollup step has run or not.
+analyticsContract("libSQL, results summed by the hourly rollup", {
+  analytics: () => libsqlAnalytics(t.db),
+  load: async (rows) => {
+    await insertRows(t.db, rows);
+    await libsqlAnalytics(t.db).rollup();
+  },
+});
+analyticsContract("libSQL, results not yet summed", {
+  analytics: () => libsqlAnalytics(unsummed.db),
+  load: (rows) => insertRows(unsummed.db, rows),
+});
+
+const hourRows = async (monitorId: number) =>
+  (
+    await t.db.$client.execute({ sql: "select hour, total from check_result_hour where monitor_id = ? order by hour", args: [monitorId] })
+  ).rows.map((r) => [Number(r.hour), Number(r.total)]);
 
 describe("libSQL retention", () => {
   it("keeps results evaluation has not seen yet", async () => {
@@ -18,5 +36,51 @@ describe("libSQL retention", () => {
     expect(await libsqlAnalytics(t.db).deleteBefore(1, BASE - 300 * D)).toBe(1);
     const left = await t.db.$client.execute("select count(*) as n from check_result where monitor_id = 47");
     expect(Number(left.rows[0]!.n)).toBe(1);
+  });
+
+  it("takes deleted results out of the hourly sums, and keeps the hour the cutoff falls in for what is left", async () => {
+    const old = BASE - 200 * D;
+    const a = libsqlAnalytics(t.db);
+    await insertRows(t.db, [
+      result(48, 1, old, "success", 5),
+      result(48, 1, old + 10 * 60_000, "error", 6),
+      result(48, 1, old + 50 * 60_000, "success", 7),
+      result(48, 1, old + 2 * H, "success", 8, false),
+      result(48, 1, old + 5 * H, "success", 9),
+    ]);
+    await a.rollup();
+    expect(await hourRows(48)).toEqual([
+      [old, 3],
+      [old + 2 * H, 1],
+      [old + 5 * H, 1],
+    ]);
+    // Cutoff at 00:30 of the first hour; the 02:00 result is pending, so it stays.
+    expect(await a.deleteBefore(1, old + 30 * 60_000)).toBe(2);
+    expect(await hourRows(48)).toEqual([
+      [old, 1],
+      [old + 2 * H, 1],
+      [old + 5 * H, 1],
+    ]);
+    expect((await a.series({ monitorId: 48, from: old, to: old + D, bucket: "day" }))[0]).toMatchObject({ total: 3, p50: 8 });
+  });
+});
+
+describe("libSQL hourly rollup", () => {
+  it("catches up a backlog in steps and says when it is behind", async () => {
+    const a = libsqlAnalytics(t.db);
+    await a.rollup();
+    const start = BASE + 300 * D;
+    await insertRows(
+      t.db,
+      Array.from({ length: 7 }, (_, i) => result(49, 1, start + i * H, "success", 10 + i)),
+    );
+    expect((await a.rollup({ batch: 2, maxBatches: 2 })).behind).toBe(true);
+    expect(await hourRows(49)).toHaveLength(4);
+    const done = await a.rollup({ batch: 2 });
+    expect(done.behind).toBe(false);
+    expect(await hourRows(49)).toHaveLength(7);
+    expect(await a.series({ monitorId: 49, from: start, to: start + D, bucket: "day" })).toEqual([
+      { start, locationId: null, total: 7, success: 7, degraded: 0, error: 0, uptime: 1, p50: 13, p95: 16, p99: 16 },
+    ]);
   });
 });

@@ -1,60 +1,171 @@
-import { checkResult, type Db } from "@vigil/db-schema";
-import { and, eq, gte, inArray, isNotNull, lt, sql } from "drizzle-orm";
-import { type Analytics, BUCKET_MS, type DailyUptime, uptimeOf } from "./types";
-
-const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+import { type Db, writeBatch } from "@vigil/db-schema";
+import { sql } from "drizzle-orm";
+import { type Analytics, BUCKET_MS, type DailyUptime, type MonitorSeriesPoint, type MonitorsSeriesQuery, uptimeOf } from "./types";
 
 /**
  * With ClickHouse, retention in libSQL never deletes the newest row: SQLite would hand its rowid out
- * again, and the exporter's watermark (a rowid) would then skip the next result.
+ * again, and the exporter's watermark (a rowid) would then skip the next result. The hourly rollup's
+ * watermark is a rowid too, so libSQL's own retention keeps it as well.
  */
-export const NOT_NEWEST = sql`rowid < (select max(rowid) from check_result)`;
+const NOT_NEWEST_SQL = "rowid < (select max(rowid) from check_result)";
+export const NOT_NEWEST = sql.raw(NOT_NEWEST_SQL);
 
-/** The default backend: the `check_result` table in libSQL, fine up to ~100 monitors. */
-export function libsqlAnalytics(db: Db): Analytics {
+/** The `analytics_export` row whose watermark says which results `check_result_hour` holds. */
+export const ROLLUP_STORE = "check_result_hour";
+
+export interface RollupOutcome {
+  /** check_result rowid every result up to which is summed in check_result_hour. */
+  through: number;
+  /** Whether results past the watermark were left for the next call. */
+  behind: boolean;
+}
+
+export interface LibsqlAnalytics extends Analytics {
+  readonly backend: "libsql";
+  /**
+   * Sums the results stored since the last call into their hours (a late result recomputes its hour), in
+   * steps of `batch` results, at most `maxBatches` of them. Reads are exact without it; it makes them fast.
+   */
+  rollup(opts?: { batch?: number; maxBatches?: number }): Promise<RollupOutcome>;
+}
+
+const H = BUCKET_MS.hour;
+const MARK = `(select coalesce(max(exported_through), 0) from analytics_export where store = '${ROLLUP_STORE}')`;
+const PENDING = `(select pending_through from analytics_export where store = '${ROLLUP_STORE}')`;
+
+/** Results (`c`) counted per monitor, hour, location and latency: the exact histogram's rows. */
+const perLatency = (from: string, where: string) =>
+  `select c.workspace_id, c.monitor_id, (c.cron_timestamp / ${H}) * ${H} as hour, c.location_id, c.latency_ms, count(*) as n,
+    sum(c.status = 'success') as s, sum(c.status = 'degraded') as d, sum(c.status = 'error') as e
+  from ${from} where ${where} group by c.monitor_id, hour, c.location_id, c.latency_ms`;
+
+/** Per monitor, hour and location: counts and the latency histogram as a JSON array of latency, count, … */
+const hourSums = (source: string) =>
+  `select monitor_id, hour, location_id, max(workspace_id) as workspace_id, sum(n) as total, sum(s) as success,
+    sum(d) as degraded, sum(e) as error, '[' || group_concat(latency_ms || ',' || n) || ']' as latencies
+  from (${source}) where true group by monitor_id, hour, location_id`;
+
+const upsertHours = (source: string) =>
+  `insert into check_result_hour (monitor_id, hour, location_id, workspace_id, total, success, degraded, error, latencies)
+  ${hourSums(source)}
+  on conflict (monitor_id, hour, location_id) do update set workspace_id = excluded.workspace_id, total = excluded.total,
+    success = excluded.success, degraded = excluded.degraded, error = excluded.error, latencies = excluded.latencies`;
+
+type Stmt = { sql: string; args: (string | number)[] };
+/** Raw SQL in `writeBatch`'s shape. */
+const query = (s: Stmt) => ({ toSQL: () => ({ sql: s.sql, params: s.args }) });
+const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
+
+interface HourCell {
+  monitorId: number;
+  hour: number;
+  locationId: number;
+  total: number;
+  success: number;
+  degraded: number;
+  error: number;
+  latencies: string;
+}
+
+/**
+ * Whole hours inside [from, to) come from check_result_hour plus the results past its watermark; the
+ * partial hours at the edges from check_result. Both in one read transaction, so a rollup committing in
+ * between never counts a result twice or not at all.
+ */
+function hourStatements(monitorIds: readonly number[], from: number, to: number, locationId: number | undefined) {
+  const up = Math.ceil(from / H) * H;
+  const down = Math.floor(to / H) * H;
+  const [a, b] = up < down ? [up, down] : [to, to];
+  const loc = locationId === undefined ? { sql: "", args: [] } : { sql: " and location_id = ?", args: [locationId] };
+  const ids = marks(monitorIds.length);
+  const rolled: Stmt = {
+    sql: `select monitor_id, hour, location_id, total, success, degraded, error, latencies from check_result_hour
+      where monitor_id in (${ids}) and hour >= ? and hour < ?${loc.sql}`,
+    args: [...monitorIds, a, b, ...loc.args],
+  };
+  const raw: Stmt = {
+    sql: hourSums(
+      perLatency(
+        "check_result c",
+        `c.monitor_id in (${ids}) and c.cron_timestamp >= ? and c.cron_timestamp < ?${loc.sql.replace("location_id", "c.location_id")}
+          and (c.cron_timestamp < ? or c.cron_timestamp >= ? or c.rowid > ${MARK})`,
+      ),
+    ),
+    args: [...monitorIds, from, to, ...loc.args, a, b],
+  };
+  return a < b ? [rolled, raw] : [raw];
+}
+
+/** Nearest rank: the value at rank ceil(p·n) of the sorted latencies. */
+function percentiles(hist: Map<number, number>, total: number) {
+  const sorted = [...hist].sort((x, y) => x[0] - y[0]);
+  const at = (p: number) => {
+    const rank = Math.max(1, Math.ceil(p * total));
+    let seen = 0;
+    for (const [value, count] of sorted) {
+      seen += count;
+      if (seen >= rank) return value;
+    }
+    return null;
+  };
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+}
+
+/** Hour cells summed into buckets of `size` (per location when `byLocation`), by monitor then time. */
+function toSeries(cells: HourCell[], size: number, byLocation: boolean): MonitorSeriesPoint[] {
+  type Acc = Omit<MonitorSeriesPoint, "uptime" | "p50" | "p95" | "p99"> & { hist: Map<number, number> };
+  const buckets = new Map<string, Acc>();
+  for (const c of cells) {
+    const start = Math.floor(c.hour / size) * size;
+    const locationId = byLocation ? c.locationId : null;
+    const key = `${c.monitorId}:${start}:${locationId}`;
+    let acc = buckets.get(key);
+    if (!acc) {
+      acc = { monitorId: c.monitorId, start, locationId, total: 0, success: 0, degraded: 0, error: 0, hist: new Map() };
+      buckets.set(key, acc);
+    }
+    acc.total += c.total;
+    acc.success += c.success;
+    acc.degraded += c.degraded;
+    acc.error += c.error;
+    const flat = JSON.parse(c.latencies) as number[];
+    for (let i = 0; i < flat.length; i += 2) acc.hist.set(flat[i]!, (acc.hist.get(flat[i]!) ?? 0) + flat[i + 1]!);
+  }
+  return [...buckets.values()]
+    .sort((x, y) => x.monitorId - y.monitorId || x.start - y.start || (x.locationId ?? 0) - (y.locationId ?? 0))
+    .map(({ hist, ...p }) => ({ ...p, uptime: uptimeOf(p.total, p.error), ...percentiles(hist, p.total) }));
+}
+
+/** The default backend: the `check_result` table in libSQL, read through its hourly rollup `check_result_hour`. */
+export function libsqlAnalytics(db: Db): LibsqlAnalytics {
+  async function hourCells(monitorIds: readonly number[], from: number, to: number, locationId?: number): Promise<HourCell[]> {
+    if (monitorIds.length === 0 || from >= to) return [];
+    const results = await db.$client.batch(hourStatements(monitorIds, from, to, locationId), "read");
+    return results.flatMap((rs) =>
+      rs.rows.map((r) => ({
+        monitorId: Number(r.monitor_id),
+        hour: Number(r.hour),
+        locationId: Number(r.location_id),
+        total: Number(r.total),
+        success: Number(r.success),
+        degraded: Number(r.degraded),
+        error: Number(r.error),
+        latencies: String(r.latencies),
+      })),
+    );
+  }
+
+  async function seriesOfMonitors(q: MonitorsSeriesQuery) {
+    return toSeries(await hourCells(q.monitorIds, q.from, q.to), BUCKET_MS[q.bucket], false);
+  }
+
   return {
     backend: "libsql",
     async series(q) {
-      const size = BUCKET_MS[q.bucket];
-      const c = checkResult;
-      // A literal, not a bound parameter: a bound JS number arrives as REAL and the division would not truncate.
-      const bucket = sql`(${c.cronTimestamp} / ${sql.raw(String(size))}) * ${sql.raw(String(size))}`;
-      const partition = q.locationId === undefined ? bucket : sql`${bucket}, ${c.locationId}`;
-      const where = and(
-        eq(c.monitorId, q.monitorId),
-        gte(c.cronTimestamp, q.from),
-        lt(c.cronTimestamp, q.to),
-        q.locationId === undefined ? undefined : eq(c.locationId, q.locationId),
-      );
-      const rank = (p: number) => sql.raw(`max(case when rn = max(1, cast(ceil(${p} * n) as integer)) then latency_ms end)`);
-      // Percentiles by nearest rank within each bucket, computed in the database.
-      const ranked = sql`select ${bucket} as b, ${q.locationId === undefined ? sql`null` : c.locationId} as loc, ${c.status} as status,
-          ${c.latencyMs} as latency_ms,
-          row_number() over (partition by ${partition} order by ${c.latencyMs}) as rn,
-          count(*) over (partition by ${partition}) as n
-        from ${c} where ${where}`;
-      type Raw = Record<"b" | "loc" | "total" | "success" | "degraded" | "error" | "p50" | "p95" | "p99", number | null>;
-      const rows = await db.all<Raw>(sql`with r as (${ranked})
-          select b, loc, count(*) as total, sum(status = 'success') as success, sum(status = 'degraded') as degraded,
-            sum(status = 'error') as error, ${rank(0.5)} as p50, ${rank(0.95)} as p95, ${rank(0.99)} as p99
-          from r group by b, loc order by b`);
-      return rows.map((row) => {
-        const total = Number(row.total);
-        const error = Number(row.error);
-        return {
-          start: Number(row.b),
-          locationId: num(row.loc),
-          total,
-          success: Number(row.success),
-          degraded: Number(row.degraded),
-          error,
-          uptime: uptimeOf(total, error),
-          p50: num(row.p50),
-          p95: num(row.p95),
-          p99: num(row.p99),
-        };
-      });
+      const cells = await hourCells([q.monitorId], q.from, q.to, q.locationId);
+      return toSeries(cells, BUCKET_MS[q.bucket], q.locationId !== undefined).map(({ monitorId: _, ...p }) => p);
     },
+    seriesOfMonitors,
     async dailyUptime(q) {
       const out: DailyUptime[] = [];
       // sqld caps one response's size: a status page with 1,000 monitors asks in groups.
@@ -64,38 +175,92 @@ export function libsqlAnalytics(db: Db): Analytics {
       return out.sort((a, b) => a.monitorId - b.monitorId || a.day - b.day);
     },
     async deleteBefore(workspaceId, cutoff) {
-      // Pending results are kept until evaluation has seen them.
-      const gone = await db
-        .delete(checkResult)
-        .where(and(eq(checkResult.workspaceId, workspaceId), lt(checkResult.cronTimestamp, cutoff), isNotNull(checkResult.evaluatedAt)));
-      return gone.rowsAffected;
+      // Pending results are kept until evaluation has seen them. The hours before the cutoff's are summed
+      // again from what is left (pending results and the cutoff's own hour after the cutoff).
+      const through = Math.ceil(cutoff / H) * H;
+      const [gone] = await writeBatch(db, [
+        query({
+          sql: `delete from check_result where workspace_id = ? and cron_timestamp < ? and evaluated_at is not null and ${NOT_NEWEST_SQL}`,
+          args: [workspaceId, cutoff],
+        }),
+        query({ sql: "delete from check_result_hour where workspace_id = ? and hour < ?", args: [workspaceId, through] }),
+        query({
+          sql: upsertHours(perLatency("check_result c", `c.workspace_id = ? and c.cron_timestamp < ? and c.rowid <= ${MARK}`)),
+          args: [workspaceId, through],
+        }),
+      ]);
+      return gone!.rowsAffected;
+    },
+    async rollup(opts = {}) {
+      const batch = opts.batch ?? 50_000;
+      const maxBatches = opts.maxBatches ?? 20;
+      for (let i = 0; ; i++) {
+        const touched = `with touched as (select distinct monitor_id, location_id, (cron_timestamp / ${H}) * ${H} as hour
+          from check_result where rowid > ${MARK} and rowid <= ${PENDING})`;
+        const results = await writeBatch(db, [
+          query({
+            sql: "insert into analytics_export (store, exported_through) values (?, 0) on conflict (store) do nothing",
+            args: [ROLLUP_STORE],
+          }),
+          query({
+            sql: `update analytics_export set pending_through = (select max(rowid) from
+              (select rowid from check_result where rowid > ${MARK} order by rowid limit ?)) where store = ?`,
+            args: [batch, ROLLUP_STORE],
+          }),
+          // Every hour a new result falls in is summed again whole, from all its results up to the new watermark.
+          query({
+            sql: upsertHours(
+              `${touched} ${perLatency(
+                `touched t join check_result c on c.monitor_id = t.monitor_id and c.cron_timestamp >= t.hour
+                  and c.cron_timestamp < t.hour + ${H} and c.location_id = t.location_id`,
+                `c.rowid <= ${PENDING}`,
+              )}`,
+            ),
+            args: [],
+          }),
+          query({
+            sql: `update analytics_export set exported_through = coalesce(pending_through, exported_through), pending_through = null,
+              updated_at = cast(unixepoch('subsec') * 1000 as integer) where store = ?`,
+            args: [ROLLUP_STORE],
+          }),
+          query({
+            sql: `select ${MARK} as through, coalesce((select max(rowid) from check_result), 0) > ${MARK} as behind`,
+            args: [],
+          }),
+        ]);
+        const row = results.at(-1)!.rows[0]!;
+        const out = { through: Number(row.through), behind: Boolean(Number(row.behind)) };
+        if (!out.behind || i + 1 >= maxBatches) return out;
+      }
     },
   };
 }
 
 const DAILY_GROUP = 100;
 
+/** Per-day counts from the hourly rollup for whole hours, from raw results for the edges and past its watermark. */
 async function dailyUptimeOf(db: Db, monitorIds: number[], from: number, to: number): Promise<DailyUptime[]> {
-  const c = checkResult;
-  const day = sql<number>`(${c.cronTimestamp} / 86400000) * 86400000`;
-  const rows = await db
-    .select({
-      monitorId: c.monitorId,
-      day,
-      total: sql<number>`count(*)`,
-      success: sql<number>`sum(${c.status} = 'success')`,
-      degraded: sql<number>`sum(${c.status} = 'degraded')`,
-      error: sql<number>`sum(${c.status} = 'error')`,
-    })
-    .from(c)
-    .where(and(inArray(c.monitorId, monitorIds), gte(c.cronTimestamp, from), lt(c.cronTimestamp, to)))
-    .groupBy(c.monitorId, day)
-    .orderBy(c.monitorId, day);
-  return rows.map((r) => {
+  const D = BUCKET_MS.day;
+  const up = Math.ceil(from / H) * H;
+  const down = Math.floor(to / H) * H;
+  const [a, b] = up < down ? [up, down] : [to, to];
+  const ids = marks(monitorIds.length);
+  const rs = await db.$client.execute({
+    sql: `select monitor_id, day, sum(total) as total, sum(success) as success, sum(degraded) as degraded, sum(error) as error from (
+        select monitor_id, (hour / ${D}) * ${D} as day, total, success, degraded, error from check_result_hour
+          where monitor_id in (${ids}) and hour >= ? and hour < ?
+        union all
+        select monitor_id, (cron_timestamp / ${D}) * ${D} as day, 1, status = 'success', status = 'degraded', status = 'error' from check_result
+          where monitor_id in (${ids}) and cron_timestamp >= ? and cron_timestamp < ?
+            and (cron_timestamp < ? or cron_timestamp >= ? or rowid > ${MARK}))
+      group by monitor_id, day order by monitor_id, day`,
+    args: [...monitorIds, a, b, ...monitorIds, from, to, a, b],
+  });
+  return rs.rows.map((r) => {
     const total = Number(r.total);
     const error = Number(r.error);
     return {
-      monitorId: Number(r.monitorId),
+      monitorId: Number(r.monitor_id),
       day: Number(r.day),
       total,
       success: Number(r.success),

@@ -25,6 +25,18 @@ export interface SeriesPoint {
   p99: number | null;
 }
 
+export interface MonitorsSeriesQuery {
+  monitorIds: number[];
+  from: number; // ms, inclusive
+  to: number; // ms, exclusive
+  bucket: Bucket;
+}
+
+/** A bucket of one of several monitors' series (all locations together). */
+export interface MonitorSeriesPoint extends SeriesPoint {
+  monitorId: number;
+}
+
 export interface DailyUptimeQuery {
   monitorIds: number[];
   from: number; // ms, inclusive
@@ -49,6 +61,8 @@ export interface Analytics {
   readonly backend: "libsql" | "clickhouse";
   /** One monitor's series in hour or day buckets (only buckets that have results), oldest first. */
   series(q: SeriesQuery): Promise<SeriesPoint[]>;
+  /** Several monitors' series at once (a page of the monitor list), all locations together; by monitor, then time. */
+  seriesOfMonitors(q: MonitorsSeriesQuery): Promise<MonitorSeriesPoint[]>;
   /** Per-day uptime of many monitors at once (a status page's 90-day bars); only days with results, by monitor then day. */
   dailyUptime(q: DailyUptimeQuery): Promise<DailyUptime[]>;
   /** Deletes a workspace's results older than `cutoff` (ms); returns how many went. */

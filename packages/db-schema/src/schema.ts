@@ -245,6 +245,31 @@ export const checkResult = sqliteTable(
   ],
 );
 
+/**
+ * Check results summed per monitor, location and hour (the libSQL analytics backend), so charts and uptime
+ * over days read a few hundred rows instead of every result. A row holds the results up to the
+ * `analytics_export` watermark of store `check_result_hour` (a check_result rowid); readers add the rows past it.
+ * `latencies` is an exact histogram: a JSON array of latency, count, latency, count…
+ */
+export const checkResultHour = sqliteTable(
+  "check_result_hour",
+  {
+    monitorId: integer("monitor_id").notNull(),
+    hour: integer("hour").notNull(),
+    locationId: integer("location_id").notNull(),
+    workspaceId: integer("workspace_id").notNull(),
+    total: integer("total").notNull(),
+    success: integer("success").notNull(),
+    degraded: integer("degraded").notNull(),
+    error: integer("error").notNull(),
+    latencies: text("latencies").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.monitorId, t.hour, t.locationId] }),
+    index("check_result_hour_workspace_time").on(t.workspaceId, t.hour),
+  ],
+);
+
 // ── Alerts ───────────────────────────────────────────────────────────────────
 
 export { CHANNEL_KINDS };
