@@ -67,33 +67,84 @@ interface HourCell {
   latencies: string;
 }
 
-/**
- * Whole hours inside [from, to) come from check_result_hour plus the results past its watermark; the
- * partial hours at the edges from check_result. Both in one read transaction, so a rollup committing in
- * between never counts a result twice or not at all.
- */
-function hourStatements(monitorIds: readonly number[], from: number, to: number, locationId: number | undefined) {
+/** Whole hours of [from, to) as [a, b) (empty, a = b = to, when there is none). */
+function wholeHours(from: number, to: number): [number, number] {
   const up = Math.ceil(from / H) * H;
   const down = Math.floor(to / H) * H;
-  const [a, b] = up < down ? [up, down] : [to, to];
-  const loc = locationId === undefined ? { sql: "", args: [] } : { sql: " and location_id = ?", args: [locationId] };
+  return up < down ? [up, down] : [to, to];
+}
+
+/** Past this many results behind the rollup, late results are looked up per monitor instead of in rowid order. */
+const LATE_SCAN = 20_000;
+
+export interface LibsqlAnalyticsOptions {
+  /** Results behind the rollup up to which reads find late results in rowid order (default 20,000). */
+  lateScan?: number;
+}
+
+/**
+ * The raw results a read adds to check_result_hour's whole hours [a, b): the partial hours at the edges of
+ * [from, to), and results past the rollup's watermark. Those are few (what arrived since the last rollup):
+ * found in rowid order, or through the monitor's index when the rollup has fallen far behind. SQLite
+ * tests the constant backlog condition once and skips the branch not taken.
+ */
+function rawResults(
+  lateScan: number,
+  monitorIds: readonly number[],
+  from: number,
+  to: number,
+  a: number,
+  b: number,
+  locationId?: number,
+): Stmt {
   const ids = marks(monitorIds.length);
+  const loc = locationId === undefined ? "" : " and location_id = ?";
+  const locArgs = locationId === undefined ? [] : [locationId];
+  const cols = "workspace_id, monitor_id, cron_timestamp, location_id, latency_ms, status";
+  const backlog = `(select coalesce(max(rowid), 0) from check_result) - ${MARK}`;
+  const parts: Stmt[] = [];
+  const range = (x: number, y: number) =>
+    parts.push({
+      sql: `select ${cols} from check_result where monitor_id in (${ids}) and cron_timestamp >= ? and cron_timestamp < ?${loc}`,
+      args: [...monitorIds, x, y, ...locArgs],
+    });
+  if (a === b) range(from, to);
+  else {
+    if (from < a) range(from, a);
+    if (b < to) range(b, to);
+    parts.push(
+      {
+        sql: `select ${cols} from check_result where rowid > ${MARK} and ${backlog} <= ${lateScan}
+          and +monitor_id in (${ids}) and cron_timestamp >= ? and cron_timestamp < ?${loc}`,
+        args: [...monitorIds, a, b, ...locArgs],
+      },
+      {
+        sql: `select ${cols} from check_result where ${backlog} > ${lateScan}
+          and monitor_id in (${ids}) and cron_timestamp >= ? and cron_timestamp < ?${loc} and rowid > ${MARK}`,
+        args: [...monitorIds, a, b, ...locArgs],
+      },
+    );
+  }
+  return { sql: `(${parts.map((p) => p.sql).join(" union all ")})`, args: parts.flatMap((p) => p.args) };
+}
+
+/**
+ * Whole hours come from check_result_hour plus the results past its watermark; partial hours at the edges
+ * from check_result. Both in one read transaction, so a rollup committing in between never counts a result
+ * twice or not at all.
+ */
+function hourStatements(lateScan: number, monitorIds: readonly number[], from: number, to: number, locationId: number | undefined): Stmt[] {
+  const [a, b] = wholeHours(from, to);
+  const loc = locationId === undefined ? "" : " and location_id = ?";
+  const raw = rawResults(lateScan, monitorIds, from, to, a, b, locationId);
+  const rawSums = { sql: hourSums(perLatency(`${raw.sql} c`, "true")), args: raw.args };
+  if (a === b) return [rawSums];
   const rolled: Stmt = {
     sql: `select monitor_id, hour, location_id, total, success, degraded, error, latencies from check_result_hour
-      where monitor_id in (${ids}) and hour >= ? and hour < ?${loc.sql}`,
-    args: [...monitorIds, a, b, ...loc.args],
+      where monitor_id in (${marks(monitorIds.length)}) and hour >= ? and hour < ?${loc}`,
+    args: [...monitorIds, a, b, ...(locationId === undefined ? [] : [locationId])],
   };
-  const raw: Stmt = {
-    sql: hourSums(
-      perLatency(
-        "check_result c",
-        `c.monitor_id in (${ids}) and c.cron_timestamp >= ? and c.cron_timestamp < ?${loc.sql.replace("location_id", "c.location_id")}
-          and (c.cron_timestamp < ? or c.cron_timestamp >= ? or c.rowid > ${MARK})`,
-      ),
-    ),
-    args: [...monitorIds, from, to, ...loc.args, a, b],
-  };
-  return a < b ? [rolled, raw] : [raw];
+  return [rolled, rawSums];
 }
 
 /** Nearest rank: the value at rank ceil(p·n) of the sorted latencies. */
@@ -137,10 +188,11 @@ function toSeries(cells: HourCell[], size: number, byLocation: boolean): Monitor
 }
 
 /** The default backend: the `check_result` table in libSQL, read through its hourly rollup `check_result_hour`. */
-export function libsqlAnalytics(db: Db): LibsqlAnalytics {
+export function libsqlAnalytics(db: Db, opts: LibsqlAnalyticsOptions = {}): LibsqlAnalytics {
+  const lateScan = Math.max(0, Math.floor(opts.lateScan ?? LATE_SCAN));
   async function hourCells(monitorIds: readonly number[], from: number, to: number, locationId?: number): Promise<HourCell[]> {
     if (monitorIds.length === 0 || from >= to) return [];
-    const results = await db.$client.batch(hourStatements(monitorIds, from, to, locationId), "read");
+    const results = await db.$client.batch(hourStatements(lateScan, monitorIds, from, to, locationId), "read");
     return results.flatMap((rs) =>
       rs.rows.map((r) => ({
         monitorId: Number(r.monitor_id),
@@ -170,7 +222,7 @@ export function libsqlAnalytics(db: Db): LibsqlAnalytics {
       const out: DailyUptime[] = [];
       // sqld caps one response's size: a status page with 1,000 monitors asks in groups.
       for (let i = 0; i < q.monitorIds.length; i += DAILY_GROUP) {
-        out.push(...(await dailyUptimeOf(db, q.monitorIds.slice(i, i + DAILY_GROUP), q.from, q.to)));
+        out.push(...(await dailyUptimeOf(db, lateScan, q.monitorIds.slice(i, i + DAILY_GROUP), q.from, q.to)));
       }
       return out.sort((a, b) => a.monitorId - b.monitorId || a.day - b.day);
     },
@@ -239,22 +291,18 @@ export function libsqlAnalytics(db: Db): LibsqlAnalytics {
 const DAILY_GROUP = 100;
 
 /** Per-day counts from the hourly rollup for whole hours, from raw results for the edges and past its watermark. */
-async function dailyUptimeOf(db: Db, monitorIds: number[], from: number, to: number): Promise<DailyUptime[]> {
+async function dailyUptimeOf(db: Db, lateScan: number, monitorIds: number[], from: number, to: number): Promise<DailyUptime[]> {
   const D = BUCKET_MS.day;
-  const up = Math.ceil(from / H) * H;
-  const down = Math.floor(to / H) * H;
-  const [a, b] = up < down ? [up, down] : [to, to];
-  const ids = marks(monitorIds.length);
+  const [a, b] = wholeHours(from, to);
+  const raw = rawResults(lateScan, monitorIds, from, to, a, b);
   const rs = await db.$client.execute({
     sql: `select monitor_id, day, sum(total) as total, sum(success) as success, sum(degraded) as degraded, sum(error) as error from (
         select monitor_id, (hour / ${D}) * ${D} as day, total, success, degraded, error from check_result_hour
-          where monitor_id in (${ids}) and hour >= ? and hour < ?
+          where monitor_id in (${marks(monitorIds.length)}) and hour >= ? and hour < ?
         union all
-        select monitor_id, (cron_timestamp / ${D}) * ${D} as day, 1, status = 'success', status = 'degraded', status = 'error' from check_result
-          where monitor_id in (${ids}) and cron_timestamp >= ? and cron_timestamp < ?
-            and (cron_timestamp < ? or cron_timestamp >= ? or rowid > ${MARK}))
+        select monitor_id, (cron_timestamp / ${D}) * ${D} as day, 1, status = 'success', status = 'degraded', status = 'error' from ${raw.sql})
       group by monitor_id, day order by monitor_id, day`,
-    args: [...monitorIds, a, b, ...monitorIds, from, to, a, b],
+    args: [...monitorIds, a, b, ...raw.args],
   });
   return rs.rows.map((r) => {
     const total = Number(r.total);
