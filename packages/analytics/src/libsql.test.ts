@@ -26,9 +26,9 @@ analyticsContract("libSQL, results not yet summed", {
   load: (rows) => insertRows(unsummed.db, rows),
 });
 
-const hourRows = async (monitorId: number) =>
+const hourRows = async (db: TestDatabase, monitorId: number) =>
   (
-    await t.db.$client.execute({ sql: "select hour, total from check_result_hour where monitor_id = ? order by hour", args: [monitorId] })
+    await db.db.$client.execute({ sql: "select hour, total from check_result_hour where monitor_id = ? order by hour", args: [monitorId] })
   ).rows.map((r) => [Number(r.hour), Number(r.total)]);
 
 describe("libSQL retention", () => {
@@ -50,14 +50,14 @@ describe("libSQL retention", () => {
       result(48, 1, old + 5 * H, "success", 9),
     ]);
     await a.rollup();
-    expect(await hourRows(48)).toEqual([
+    expect(await hourRows(t, 48)).toEqual([
       [old, 3],
       [old + 2 * H, 1],
       [old + 5 * H, 1],
     ]);
     // Cutoff at 00:30 of the first hour; the 02:00 result is pending, so it stays.
     expect(await a.deleteBefore(1, old + 30 * 60_000)).toBe(2);
-    expect(await hourRows(48)).toEqual([
+    expect(await hourRows(t, 48)).toEqual([
       [old, 1],
       [old + 2 * H, 1],
       [old + 5 * H, 1],
@@ -67,21 +67,39 @@ describe("libSQL retention", () => {
 });
 
 describe("libSQL hourly rollup", () => {
-  it("catches up a backlog in steps and says when it is behind", async () => {
-    const a = libsqlAnalytics(t.db);
-    await a.rollup();
-    const start = BASE + 300 * D;
-    await insertRows(
-      t.db,
-      Array.from({ length: 7 }, (_, i) => result(49, 1, start + i * H, "success", 10 + i)),
-    );
-    expect((await a.rollup({ batch: 2, maxBatches: 2 })).behind).toBe(true);
-    expect(await hourRows(49)).toHaveLength(4);
-    const done = await a.rollup({ batch: 2 });
-    expect(done.behind).toBe(false);
-    expect(await hourRows(49)).toHaveLength(7);
-    expect(await a.series({ monitorId: 49, from: start, to: start + D, bucket: "day" })).toEqual([
-      { start, locationId: null, total: 7, success: 7, degraded: 0, error: 0, uptime: 1, p50: 13, p95: 16, p99: 16 },
-    ]);
+  it("sums completed hours only, a few monitors and hours per step, and says when it is behind", async () => {
+    const fresh = await startTestDatabase();
+    try {
+      await seedWorkspace(fresh.db);
+      const a = libsqlAnalytics(fresh.db);
+      const rows = Array.from({ length: 7 }, (_, i) => result(49, 1, BASE + i * H, "success", 10 + i));
+      await insertRows(fresh.db, [...rows, result(50, 2, BASE + 3 * H, "error", 99)]);
+      const now = BASE + 6 * H + 30 * 60_000; // the 7th hour is not over
+      expect(await a.rollup({ monitors: 1, span: 2 * H, maxBatches: 2, now })).toMatchObject({ behind: true });
+      expect(await hourRows(fresh, 49)).toEqual([
+        [BASE, 1],
+        [BASE + H, 1],
+      ]);
+      // The most behind monitor goes next: 50 before 49's next hours.
+      expect(await hourRows(fresh, 50)).toEqual([[BASE + 3 * H, 1]]);
+      expect(await a.rollup({ monitors: 1, span: 2 * H, now })).toMatchObject({ behind: false });
+      expect(await hourRows(fresh, 49)).toHaveLength(6);
+      // Summed or not, every result counts.
+      expect(await a.series({ monitorId: 49, from: BASE, to: BASE + D, bucket: "day" })).toEqual([
+        { start: BASE, locationId: null, total: 7, success: 7, degraded: 0, error: 0, uptime: 1, p50: 13, p95: 16, p99: 16 },
+      ]);
+      expect(await a.dailyUptime({ monitorIds: [49, 50], from: BASE, to: BASE + D })).toEqual([
+        { monitorId: 49, day: BASE, total: 7, success: 7, degraded: 0, error: 0, uptime: 1 },
+        { monitorId: 50, day: BASE, total: 1, success: 0, degraded: 0, error: 1, uptime: 0 },
+      ]);
+      // A late result in a summed hour: found in rowid order, or through the monitor's index when far behind.
+      await insertRows(fresh.db, [result(49, 2, BASE + 5, "error", 1)]);
+      for (const lateScan of [20_000, 0]) {
+        const s = await libsqlAnalytics(fresh.db, { lateScan }).series({ monitorId: 49, from: BASE, to: BASE + D, bucket: "day" });
+        expect(s).toMatchObject([{ total: 8, error: 1, p50: 12 }]);
+      }
+    } finally {
+      await fresh.close();
+    }
   });
 });

@@ -14,24 +14,27 @@ export const NOT_NEWEST = sql.raw(NOT_NEWEST_SQL);
 export const ROLLUP_STORE = "check_result_hour";
 
 export interface RollupOutcome {
-  /** check_result rowid every result up to which is summed in check_result_hour. */
+  /** check_result rowid every result up to which is summed in the summed hours. */
   through: number;
-  /** Whether results past the watermark were left for the next call. */
+  /** Whether completed hours were left for the next call. */
   behind: boolean;
 }
 
 export interface LibsqlAnalytics extends Analytics {
   readonly backend: "libsql";
   /**
-   * Sums the results stored since the last call into their hours (a late result recomputes its hour), in
-   * steps of `batch` results, at most `maxBatches` of them. Reads are exact without it; it makes them fast.
+   * Sums each monitor's completed hours not summed yet (at most `span` ms of them per monitor and step,
+   * `monitors` monitors per step, `maxBatches` steps), and sums again the hours late results fell in. Reads
+   * are exact without it; it makes them fast.
    */
-  rollup(opts?: { batch?: number; maxBatches?: number }): Promise<RollupOutcome>;
+  rollup(opts?: { monitors?: number; span?: number; maxBatches?: number; now?: number }): Promise<RollupOutcome>;
 }
 
 const H = BUCKET_MS.hour;
 const MARK = `(select coalesce(max(exported_through), 0) from analytics_export where store = '${ROLLUP_STORE}')`;
 const PENDING = `(select pending_through from analytics_export where store = '${ROLLUP_STORE}')`;
+/** The hour before which result `c`'s monitor is summed (0: none yet). */
+const SUMMED_TO = "coalesce((select r.through from check_result_rollup r where r.monitor_id = c.monitor_id), 0)";
 
 /** Results (`c`) counted per monitor, hour, location and latency: the exact histogram's rows. */
 const perLatency = (from: string, where: string) =>
@@ -84,9 +87,10 @@ export interface LibsqlAnalyticsOptions {
 
 /**
  * The raw results a read adds to check_result_hour's whole hours [a, b): the partial hours at the edges of
- * [from, to), and results past the rollup's watermark. Those are few (what arrived since the last rollup):
- * found in rowid order, or through the monitor's index when the rollup has fallen far behind. SQLite
- * tests the constant backlog condition once and skips the branch not taken.
+ * [from, to), each monitor's hours not summed yet, and late results past the rollup's watermark in summed
+ * hours. Late results are few (those since the last rollup): found in rowid order, or through the monitor's
+ * index when the rollup has fallen far behind. SQLite tests the constant backlog condition once and skips
+ * the branch not taken.
  */
 function rawResults(
   lateScan: number,
@@ -98,29 +102,35 @@ function rawResults(
   locationId?: number,
 ): Stmt {
   const ids = marks(monitorIds.length);
-  const loc = locationId === undefined ? "" : " and location_id = ?";
+  const loc = locationId === undefined ? "" : " and c.location_id = ?";
   const locArgs = locationId === undefined ? [] : [locationId];
-  const cols = "workspace_id, monitor_id, cron_timestamp, location_id, latency_ms, status";
+  const cols = "c.workspace_id, c.monitor_id, c.cron_timestamp, c.location_id, c.latency_ms, c.status";
   const backlog = `(select coalesce(max(rowid), 0) from check_result) - ${MARK}`;
   const parts: Stmt[] = [];
   const range = (x: number, y: number) =>
     parts.push({
-      sql: `select ${cols} from check_result where monitor_id in (${ids}) and cron_timestamp >= ? and cron_timestamp < ?${loc}`,
+      sql: `select ${cols} from check_result c where c.monitor_id in (${ids}) and c.cron_timestamp >= ? and c.cron_timestamp < ?${loc}`,
       args: [...monitorIds, x, y, ...locArgs],
     });
   if (a === b) range(from, to);
   else {
     if (from < a) range(from, a);
     if (b < to) range(b, to);
+    const late = `c.cron_timestamp >= ? and c.cron_timestamp < ?${loc} and c.cron_timestamp < ${SUMMED_TO}`;
     parts.push(
       {
-        sql: `select ${cols} from check_result where rowid > ${MARK} and ${backlog} <= ${lateScan}
-          and +monitor_id in (${ids}) and cron_timestamp >= ? and cron_timestamp < ?${loc}`,
+        sql: `select ${cols} from (select m.value as monitor_id,
+            max(?, coalesce((select r.through from check_result_rollup r where r.monitor_id = m.value), 0)) as start
+            from json_each(?) m) w
+          join check_result c on c.monitor_id = w.monitor_id and c.cron_timestamp >= w.start and c.cron_timestamp < ?${loc}`,
+        args: [a, JSON.stringify(monitorIds), b, ...locArgs],
+      },
+      {
+        sql: `select ${cols} from check_result c where c.rowid > ${MARK} and ${backlog} <= ${lateScan} and +c.monitor_id in (${ids}) and ${late}`,
         args: [...monitorIds, a, b, ...locArgs],
       },
       {
-        sql: `select ${cols} from check_result where ${backlog} > ${lateScan}
-          and monitor_id in (${ids}) and cron_timestamp >= ? and cron_timestamp < ?${loc} and rowid > ${MARK}`,
+        sql: `select ${cols} from check_result c where ${backlog} > ${lateScan} and c.monitor_id in (${ids}) and ${late} and c.rowid > ${MARK}`,
         args: [...monitorIds, a, b, ...locArgs],
       },
     );
@@ -244,25 +254,35 @@ export function libsqlAnalytics(db: Db, opts: LibsqlAnalyticsOptions = {}): Libs
       return gone!.rowsAffected;
     },
     async rollup(opts = {}) {
-      const batch = opts.batch ?? 50_000;
-      const maxBatches = opts.maxBatches ?? 20;
+      const monitors = opts.monitors ?? 200;
+      const span = opts.span ?? 24 * H;
+      const maxBatches = opts.maxBatches ?? 50;
+      const now = Math.floor((opts.now ?? Date.now()) / H) * H;
+      // Monitors with results (one index seek each), the hour each is summed to, the most behind first.
+      const work = `with recursive ids(m) as (select min(monitor_id) from check_result
+          union all select (select min(monitor_id) from check_result where monitor_id > m) from ids where m is not null),
+        chosen as (select i.m as monitor_id, min(?, coalesce(r.through,
+            (select (min(c.cron_timestamp) / ${H}) * ${H} from check_result c where c.monitor_id = i.m), ?)) as start
+          from ids i left join check_result_rollup r on r.monitor_id = i.m
+          where i.m is not null and coalesce(r.through, 0) < ? order by coalesce(r.through, 0), i.m limit ?),
+        work as (select monitor_id, start, min(start + ?, ?) as until from chosen)`;
+      const workArgs = [now, now, now, monitors, span, now];
       for (let i = 0; ; i++) {
-        const touched = `with touched as (select distinct monitor_id, location_id, (cron_timestamp / ${H}) * ${H} as hour
-          from check_result where rowid > ${MARK} and rowid <= ${PENDING})`;
         const results = await writeBatch(db, [
           query({
             sql: "insert into analytics_export (store, exported_through) values (?, 0) on conflict (store) do nothing",
             args: [ROLLUP_STORE],
           }),
           query({
-            sql: `update analytics_export set pending_through = (select max(rowid) from
-              (select rowid from check_result where rowid > ${MARK} order by rowid limit ?)) where store = ?`,
-            args: [batch, ROLLUP_STORE],
+            sql: "update analytics_export set pending_through = (select coalesce(max(rowid), 0) from check_result) where store = ?",
+            args: [ROLLUP_STORE],
           }),
-          // Every hour a new result falls in is summed again whole, from all its results up to the new watermark.
+          // Summed hours that results arrived late for are summed again whole.
           query({
             sql: upsertHours(
-              `${touched} ${perLatency(
+              `with touched as (select distinct c.monitor_id, c.location_id, (c.cron_timestamp / ${H}) * ${H} as hour
+                from check_result c where c.rowid > ${MARK} and c.rowid <= ${PENDING} and c.cron_timestamp < ${SUMMED_TO})
+              ${perLatency(
                 `touched t join check_result c on c.monitor_id = t.monitor_id and c.cron_timestamp >= t.hour
                   and c.cron_timestamp < t.hour + ${H} and c.location_id = t.location_id`,
                 `c.rowid <= ${PENDING}`,
@@ -271,17 +291,27 @@ export function libsqlAnalytics(db: Db, opts: LibsqlAnalyticsOptions = {}): Libs
             args: [],
           }),
           query({
-            sql: `update analytics_export set exported_through = coalesce(pending_through, exported_through), pending_through = null,
+            sql: upsertHours(
+              `${work} ${perLatency(
+                "work w join check_result c on c.monitor_id = w.monitor_id and c.cron_timestamp >= w.start and c.cron_timestamp < w.until",
+                `c.rowid <= ${PENDING}`,
+              )}`,
+            ),
+            args: workArgs,
+          }),
+          query({
+            sql: `insert into check_result_rollup (monitor_id, through) ${work} select monitor_id, until from work where true
+              on conflict (monitor_id) do update set through = excluded.through`,
+            args: workArgs,
+          }),
+          query({
+            sql: `update analytics_export set exported_through = pending_through, pending_through = null,
               updated_at = cast(unixepoch('subsec') * 1000 as integer) where store = ?`,
             args: [ROLLUP_STORE],
           }),
-          query({
-            sql: `select ${MARK} as through, coalesce((select max(rowid) from check_result), 0) > ${MARK} as behind`,
-            args: [],
-          }),
+          query({ sql: `select ${MARK} as through`, args: [] }),
         ]);
-        const row = results.at(-1)!.rows[0]!;
-        const out = { through: Number(row.through), behind: Boolean(Number(row.behind)) };
+        const out = { through: Number(results.at(-1)!.rows[0]!.through), behind: results.at(-3)!.rowsAffected > 0 };
         if (!out.behind || i + 1 >= maxBatches) return out;
       }
     },

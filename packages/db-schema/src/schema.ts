@@ -246,9 +246,10 @@ export const checkResult = sqliteTable(
 );
 
 /**
- * Check results summed per monitor, location and hour (the libSQL analytics backend), so charts and uptime
- * over days read a few hundred rows instead of every result. A row holds the results up to the
- * `analytics_export` watermark of store `check_result_hour` (a check_result rowid); readers add the rows past it.
+ * Check results summed per monitor, location and completed hour (the libSQL analytics backend), so charts and
+ * uptime over days read a few hundred rows instead of every result. Hours before the monitor's
+ * `check_result_rollup.through` are summed, from the results up to the `analytics_export` watermark of store
+ * `check_result_hour` (a check_result rowid); readers add the results past it and those of later hours.
  * `latencies` is an exact histogram: a JSON array of latency, count, latency, count…
  */
 export const checkResultHour = sqliteTable(
@@ -269,6 +270,12 @@ export const checkResultHour = sqliteTable(
     index("check_result_hour_workspace_time").on(t.workspaceId, t.hour),
   ],
 );
+
+/** Per monitor: the hour (ms) before which its results are summed in check_result_hour. */
+export const checkResultRollup = sqliteTable("check_result_rollup", {
+  monitorId: integer("monitor_id").primaryKey(),
+  through: integer("through").notNull(),
+});
 
 // ── Alerts ───────────────────────────────────────────────────────────────────
 
