@@ -12,6 +12,9 @@ import { evaluateProcessor } from "./evaluate/processor";
 import { housekeepingProcessor } from "./housekeeping";
 import { notifyProcessor } from "./notify/processor";
 
+/** libSQL's hourly rollup: a run with nothing to sum costs one index seek per monitor. */
+const ROLLUP_EVERY_MS = 60_000;
+
 export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: boolean } = {}) {
   const logger = createLogger("workflows", env.LOG_LEVEL);
   const db = createDb(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
@@ -25,7 +28,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
     evaluate: new Queue(QUEUES.evaluate, { connection, prefix }),
     notify: new Queue(QUEUES.notify, { connection, prefix }),
     maintenance: new Queue(QUEUES.maintenance, { connection, prefix }),
-    // Its own queue, so an export backlog never delays the sweeps.
+    // Its own queue, so an export (ClickHouse) or rollup (libSQL) backlog never delays the sweeps.
     analyticsExport: new Queue("analytics-export", { connection, prefix }),
   };
   const analytics = analyticsFromEnv(db, env);
@@ -111,6 +114,14 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
       }
     };
     workers.push(new Worker("analytics-export", exporter, { ...workerOpts, concurrency: 1 }));
+  } else {
+    // libSQL: completed hours are summed into check_result_hour, so charts and uptime over days never read every result.
+    const rollup = async () => {
+      const out = await analytics.rollup();
+      if (out.behind) logger.info(out, "hourly rollup continues at its next run");
+      return out;
+    };
+    workers.push(new Worker("analytics-export", rollup, { ...workerOpts, concurrency: 1 }));
   }
   for (const w of workers) {
     w.on("error", (err) => logger.warn({ err: err.message, queue: w.name }, "worker"));
@@ -138,13 +149,11 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
     queues.maintenance.upsertJobScheduler("probe-health", { every: env.PROBE_HEALTH_INTERVAL_MS }, { name: "probe-health" }),
     queues.maintenance.upsertJobScheduler("retention", { every: env.RETENTION_INTERVAL_MS }, { name: "retention" }),
     queues.maintenance.upsertJobScheduler("subscriber-mail", { every: env.SUBSCRIBER_MAIL_INTERVAL_MS }, { name: "subscriber-mail" }),
-    isClickHouse(analytics)
-      ? queues.analyticsExport.upsertJobScheduler(
-          "analytics-export",
-          { every: env.ANALYTICS_EXPORT_INTERVAL_MS },
-          { name: "analytics-export" },
-        )
-      : queues.analyticsExport.removeJobScheduler("analytics-export"),
+    queues.analyticsExport.upsertJobScheduler(
+      "analytics-export",
+      { every: isClickHouse(analytics) ? env.ANALYTICS_EXPORT_INTERVAL_MS : ROLLUP_EVERY_MS },
+      { name: "analytics-export" },
+    ),
   ]).catch((err) => logger.error({ err: (err as Error).message }, "could not set up schedules"));
   return { ...started, queues, workers, ctx, schedules };
 }

@@ -3,7 +3,7 @@ import type { Db } from "@vigil/db-schema";
 import { type ClickHouseAnalytics, clickhouseAnalytics } from "./clickhouse";
 import type { AnalyticsEnv } from "./env";
 import { displayHost } from "./errors";
-import { libsqlAnalytics } from "./libsql";
+import { type LibsqlAnalytics, libsqlAnalytics } from "./libsql";
 import type { Analytics } from "./types";
 
 /** A client for the configured ClickHouse; reads give up after 10 s so a page never hangs on it. */
@@ -20,7 +20,7 @@ export function createAnalyticsClient(env: AnalyticsEnv & { ANALYTICS_URL: strin
 }
 
 /** ClickHouse when ANALYTICS_URL is set, otherwise the libSQL table. */
-export function analyticsFromEnv(db: Db, env: AnalyticsEnv): Analytics | ClickHouseAnalytics {
+export function analyticsFromEnv(db: Db, env: AnalyticsEnv): LibsqlAnalytics | ClickHouseAnalytics {
   if (!env.ANALYTICS_URL) return libsqlAnalytics(db);
   const url = env.ANALYTICS_URL;
   return clickhouseAnalytics({
