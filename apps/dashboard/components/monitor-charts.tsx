@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
-import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 
 /** Re-renders the server component every few seconds while the tab is visible: live status without a full reload. */
 export function AutoRefresh({ everyMs = 4000 }: { everyMs?: number }) {
@@ -13,37 +13,6 @@ export function AutoRefresh({ everyMs = 4000 }: { everyMs?: number }) {
     return () => clearInterval(t);
   }, [router, everyMs]);
   return null;
-}
-
-export interface SparkPoint {
-  t: number;
-  p50: number | null;
-  errors: number;
-}
-
-/** 24 h of hourly median latency; hours with errors tint the line red. */
-export function Sparkline({ points, label }: { points: SparkPoint[]; label: string }) {
-  // One hour of data is a dot, not a trend.
-  if (points.length < 2) return <span className="text-xs text-zinc-400">{points.length === 0 ? "no data" : "first hour"}</span>;
-  const failing = points.some((p) => p.errors > 0);
-  const color = failing ? "#dc2626" : "#059669";
-  return (
-    <div role="img" aria-label={label} className="h-8 w-28">
-      <AreaChart width={112} height={32} data={points} margin={{ top: 2, right: 0, bottom: 2, left: 0 }}>
-        <YAxis hide domain={[0, "dataMax"]} />
-        <Area
-          type="monotone"
-          dataKey="p50"
-          stroke={color}
-          fill={color}
-          fillOpacity={0.12}
-          strokeWidth={1.5}
-          isAnimationActive={false}
-          dot={false}
-        />
-      </AreaChart>
-    </div>
-  );
 }
 
 export interface ChartSeries {

@@ -180,33 +180,47 @@ export async function listMonitorPage(db: Db, workspaceId: number, query: Partia
     created: [dir(monitor.id)],
   }[q.sort];
 
-  const [[totals], [all]] = await Promise.all([
+  // The page's ids first: sorting 10,000 monitors carries only the sort key, and the per-row lookups below
+  // run for the page's rows alone. The count runs alongside; a page past the end is asked again.
+  const idsOf = (page: number) =>
+    db
+      .select({ id: monitor.id })
+      .from(monitor)
+      .where(where)
+      .orderBy(...order, asc(monitor.id))
+      .limit(q.perPage)
+      .offset((page - 1) * q.perPage);
+  const [[totals], [all], firstIds] = await Promise.all([
     db.select({ n: count() }).from(monitor).where(where),
     q.q || q.kind || q.region || q.status ? db.select({ n: count() }).from(monitor).where(base) : Promise.resolve([undefined]),
+    idsOf(q.page),
   ]);
   const total = totals?.n ?? 0;
   const pages = Math.max(1, Math.ceil(total / q.perPage));
   const page = Math.min(q.page, pages);
-  const rows = await db
-    .select({
-      id: monitor.id,
-      key: monitor.key,
-      name: monitor.name,
-      kind: monitor.kind,
-      url: monitor.url,
-      host: monitor.host,
-      port: monitor.port,
-      frequency: monitor.frequency,
-      regions: monitor.regions,
-      health,
-      lastCheckAt: lastCheckSql,
-      latencyMs: latencySql,
-    })
-    .from(monitor)
-    .where(where)
-    .orderBy(...order, asc(monitor.id))
-    .limit(q.perPage)
-    .offset((page - 1) * q.perPage);
+  const ids = (page === q.page ? firstIds : await idsOf(page)).map((r) => r.id);
+  const found =
+    ids.length === 0
+      ? []
+      : await db
+          .select({
+            id: monitor.id,
+            key: monitor.key,
+            name: monitor.name,
+            kind: monitor.kind,
+            url: monitor.url,
+            host: monitor.host,
+            port: monitor.port,
+            frequency: monitor.frequency,
+            regions: monitor.regions,
+            health,
+            lastCheckAt: lastCheckSql,
+            latencyMs: latencySql,
+          })
+          .from(monitor)
+          .where(inArray(monitor.id, ids));
+  const byId = new Map(found.map((r) => [r.id, r]));
+  const rows = ids.flatMap((id) => byId.get(id) ?? []);
   const states = await locationStates(db, rows, locations);
   return {
     rows: rows.map((r) => ({
