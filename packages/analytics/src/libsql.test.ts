@@ -66,6 +66,29 @@ describe("libSQL retention", () => {
   });
 });
 
+describe("libSQL retention before the rollup", () => {
+  it("a monitor whose hours are not summed yet keeps exact counts", async () => {
+    const old = BASE - 250 * D;
+    const a = libsqlAnalytics(t.db);
+    await insertRows(t.db, [result(51, 1, old + 10 * 60_000, "error", 6), result(51, 1, old + 50 * 60_000, "success", 7)]);
+    // No rollup has run since: 51's hours are not summed.
+    expect(await a.deleteBefore(1, old + 30 * 60_000)).toBe(1);
+    expect(await hourRows(t, 51)).toEqual([]);
+    expect(await a.series({ monitorId: 51, from: old, to: old + D, bucket: "day" })).toMatchObject([{ total: 1, p50: 7 }]);
+  });
+
+  it("the newest result deleted, the next one stored still counts in a summed hour", async () => {
+    const old = BASE - 260 * D;
+    const a = libsqlAnalytics(t.db);
+    await insertRows(t.db, [result(52, 1, old, "success", 5), result(52, 1, old + H, "success", 6)]);
+    await a.rollup();
+    // Both go, the newest result among them: the next result stored takes its rowid again.
+    expect(await a.deleteBefore(1, old + 2 * H)).toBe(2);
+    await insertRows(t.db, [result(52, 1, old + 5 * 60_000, "error", 9)]);
+    expect(await a.series({ monitorId: 52, from: old - D, to: old + D, bucket: "day" })).toMatchObject([{ total: 1, error: 1, p50: 9 }]);
+  });
+});
+
 describe("libSQL hourly rollup", () => {
   it("sums completed hours only, a few monitors and hours per step, and says when it is behind", async () => {
     const fresh = await startTestDatabase();

@@ -4,11 +4,9 @@ import { type Analytics, BUCKET_MS, type DailyUptime, type MonitorSeriesPoint, t
 
 /**
  * With ClickHouse, retention in libSQL never deletes the newest row: SQLite would hand its rowid out
- * again, and the exporter's watermark (a rowid) would then skip the next result. The hourly rollup's
- * watermark is a rowid too, so libSQL's own retention keeps it as well.
+ * again, and the exporter's watermark (a rowid) would then skip the next result.
  */
-const NOT_NEWEST_SQL = "rowid < (select max(rowid) from check_result)";
-export const NOT_NEWEST = sql.raw(NOT_NEWEST_SQL);
+export const NOT_NEWEST = sql`rowid < (select max(rowid) from check_result)`;
 
 /** The `analytics_export` row whose watermark says which results `check_result_hour` holds. */
 export const ROLLUP_STORE = "check_result_hour";
@@ -242,12 +240,24 @@ export function libsqlAnalytics(db: Db, opts: LibsqlAnalyticsOptions = {}): Libs
       const through = Math.ceil(cutoff / H) * H;
       const [gone] = await writeBatch(db, [
         query({
-          sql: `delete from check_result where workspace_id = ? and cron_timestamp < ? and evaluated_at is not null and ${NOT_NEWEST_SQL}`,
+          sql: "delete from check_result where workspace_id = ? and cron_timestamp < ? and evaluated_at is not null",
           args: [workspaceId, cutoff],
+        }),
+        // SQLite hands the highest rowid out again once its row is gone: the watermark comes down with it, so
+        // such a result still counts as past it.
+        query({
+          sql: `update analytics_export set exported_through = min(exported_through, (select coalesce(max(rowid), 0) from check_result))
+            where store = ?`,
+          args: [ROLLUP_STORE],
         }),
         query({ sql: "delete from check_result_hour where workspace_id = ? and hour < ?", args: [workspaceId, through] }),
         query({
-          sql: upsertHours(perLatency("check_result c", `c.workspace_id = ? and c.cron_timestamp < ? and c.rowid <= ${MARK}`)),
+          sql: upsertHours(
+            perLatency(
+              "check_result c",
+              `c.workspace_id = ? and c.cron_timestamp < ? and c.cron_timestamp < ${SUMMED_TO} and c.rowid <= ${MARK}`,
+            ),
+          ),
           args: [workspaceId, through],
         }),
       ]);
