@@ -127,7 +127,7 @@ export default async function dashboardListBench(): Promise<BenchReport> {
     const res = await fetch(`${dash.url}/w/${ws}${path}`, { headers: { ...headers, ...extra }, redirect: "manual" });
     const html = await res.text();
     if (res.status !== 200 || !html.includes(mustContain)) throw new Error(`${path}: ${res.status} without "${mustContain}"`);
-    bytes.set(path.split("?")[0]! + (extra.RSC ? " (RSC)" : ""), html.length);
+    bytes.set(path.replace(/[?&]_rsc=[^&]*/, "") + (extra.RSC ? " (RSC)" : ""), html.length);
   };
   const bytes = new Map<string, number>();
   const raw = (statement: string, args: (string | number)[]) => () => db.$client.execute({ sql: statement, args });

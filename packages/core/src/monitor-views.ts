@@ -74,22 +74,23 @@ export interface MonitorListPage {
 
 const SEVERITY: Record<MonitorHealth, number> = { error: 0, degraded: 1, "no-data": 2, "no-probe": 3, ok: 4, paused: 5 };
 
-const list = (values: string[]) =>
-  values.length === 0
-    ? sql`(null)`
-    : sql`(${sql.join(
-        values.map((v) => sql`${v}`),
-        sql`, `,
-      )})`;
-
-/** The health `monitorHealth` computes, as SQL over the workspace's probe coverage. */
+/**
+ * The health `monitorHealth` computes, as SQL over the workspace's probe coverage. `regions` is a JSON
+ * array of region codes: a region serves the monitor when `"code"` is in its text, far cheaper than
+ * json_each when 10,000 monitors are sorted by health.
+ */
 function healthSql(locations: readonly { region: string; online: boolean }[]): SQL<MonitorHealth> {
-  const probed = [...new Set(locations.map((l) => l.region))];
-  const online = [...new Set(locations.filter((l) => l.online).map((l) => l.region))];
+  const servedBy = (regions: string[]) =>
+    regions.length === 0
+      ? sql`0`
+      : sql`(${sql.join(
+          [...new Set(regions)].map((r) => sql`${monitor.regions} like ${`%${JSON.stringify(r)}%`}`),
+          sql` or `,
+        )})`;
   return sql<MonitorHealth>`case
     when ${monitor.active} = 0 then 'paused'
-    when not exists (select 1 from json_each(${monitor.regions}) r where r.value in ${list(probed)}) then 'no-probe'
-    when not exists (select 1 from json_each(${monitor.regions}) r where r.value in ${list(online)}) then 'no-data'
+    when not ${servedBy(locations.map((l) => l.region))} then 'no-probe'
+    when not ${servedBy(locations.filter((l) => l.online).map((l) => l.region))} then 'no-data'
     when ${monitor.status} = 'active' then 'ok'
     else ${monitor.status} end`;
 }
@@ -109,23 +110,22 @@ async function workspaceLocations(db: Db, workspaceId: number) {
     .orderBy(privateLocation.name);
 }
 
-/** The latest result of each location serving each monitor (probes of the monitor's regions, with or without a result). */
-async function locationStates(
-  db: Db,
-  monitors: readonly { id: number; regions: readonly string[] }[],
-  locations: Awaited<ReturnType<typeof workspaceLocations>>,
-): Promise<Map<number, LocationState[]>> {
-  const out = new Map<number, LocationState[]>();
-  if (monitors.length === 0) return out;
-  const latest = await db
+/** Each monitor's latest result per location. */
+async function latestResults(db: Db, monitorIds: readonly number[]) {
+  if (monitorIds.length === 0) return [];
+  return db
     .select()
     .from(monitorLocationStatus)
-    .where(
-      inArray(
-        monitorLocationStatus.monitorId,
-        monitors.map((m) => m.id),
-      ),
-    );
+    .where(inArray(monitorLocationStatus.monitorId, [...monitorIds]));
+}
+
+/** The latest result of each location serving each monitor (probes of the monitor's regions, with or without a result). */
+function locationStates(
+  monitors: readonly { id: number; regions: readonly string[] }[],
+  locations: Awaited<ReturnType<typeof workspaceLocations>>,
+  latest: Awaited<ReturnType<typeof latestResults>>,
+): Map<number, LocationState[]> {
+  const out = new Map<number, LocationState[]>();
   const byKey = new Map(latest.map((s) => [`${s.monitorId}:${s.locationId}`, s]));
   for (const m of monitors) {
     out.set(
@@ -199,10 +199,10 @@ export async function listMonitorPage(db: Db, workspaceId: number, query: Partia
   const pages = Math.max(1, Math.ceil(total / q.perPage));
   const page = Math.min(q.page, pages);
   const ids = (page === q.page ? firstIds : await idsOf(page)).map((r) => r.id);
-  const found =
+  const [found, latest] = await Promise.all([
     ids.length === 0
       ? []
-      : await db
+      : db
           .select({
             id: monitor.id,
             key: monitor.key,
@@ -218,10 +218,12 @@ export async function listMonitorPage(db: Db, workspaceId: number, query: Partia
             latencyMs: latencySql,
           })
           .from(monitor)
-          .where(inArray(monitor.id, ids));
+          .where(inArray(monitor.id, ids)),
+    latestResults(db, ids),
+  ]);
   const byId = new Map(found.map((r) => [r.id, r]));
   const rows = ids.flatMap((id) => byId.get(id) ?? []);
-  const states = await locationStates(db, rows, locations);
+  const states = locationStates(rows, locations, latest);
   return {
     rows: rows.map((r) => ({
       id: r.id,
@@ -251,7 +253,8 @@ export async function probeRegions(db: Db, workspaceId: number) {
 
 /** Each location serving the monitor with its latest result. The caller has checked the monitor is the workspace's. */
 export async function monitorLocationStates(db: Db, workspaceId: number, m: { id: number; regions: readonly string[] }) {
-  return (await locationStates(db, [m], await workspaceLocations(db, workspaceId))).get(m.id) ?? [];
+  const [locations, latest] = await Promise.all([workspaceLocations(db, workspaceId), latestResults(db, [m.id])]);
+  return locationStates([m], locations, latest).get(m.id) ?? [];
 }
 
 export interface ResultRow {
