@@ -2,11 +2,11 @@
 // 30 days of 30 s results in two locations (30 d chart), each as a full server render over HTTP by a
 // signed-in member, set against the raw database query behind it, timed in the same run.
 import { randomBytes } from "node:crypto";
+import { libsqlAnalytics } from "@vigil/analytics";
 import { bootstrapUser, createPrivateLocation, setLimits } from "@vigil/core";
 import { buildDashboard, startDashboard } from "@vigil/dashboard/testing";
 import { checkResult, monitor, monitorLocationStatus, session, user } from "@vigil/db-schema";
 import { startTestDatabase } from "@vigil/db-schema/testing";
-import { libsqlAnalytics } from "../packages/analytics/src/libsql";
 import { type BenchReport, percentile, sortNumbers } from "./lib";
 
 const MONITORS = Number(process.env.BENCH_DASHBOARD_MONITORS ?? 10_000);
