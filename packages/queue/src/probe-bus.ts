@@ -9,6 +9,8 @@ import { PREFIX } from "./prefix";
 export class ProbeBus {
   private readonly events = new EventEmitter();
   private readonly counts = new Map<string, number>();
+  /** Each channel's SUBSCRIBE in flight or done: every listener waits for it, not just the first. */
+  private readonly subscribed = new Map<string, Promise<unknown>>();
 
   private readonly channelOf: { location: (id: number) => string; workspace: (id: number) => string; run: (runId: string) => string };
   private readonly runsKey: (locationId: number) => string;
@@ -36,12 +38,14 @@ export class ProbeBus {
     this.events.on(channel, fn);
     const n = (this.counts.get(channel) ?? 0) + 1;
     this.counts.set(channel, n);
-    if (n === 1) await this.sub.subscribe(channel);
+    if (n === 1) this.subscribed.set(channel, this.sub.subscribe(channel));
+    await this.subscribed.get(channel);
     return () => {
       this.events.off(channel, fn);
       const left = (this.counts.get(channel) ?? 1) - 1;
       if (left === 0) {
         this.counts.delete(channel);
+        this.subscribed.delete(channel);
         this.sub.unsubscribe(channel).catch(() => {});
       } else this.counts.set(channel, left);
     };
@@ -75,8 +79,18 @@ export class ProbeBus {
     });
   }
 
-  /** Resolves on the first wake-up for the location or its workspace's monitors, or after `ms`. */
-  async waitForWake(locationId: number, workspaceId: number, ms: number, signal?: AbortSignal): Promise<"wake" | "timeout"> {
+  /**
+   * Resolves on the first wake-up for the location or its workspace's monitors, or after `ms`. `ready` runs once
+   * the subscriptions are live: a run requested after the caller last looked is seen there or wakes the wait,
+   * never lost between the two (true from `ready` returns at once).
+   */
+  async waitForWake(
+    locationId: number,
+    workspaceId: number,
+    ms: number,
+    signal?: AbortSignal,
+    ready?: () => Promise<boolean>,
+  ): Promise<"wake" | "timeout"> {
     let done!: (v: "wake" | "timeout") => void;
     const result = new Promise<"wake" | "timeout">((r) => (done = r));
     const wake = () => done("wake");
@@ -87,6 +101,7 @@ export class ProbeBus {
     const timer = setTimeout(() => done("timeout"), ms);
     signal?.addEventListener("abort", () => done("timeout"), { once: true });
     try {
+      if (ready && (await ready())) return "wake";
       return await result;
     } finally {
       clearTimeout(timer);

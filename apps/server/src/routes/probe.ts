@@ -51,10 +51,21 @@ probe.get("/wait", getProbeWaitQuery, async (c) => {
     const etag = await etagOf(c);
     return { etag, changed: etag !== q.etag, runs };
   };
+  const news = (o: Awaited<ReturnType<typeof answer>>) => o.changed || o.runs.length > 0;
   let out = await answer();
-  if (!out.changed && out.runs.length === 0) {
-    await deps.bus.waitForWake(location.id, location.workspaceId, Math.min(q.timeout, deps.probeWaitMs), c.req.raw.signal);
-    out = await answer();
+  if (!news(out)) {
+    // Looked at again once subscribed: a run requested in between is answered now, not after the poll.
+    const woke = await deps.bus.waitForWake(
+      location.id,
+      location.workspaceId,
+      Math.min(q.timeout, deps.probeWaitMs),
+      c.req.raw.signal,
+      async () => {
+        out = await answer();
+        return news(out);
+      },
+    );
+    if (woke === "wake" && !news(out)) out = await answer();
   }
   return c.json(out);
 });
