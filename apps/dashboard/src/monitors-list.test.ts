@@ -208,13 +208,21 @@ describe("monitor status, live", () => {
 });
 
 describe("finding monitors", () => {
-  it("search, status, kind and location filters narrow the list, sorting reorders it, and the URL keeps them", {
+  it("search, status, kind, tag and location filters narrow the list, sorting reorders it, and the URL keeps them", {
     timeout: 300_000,
   }, async () => {
     await createMonitor(
       db.db,
       ws,
-      { key: "pg", name: "Postgres primary", kind: "tcp", frequency: "1m", regions: ["fra"], request: { host: "127.0.0.1", port: 1 } },
+      {
+        key: "pg",
+        name: "Postgres primary",
+        kind: "tcp",
+        frequency: "1m",
+        regions: ["fra"],
+        tags: ["db", "prod"],
+        request: { host: "127.0.0.1", port: 1 },
+      },
       "test",
     );
     await createMonitor(
@@ -227,6 +235,7 @@ describe("finding monitors", () => {
         frequency: "1h",
         active: false,
         regions: ["iad"],
+        tags: ["prod"],
         request: { url: "https://legacy.example.com/" },
       },
       "test",
@@ -251,11 +260,20 @@ describe("finding monitors", () => {
     expect(await page.locator("tbody tr").count()).toBe(1);
     await page.goto(`${dash.url}/w/${ws}/monitors?region=iad`);
     expect(await page.locator("tbody tr").allInnerTexts()).toEqual([expect.stringContaining("Legacy API")]);
+    // Tags: the filter lists the workspace's tags; a tag on a row is a link to that filter.
+    await page.goto(`${dash.url}/w/${ws}/monitors`);
+    await page.getByLabel("Tag").selectOption("db");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL(/tag=db/);
+    expect(await page.locator("tbody tr").allInnerTexts()).toEqual([expect.stringContaining("Postgres primary")]);
+    await row("Postgres primary").getByRole("link", { name: "prod", exact: true }).click();
+    await page.waitForURL(/tag=prod/);
+    expect(await page.locator("tbody tr").count()).toBe(2);
 
     await page.goto(`${dash.url}/w/${ws}/monitors`);
     await page.getByRole("link", { name: "Monitor", exact: true }).click();
     await page.waitForURL(/sort=name/);
-    const names = async () => (await page.locator("tbody tr td:first-child a").allInnerTexts()).map((s) => s.trim());
+    const names = async () => (await page.locator("tbody tr td:first-child > a").allInnerTexts()).map((s) => s.trim());
     expect(await names()).toEqual(["Legacy API", "Marketing site", "Postgres primary"]);
     await page.getByRole("link", { name: "Monitor", exact: true }).click();
     await page.waitForURL(/dir=desc/);

@@ -12,6 +12,7 @@ import {
   monitorEvents,
   NotFoundError,
   setLimits,
+  workspaceTags,
 } from "./index";
 
 let t: TestDatabase;
@@ -48,11 +49,11 @@ describe("the monitor list", () => {
         },
         "operator",
       );
-    const api = await mk("Api", {});
+    const api = await mk("Api", { tags: ["prod", "team:web"] });
     const db = await createMonitor(
       t.db,
       ws,
-      { name: "Db", kind: "tcp", frequency: "1m", regions: ["fra"], request: { host: "pg.internal", port: 5432 } },
+      { name: "Db", kind: "tcp", frequency: "1m", regions: ["fra"], tags: ["prod"], request: { host: "pg.internal", port: 5432 } },
       "operator",
     );
     await mk("Old", { active: false });
@@ -97,6 +98,11 @@ describe("the monitor list", () => {
     expect(names(await listMonitorPage(t.db, ws, { status: "paused" }))).toEqual(["Old"]);
     expect(names(await listMonitorPage(t.db, ws, { status: "ok" }))).toEqual(["50%_off", "Api"]);
     expect(names(await listMonitorPage(t.db, ws, { kind: "tcp" }))).toEqual(["Db"]);
+    // A tag matches whole: "team" is not "team:web".
+    expect(names(await listMonitorPage(t.db, ws, { tag: "prod" }))).toEqual(["Db", "Api"]);
+    expect(names(await listMonitorPage(t.db, ws, { tag: "team:web" }))).toEqual(["Api"]);
+    expect(await listMonitorPage(t.db, ws, { tag: "team" })).toMatchObject({ total: 0, workspaceTotal: 6 });
+    expect(await workspaceTags(t.db, ws)).toEqual(["prod", "team:web"]);
     expect(names(await listMonitorPage(t.db, ws, { region: "iad" }))).toEqual(["Dark"]);
     expect(names(await listMonitorPage(t.db, ws, { sort: "latency", dir: "desc" })).slice(0, 2)).toEqual(["Api", "Db"]);
     expect(names(await listMonitorPage(t.db, ws, { sort: "last-check", dir: "desc" })).slice(0, 2)).toEqual(["Api", "Db"]);
@@ -106,6 +112,7 @@ describe("the monitor list", () => {
     // Pages past the end show the last one; another workspace sees none of these.
     expect((await listMonitorPage(t.db, ws, { page: 99 })).page).toBe(1);
     const other = await workspace();
+    expect(await workspaceTags(t.db, other)).toEqual([]);
     expect(await listMonitorPage(t.db, other, { q: "Api" })).toMatchObject({ total: 0, workspaceTotal: 0, rows: [] });
     const filtered = await listMonitorPage(t.db, ws, { q: "nothing-like-this" });
     expect(filtered).toMatchObject({ total: 0, workspaceTotal: 6 });

@@ -1,6 +1,15 @@
 // Read models behind the dashboard's monitor list and detail pages: filtered, sorted and paged in SQL
 // so a workspace with thousands of monitors answers one page at a time.
-import { type CheckDefinition, MONITOR_HEALTH, type MonitorHealth, toCheckDefinition } from "@vigil/api-contract";
+import {
+  CHECK_KINDS,
+  type CheckDefinition,
+  type CheckKindName,
+  MONITOR_HEALTH,
+  type MonitorHealth,
+  monitorTarget,
+  Tag,
+  toCheckDefinition,
+} from "@vigil/api-contract";
 import {
   checkResult,
   type Db,
@@ -23,7 +32,8 @@ export const MONITOR_SORTS = ["name", "status", "last-check", "latency", "create
 export const MonitorListQuery = z.object({
   q: z.string().trim().max(200).catch("").default(""),
   status: z.enum(MONITOR_HEALTH).optional().catch(undefined),
-  kind: z.enum(["http", "tcp"]).optional().catch(undefined),
+  kind: z.enum(CHECK_KINDS).optional().catch(undefined),
+  tag: Tag.optional().catch(undefined),
   region: z
     .string()
     .regex(/^[a-z]{3}$|^private$/)
@@ -52,8 +62,9 @@ export interface MonitorListRow {
   id: number;
   key: string | null;
   name: string;
-  kind: "http" | "tcp";
+  kind: CheckKindName;
   target: string;
+  tags: string[];
   frequency: string;
   regions: string[];
   health: MonitorHealth;
@@ -164,6 +175,8 @@ export async function listMonitorPage(db: Db, workspaceId: number, query: Partia
       ? sql`(${monitor.name} like ${like} escape '\\' or ${monitor.url} like ${like} escape '\\' or ${monitor.host} like ${like} escape '\\' or ${monitor.key} like ${like} escape '\\')`
       : undefined,
     q.kind ? eq(monitor.kind, q.kind) : undefined,
+    // Tags are JSON strings of characters JSON never escapes, so `"tag"` in the text is exact (and cheaper than json_each).
+    q.tag ? sql`instr(${monitor.tags}, ${JSON.stringify(q.tag)}) > 0` : undefined,
     q.region ? sql`exists (select 1 from json_each(${monitor.regions}) r where r.value = ${q.region})` : undefined,
     q.status ? sql`${health} = ${q.status}` : undefined,
   );
@@ -192,7 +205,7 @@ export async function listMonitorPage(db: Db, workspaceId: number, query: Partia
       .offset((page - 1) * q.perPage);
   const [[totals], [all], firstIds] = await Promise.all([
     db.select({ n: count() }).from(monitor).where(where),
-    q.q || q.kind || q.region || q.status ? db.select({ n: count() }).from(monitor).where(base) : Promise.resolve([undefined]),
+    q.q || q.kind || q.tag || q.region || q.status ? db.select({ n: count() }).from(monitor).where(base) : Promise.resolve([undefined]),
     idsOf(q.page),
   ]);
   const total = totals?.n ?? 0;
@@ -213,6 +226,7 @@ export async function listMonitorPage(db: Db, workspaceId: number, query: Partia
             port: monitor.port,
             frequency: monitor.frequency,
             regions: monitor.regions,
+            tags: monitor.tags,
             health,
             lastCheckAt: lastCheckSql,
             latencyMs: latencySql,
@@ -230,7 +244,8 @@ export async function listMonitorPage(db: Db, workspaceId: number, query: Partia
       key: r.key,
       name: r.name || r.key || `#${r.id}`,
       kind: r.kind,
-      target: r.kind === "tcp" ? `${r.host ?? ""}:${r.port ?? ""}` : (r.url ?? ""),
+      target: monitorTarget(r),
+      tags: r.tags,
       frequency: r.frequency,
       regions: r.regions,
       health: r.health,
@@ -244,6 +259,15 @@ export async function listMonitorPage(db: Db, workspaceId: number, query: Partia
     perPage: q.perPage,
     workspaceTotal: all?.n ?? total,
   };
+}
+
+/** Every tag used in the workspace, sorted, for the list's tag filter. */
+export async function workspaceTags(db: Db, workspaceId: number): Promise<string[]> {
+  const rows = await db.all<{ tag: string }>(
+    sql`select distinct t.value as tag from ${monitor}, json_each(${monitor.tags}) t
+        where ${monitor.workspaceId} = ${workspaceId} and ${monitor.deletedAt} is null and ${monitor.tags} != '[]' order by 1`,
+  );
+  return rows.map((r) => r.tag);
 }
 
 /** The regions a workspace has probes in, for the list's location filter. */

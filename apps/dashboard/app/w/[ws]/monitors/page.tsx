@@ -1,5 +1,5 @@
-import { MONITOR_HEALTH } from "@vigil/api-contract";
-import { listMonitorPage, MonitorListQuery, probeRegions } from "@vigil/core";
+import { CHECK_KINDS, MONITOR_HEALTH } from "@vigil/api-contract";
+import { listMonitorPage, MonitorListQuery, probeRegions, workspaceTags } from "@vigil/core";
 import { ArrowDown, ArrowUp, ChevronLeft, ChevronRight, Plus, Search, SearchX } from "lucide-react";
 import Link from "next/link";
 import { AutoRefresh } from "../../../../components/monitor-charts";
@@ -36,7 +36,7 @@ export default async function Monitors({ params, searchParams }: { params: Promi
   const query = MonitorListQuery.parse(raw);
   const db = getDb();
   const ws = m.workspace.id;
-  const [page, locations] = await Promise.all([listMonitorPage(db, ws, query), probeRegions(db, ws)]);
+  const [page, locations, tags] = await Promise.all([listMonitorPage(db, ws, query), probeRegions(db, ws), workspaceTags(db, ws)]);
   const now = Date.now();
   const sparks = await sparklines(
     page.rows.map((r) => r.id),
@@ -53,7 +53,7 @@ export default async function Monitors({ params, searchParams }: { params: Promi
     const s = p.toString();
     return s ? `${base}?${s}` : base;
   };
-  const filtered = Boolean(query.q || query.status || query.kind || query.region);
+  const filtered = Boolean(query.q || query.status || query.kind || query.tag || query.region);
   const regions = [...new Map(locations.map((l) => [l.region, l])).keys()];
   const newLink = (
     <Link href={`${base}/new`} className={buttonClass()}>
@@ -109,12 +109,19 @@ export default async function Monitors({ params, searchParams }: { params: Promi
               label="Kind"
               any="Any kind"
               value={query.kind}
-              options={[
-                ["http", "HTTP"],
-                ["tcp", "TCP"],
-              ]}
+              options={CHECK_KINDS.map((k) => [k, k.toUpperCase()])}
               className="w-28"
             />
+            {tags.length > 0 || query.tag ? (
+              <FilterSelect
+                name="tag"
+                label="Tag"
+                any="Any tag"
+                value={query.tag}
+                options={[...new Set([...tags, ...(query.tag ? [query.tag] : [])])].map((t) => [t, t])}
+                className="w-40"
+              />
+            ) : null}
             <FilterSelect
               name="region"
               label="Location"
@@ -128,7 +135,7 @@ export default async function Monitors({ params, searchParams }: { params: Promi
             <Button variant="secondary">Apply</Button>
             {filtered ? (
               <Link
-                href={href({ q: undefined, status: undefined, kind: undefined, region: undefined, page: undefined })}
+                href={href({ q: undefined, status: undefined, kind: undefined, tag: undefined, region: undefined, page: undefined })}
                 className={buttonClass("ghost")}
               >
                 Clear
@@ -188,6 +195,20 @@ export default async function Monitors({ params, searchParams }: { params: Promi
                             </span>
                             {r.target}
                           </span>
+                          {r.tags.length > 0 ? (
+                            <span className="mt-1 flex flex-wrap gap-1">
+                              {r.tags.map((t) => (
+                                <Link
+                                  key={t}
+                                  href={href({ tag: t, page: undefined })}
+                                  className="rounded-full bg-indigo-50 px-1.5 py-px text-[11px] text-indigo-700 hover:bg-indigo-100"
+                                  title={`Only monitors tagged ${t}`}
+                                >
+                                  {t}
+                                </Link>
+                              ))}
+                            </span>
+                          ) : null}
                         </td>
                         <td className={td}>
                           <HealthWithLocations health={r.health} locations={r.locations} now={now} tipId={`health-${r.id}`} />

@@ -90,6 +90,20 @@ export default async function MonitorDetail({
           <p className="mt-1 text-sm text-zinc-500">
             {mon.kind.toUpperCase()} · every {mon.frequency} · {mon.regions.map(regionLabel).join(", ")} · {HEALTH_HINT[mon.health]}
           </p>
+          {mon.tags.length > 0 ? (
+            <p className="mt-2 flex flex-wrap gap-1">
+              {mon.tags.map((t) => (
+                <Link
+                  key={t}
+                  href={`/w/${ws}/monitors?tag=${encodeURIComponent(t)}`}
+                  className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs text-indigo-700 hover:bg-indigo-100"
+                  title={`Monitors tagged ${t}`}
+                >
+                  {t}
+                </Link>
+              ))}
+            </p>
+          ) : null}
         </div>
         <div className="flex flex-wrap items-start gap-2">
           <Link href={`${base}/edit`} className={buttonClass("secondary")}>
