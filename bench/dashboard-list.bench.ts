@@ -3,8 +3,8 @@
 // signed-in member, set against the raw database query behind it, timed in the same run.
 import { randomBytes } from "node:crypto";
 import { bootstrapUser, createPrivateLocation, setLimits } from "@vigil/core";
-import { checkResult, monitor, monitorLocationStatus, session, user } from "@vigil/db-schema";
-import { startTestDatabase } from "@vigil/db-schema/testing";
+import { monitor, monitorLocationStatus, session, user } from "@vigil/db-schema";
+import { insertResults, startTestDatabase } from "@vigil/db-schema/testing";
 import { buildDashboard, startDashboard } from "../apps/dashboard/src/testing";
 import { type BenchReport, percentile, sortNumbers } from "./lib";
 
@@ -87,7 +87,7 @@ export default async function dashboardListBench(): Promise<BenchReport> {
       evaluatedAt: hour,
     })),
   );
-  await inBatches(hourly, 1000, (b) => db.insert(checkResult).values(b));
+  await insertResults(db, hourly);
 
   // The detail monitor: 30 days every 30 s from both locations (~86,400 rows each).
   const detail = ids[0]!;
@@ -107,7 +107,7 @@ export default async function dashboardListBench(): Promise<BenchReport> {
         latencyMs: 20 + Math.floor(((at / 30_000) * 37) % 200),
         evaluatedAt: at,
       });
-  await inBatches(dense, 1000, (b) => db.insert(checkResult).values(b));
+  await insertResults(db, dense);
 
   await built;
   const dash = await startDashboard({ DATABASE_URL: t.url, AUTH_SECRET: randomBytes(32).toString("base64url"), LOG_LEVEL: "warn" });

@@ -1,5 +1,5 @@
-import { checkResult, type Db } from "@vigil/db-schema";
-import { and, eq, gte, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import { checkResult, checkResultRow, type Db, monitorEvaluation } from "@vigil/db-schema";
+import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { type Analytics, BUCKET_MS, type DailyUptime, uptimeOf } from "./types";
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -8,7 +8,10 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
  * With ClickHouse, retention in libSQL never deletes the newest row: SQLite would hand its rowid out
  * again, and the exporter's watermark (a rowid) would then skip the next result.
  */
-export const NOT_NEWEST = sql`rowid < (select max(rowid) from check_result)`;
+export const NOT_NEWEST = sql`${checkResultRow.id} < (select max(id) from ${checkResultRow})`;
+
+/** Rows an evaluation has read (at or below its monitor's watermark). */
+export const evaluated = sql`${checkResultRow.id} <= (select ${monitorEvaluation.through} from ${monitorEvaluation} where ${monitorEvaluation.monitorId} = ${checkResultRow.monitorId})`;
 
 /** The default backend: the `check_result` table in libSQL, fine up to ~100 monitors. */
 export function libsqlAnalytics(db: Db): Analytics {
@@ -66,8 +69,8 @@ export function libsqlAnalytics(db: Db): Analytics {
     async deleteBefore(workspaceId, cutoff) {
       // Pending results are kept until evaluation has seen them.
       const gone = await db
-        .delete(checkResult)
-        .where(and(eq(checkResult.workspaceId, workspaceId), lt(checkResult.cronTimestamp, cutoff), isNotNull(checkResult.evaluatedAt)));
+        .delete(checkResultRow)
+        .where(and(eq(checkResultRow.workspaceId, workspaceId), lt(checkResultRow.cronTimestamp, cutoff), evaluated));
       return gone.rowsAffected;
     },
   };
