@@ -368,7 +368,9 @@ const bench = async (): Promise<BenchReport> => {
       notes.push(
         `N=${n}: ${s.stored} results stored in ${s.windowS.toFixed(0)} s (${(s.stored / s.windowS).toFixed(1)}/s, expected ${(n / 30).toFixed(1)}/s); ` +
           `total ${f1(per(cpu))} ms CPU, ${s.liveBytes === null ? "–" : f1(per(s.liveBytes))} B of live database and ${f1(per(s.bytes))} B of data dir growth, ${s.statements === null ? "–" : f1(per(s.statements))} statements per result, RSS ${f1(rss)} MB; ` +
-          `CPU ms per result by process: ${GROUPS.map((g) => `${g} ${f1(per(s.cpuMs[g]))}`).join(", ")}; ` +
+          (n === 0
+            ? `CPU % of a core by process: ${GROUPS.map((g) => `${g} ${((s.cpuMs[g] / (s.windowS * 1000)) * 100).toFixed(2)}`).join(", ")}; `
+            : `CPU ms per result by process: ${GROUPS.map((g) => `${g} ${f1(per(s.cpuMs[g]))}`).join(", ")}; `) +
           `RSS MB: ${GROUPS.map((g) => `${g} ${f1(s.rssMb[g])}`).join(", ")}; ` +
           `evaluate queue every 10 s: [${s.queue.join(", ")}]; results never evaluated at the end: ${s.unevaluatedAtEnd ?? "–"}.`,
       );
