@@ -4,14 +4,7 @@ import { analyticsExport, checkResultRow, type Db } from "@vigil/db-schema";
 import { and, eq, lt, lte } from "drizzle-orm";
 import { toAnalyticsError } from "./errors";
 import { evaluated, NOT_NEWEST } from "./libsql";
-import {
-  type Analytics,
-  BUCKET_MS,
-  type DailyUptime,
-  type MonitorSeriesPoint,
-  type MonitorsSeriesQuery,
-  uptimeOf,
-} from "./types";
+import { type Analytics, BUCKET_MS, type DailyUptime, type MonitorSeriesPoint, type MonitorsSeriesQuery, uptimeOf } from "./types";
 
 /** A check result as copied from libSQL's check_result (times in ms). */
 export interface ExportedResult {
