@@ -47,8 +47,9 @@ probe.get("/wait", getProbeWaitQuery, async (c) => {
   const q = c.req.valid("query");
   await touchLocation(deps.db, location.id);
   const answer = async () => {
-    const runs = await deps.bus.takeRuns(location.id);
     const etag = await etagOf(c);
+    // Taken last: once out of Redis a run exists only in this answer, so nothing after may fail.
+    const runs = await deps.bus.takeRuns(location.id);
     return { etag, changed: etag !== q.etag, runs };
   };
   const news = (o: Awaited<ReturnType<typeof answer>>) => o.changed || o.runs.length > 0;
