@@ -4,32 +4,35 @@ import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, createServer } from "node:net";
 
 /** A port the OS just handed out and released. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+// Ports below Linux's ephemeral range (32768+): there an outgoing connection of another test can never take the
+// port between our check and the server's bind. Random, and never handed out twice by one process.
+const LOW = 20_000;
+const HIGH = 32_000;
+const handedOut = new Set<number>();
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
+    srv.once("error", () => resolve(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
   });
 }
 
-/** `n` distinct free ports (all held open together, so none repeats). */
+/** A free loopback port for a server the test starts. */
+export async function freePort(): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    const port = LOW + Math.floor(Math.random() * (HIGH - LOW));
+    if (handedOut.has(port) || !(await bindable(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port between ${LOW} and ${HIGH}`);
+}
+
+/** `n` distinct free ports. */
 export async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: n },
-      () =>
-        new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
-          const s = createServer();
-          s.once("error", reject);
-          s.listen(0, "127.0.0.1", () => resolve(s));
-        }),
-    ),
-  );
-  const ports = servers.map((s) => (s.address() as AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  const ports: number[] = [];
+  for (let i = 0; i < n; i++) ports.push(await freePort());
   return ports;
 }
 
