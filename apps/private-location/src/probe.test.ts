@@ -29,16 +29,14 @@ const probeEnv = (stack: Stack): Record<string, string> => ({
 });
 
 /** Ids of every result line in the probe's outbox segments. */
-/** The (monitor, slot) of each result waiting in the outbox. */
-function outboxSlots(dataDir: string): string[] {
+function outboxIds(dataDir: string): string[] {
   const dir = join(dataDir, "outbox");
   return readdirSync(dir)
     .filter((f) => f.endsWith(".jsonl"))
     .flatMap((f) => readFileSync(join(dir, f), "utf8").split("\n"))
     .flatMap((line) => {
       try {
-        const r = JSON.parse(line) as { monitorId: number; cronTimestamp: number };
-        return [`${r.monitorId}:${r.cronTimestamp}`];
+        return [(JSON.parse(line) as { id: string }).id];
       } catch {
         return []; // a torn last line
       }
@@ -189,7 +187,7 @@ describe("the probe against the real server", () => {
     await stack.stopServer("SIGKILL");
     // Checks go on; results wait in the outbox (within one period every monitor has run at least once).
     await waitFor("results kept while the server is away", async () => (await probe.status()).outbox.depth >= 2, 40_000, 250);
-    const kept = outboxSlots(probe.dataDir);
+    const kept = outboxIds(probe.dataDir);
     const killedAt = Date.now();
     await probe.kill("SIGKILL");
     probe = await startProbe(probeEnv(stack), { dataDir: probe.dataDir });
@@ -206,7 +204,7 @@ describe("the probe against the real server", () => {
     const checkedUntil = Date.now() - 3000; // slots before this have run, been committed and sent
 
     const rows = await stack.results();
-    const stored = new Set(rows.map((r) => r.slot));
+    const stored = new Set(rows.map((r) => r.id));
     expect(kept.length).toBeGreaterThanOrEqual(2);
     expect(kept.filter((id) => !stored.has(id))).toEqual([]);
     for (const m of monitors) {

@@ -106,8 +106,7 @@ export interface Stack {
   // biome-ignore lint/suspicious/noExplicitAny: tests read responses ad hoc
   api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Every stored result of this location. */
-  /** Results stored from this location; `slot` is what the store dedupes on (monitor and slot). */
-  results(): Promise<{ slot: string; monitorId: number; cronTimestamp: number }[]>;
+  results(): Promise<{ id: string; monitorId: number; cronTimestamp: number }[]>;
   close(): Promise<void>;
 }
 
@@ -155,12 +154,13 @@ export async function startStack(region: Region = "iad"): Promise<Stack> {
     async results() {
       const rows = await database.db
         .select({
+          id: checkResult.id,
           monitorId: checkResult.monitorId,
           cronTimestamp: checkResult.cronTimestamp,
           locationId: checkResult.locationId,
         })
         .from(checkResult);
-      return rows.filter((r) => r.locationId === location.id).map((r) => ({ ...r, slot: `${r.monitorId}:${r.cronTimestamp}` }));
+      return rows.filter((r) => r.locationId === location.id);
     },
     async close() {
       await stack.server?.kill("SIGKILL");

@@ -3,8 +3,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createMonitor, createPrivateLocation, createWorkspace, evaluateMonitor, recordResults, setLimits } from "@vigil/core";
-import type { Db } from "@vigil/db-schema";
-import { insertResults, type ResultFixture } from "@vigil/db-schema/testing";
+import { checkResult, type Db } from "@vigil/db-schema";
 import { buildNextApp, type NextApp, startNextApp } from "@vigil/testing/next";
 import { ulid } from "ulid";
 
@@ -79,7 +78,7 @@ export async function seedHistory(
 ) {
   const HOUR = 3_600_000;
   const now = Date.now();
-  const rows: ResultFixture[] = [];
+  const rows: (typeof checkResult.$inferInsert)[] = [];
   for (const monitorId of monitorIds) {
     const bad = new Set(badDays[monitorId] ?? []);
     for (let h = days * 24 - 1; h >= 1; h--) {
@@ -87,6 +86,7 @@ export async function seedHistory(
       const daysAgo = Math.floor((Math.floor(now / 86_400_000) * 86_400_000 - Math.floor(t / 86_400_000) * 86_400_000) / 86_400_000);
       const error = bad.has(daysAgo) && h % 24 < 6;
       rows.push({
+        id: ulid(t),
         workspaceId,
         monitorId,
         locationId,
@@ -100,5 +100,9 @@ export async function seedHistory(
       });
     }
   }
-  await insertResults(db, rows);
+  for (let i = 0; i < rows.length; i += 400)
+    await db
+      .insert(checkResult)
+      .values(rows.slice(i, i + 400))
+      .onConflictDoNothing();
 }

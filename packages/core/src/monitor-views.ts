@@ -303,7 +303,7 @@ export async function recentResults(
   const limit = opts.limit ?? 20;
   const rows = await db
     .select({
-      id: sql<string>`cast(${checkResult.id} as text)`,
+      id: checkResult.id,
       cronTimestamp: checkResult.cronTimestamp,
       locationId: checkResult.locationId,
       location: sql<string>`coalesce(${privateLocation.name}, ${checkResult.region})`,

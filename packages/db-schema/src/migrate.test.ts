@@ -38,8 +38,7 @@ describe("pnpm db:migrate", () => {
       "status_event",
       "notification_delivery",
       "audit_log",
-      "check_result_row",
-      "monitor_evaluation",
+      "check_result",
     ]) {
       expect(tables).toContain(name);
     }
