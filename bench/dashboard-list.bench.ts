@@ -5,8 +5,8 @@ import { randomBytes } from "node:crypto";
 import { libsqlAnalytics } from "@vigil/analytics";
 import { bootstrapUser, createPrivateLocation, setLimits } from "@vigil/core";
 import { buildDashboard, startDashboard } from "@vigil/dashboard/testing";
-import { checkResult, monitor, monitorLocationStatus, session, user } from "@vigil/db-schema";
-import { startTestDatabase } from "@vigil/db-schema/testing";
+import { monitor, monitorLocationStatus, session, user } from "@vigil/db-schema";
+import { insertResults, startTestDatabase } from "@vigil/db-schema/testing";
 import { type BenchReport, percentile, sortNumbers } from "./lib";
 
 const MONITORS = Number(process.env.BENCH_DASHBOARD_MONITORS ?? 10_000);
@@ -88,7 +88,7 @@ export default async function dashboardListBench(): Promise<BenchReport> {
       evaluatedAt: hour,
     })),
   );
-  await inBatches(hourly, 1000, (b) => db.insert(checkResult).values(b));
+  await insertResults(db, hourly);
 
   // The detail monitor: 30 days every 30 s from both locations (~86,400 rows each).
   const detail = ids[0]!;
@@ -108,7 +108,7 @@ export default async function dashboardListBench(): Promise<BenchReport> {
         latencyMs: 20 + Math.floor(((at / 30_000) * 37) % 200),
         evaluatedAt: at,
       });
-  await inBatches(dense, 1000, (b) => db.insert(checkResult).values(b));
+  await insertResults(db, dense);
   // What the workflows' minute step has done by then: every completed hour summed.
   const analytics = libsqlAnalytics(db);
   const r0 = performance.now();

@@ -21,7 +21,7 @@ export const ProbeEnv = z.object({
   /** Group-commit window of the outbox (results gathered, then written and fsync'ed once). */
   PROBE_COMMIT_MS: int(1, 50, 25),
   /** Results wait at most this long before they are sent. */
-  PROBE_SEND_INTERVAL_MS: int(10, 1000, 1000),
+  PROBE_SEND_INTERVAL_MS: int(10, 10_000, 1000),
   PROBE_BATCH_SIZE: int(1, 1000, 500),
   /** Long-poll timeout asked of the server, which caps it at its own PROBE_WAIT_MS. */
   PROBE_WAIT_MS: int(1000, 120_000, 25_000),

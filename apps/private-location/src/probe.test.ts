@@ -29,14 +29,16 @@ const probeEnv = (stack: Stack): Record<string, string> => ({
 });
 
 /** Ids of every result line in the probe's outbox segments. */
-function outboxIds(dataDir: string): string[] {
+/** The (monitor, slot) of each result waiting in the outbox. */
+function outboxSlots(dataDir: string): string[] {
   const dir = join(dataDir, "outbox");
   return readdirSync(dir)
     .filter((f) => f.endsWith(".jsonl"))
     .flatMap((f) => readFileSync(join(dir, f), "utf8").split("\n"))
     .flatMap((line) => {
       try {
-        return [(JSON.parse(line) as { id: string }).id];
+        const r = JSON.parse(line) as { monitorId: number; cronTimestamp: number };
+        return [`${r.monitorId}:${r.cronTimestamp}`];
       } catch {
         return []; // a torn last line
       }
@@ -187,7 +189,7 @@ describe("the probe against the real server", () => {
     await stack.stopServer("SIGKILL");
     // Checks go on; results wait in the outbox (within one period every monitor has run at least once).
     await waitFor("results kept while the server is away", async () => (await probe.status()).outbox.depth >= 2, 40_000, 250);
-    const kept = outboxIds(probe.dataDir);
+    const kept = outboxSlots(probe.dataDir);
     const killedAt = Date.now();
     await probe.kill("SIGKILL");
     probe = await startProbe(probeEnv(stack), { dataDir: probe.dataDir });
@@ -204,7 +206,7 @@ describe("the probe against the real server", () => {
     const checkedUntil = Date.now() - 3000; // slots before this have run, been committed and sent
 
     const rows = await stack.results();
-    const stored = new Set(rows.map((r) => r.id));
+    const stored = new Set(rows.map((r) => r.slot));
     expect(kept.length).toBeGreaterThanOrEqual(2);
     expect(kept.filter((id) => !stored.has(id))).toEqual([]);
     for (const m of monitors) {

@@ -106,7 +106,8 @@ export interface Stack {
   // biome-ignore lint/suspicious/noExplicitAny: tests read responses ad hoc
   api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Every stored result of this location. */
-  results(): Promise<{ id: string; monitorId: number; cronTimestamp: number }[]>;
+  /** Results stored from this location; `slot` is what the store dedupes on (monitor and slot). */
+  results(): Promise<{ slot: string; monitorId: number; cronTimestamp: number }[]>;
   close(): Promise<void>;
 }
 
@@ -154,13 +155,12 @@ export async function startStack(region: Region = "iad"): Promise<Stack> {
     async results() {
       const rows = await database.db
         .select({
-          id: checkResult.id,
           monitorId: checkResult.monitorId,
           cronTimestamp: checkResult.cronTimestamp,
           locationId: checkResult.locationId,
         })
         .from(checkResult);
-      return rows.filter((r) => r.locationId === location.id);
+      return rows.filter((r) => r.locationId === location.id).map((r) => ({ ...r, slot: `${r.monitorId}:${r.cronTimestamp}` }));
     },
     async close() {
       await stack.server?.kill("SIGKILL");

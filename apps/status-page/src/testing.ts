@@ -3,7 +3,8 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createMonitor, createPrivateLocation, createWorkspace, evaluateMonitor, recordResults, setLimits } from "@vigil/core";
-import { checkResult, type Db } from "@vigil/db-schema";
+import type { Db } from "@vigil/db-schema";
+import { insertResults, type ResultFixture } from "@vigil/db-schema/testing";
 import { buildNextApp, type NextApp, startNextApp } from "@vigil/testing/next";
 import { ulid } from "ulid";
 
@@ -78,7 +79,7 @@ export async function seedHistory(
 ) {
   const HOUR = 3_600_000;
   const now = Date.now();
-  const rows: (typeof checkResult.$inferInsert)[] = [];
+  const rows: ResultFixture[] = [];
   for (const monitorId of monitorIds) {
     const bad = new Set(badDays[monitorId] ?? []);
     for (let h = days * 24 - 1; h >= 1; h--) {
@@ -86,7 +87,6 @@ export async function seedHistory(
       const daysAgo = Math.floor((Math.floor(now / 86_400_000) * 86_400_000 - Math.floor(t / 86_400_000) * 86_400_000) / 86_400_000);
       const error = bad.has(daysAgo) && h % 24 < 6;
       rows.push({
-        id: ulid(t),
         workspaceId,
         monitorId,
         locationId,
@@ -100,9 +100,5 @@ export async function seedHistory(
       });
     }
   }
-  for (let i = 0; i < rows.length; i += 400)
-    await db
-      .insert(checkResult)
-      .values(rows.slice(i, i + 400))
-      .onConflictDoNothing();
+  await insertResults(db, rows);
 }

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
-import { analyticsExport, checkResult, type Db } from "@vigil/db-schema";
-import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
+import { analyticsExport, checkResultRow, type Db } from "@vigil/db-schema";
+import { and, eq, lt, lte } from "drizzle-orm";
 import { toAnalyticsError } from "./errors";
-import { NOT_NEWEST } from "./libsql";
+import { evaluated, NOT_NEWEST } from "./libsql";
 import { type Analytics, BUCKET_MS, type DailyUptime, type MonitorSeriesPoint, type MonitorsSeriesQuery, uptimeOf } from "./types";
 
 /** A check result as copied from libSQL's check_result (times in ms). */
@@ -265,13 +265,13 @@ async function trimLibsql(db: Db, workspaceId: number, cutoff: number) {
     .where(eq(analyticsExport.store, EXPORT_STORE));
   if (!mark) return;
   await db
-    .delete(checkResult)
+    .delete(checkResultRow)
     .where(
       and(
-        eq(checkResult.workspaceId, workspaceId),
-        lt(checkResult.cronTimestamp, cutoff),
-        isNotNull(checkResult.evaluatedAt),
-        sql`rowid <= ${mark.through}`,
+        eq(checkResultRow.workspaceId, workspaceId),
+        lt(checkResultRow.cronTimestamp, cutoff),
+        evaluated,
+        lte(checkResultRow.id, mark.through),
         NOT_NEWEST,
       ),
     );

@@ -1,5 +1,6 @@
 // The assertions every analytics backend must pass, on the same known data (imported by one test file per backend).
-import { checkResult, type Db } from "@vigil/db-schema";
+import type { Db } from "@vigil/db-schema";
+import { insertResults } from "@vigil/db-schema/testing";
 import { describe, expect, it } from "vitest";
 import type { Analytics } from "./types";
 
@@ -35,7 +36,7 @@ export async function seedWorkspace(db: Db) {
 }
 
 export async function insertRows(db: Db, rows: ResultRow[]) {
-  for (let i = 0; i < rows.length; i += 500) await db.insert(checkResult).values(rows.slice(i, i + 500));
+  await insertResults(db, rows);
 }
 
 export interface Backend {

@@ -16,7 +16,7 @@ export interface ExportOptions {
 
 export interface ExportOutcome {
   exported: number;
-  /** check_result rowid everything up to which is now in ClickHouse. */
+  /** check_result id (the stored row's rowid) everything up to which is now in ClickHouse. */
   through: number;
   /** Results still waiting behind the watermark when the call returned. */
   behind: number;
@@ -24,7 +24,7 @@ export interface ExportOutcome {
 
 type Row = Record<string, unknown>;
 
-const columns = sql.raw(`rowid as seq, id, workspace_id, monitor_id, location_id, region, cron_timestamp, started_at, status,
+const columns = sql.raw(`id as seq, id, workspace_id, monitor_id, location_id, region, cron_timestamp, started_at, status,
   latency_ms, status_code, error_message, attempts, timings`);
 
 const toResult = (r: Row): ExportedResult => ({
@@ -72,11 +72,11 @@ export async function exportResults(db: Db, sink: ResultSink, opts: ExportOption
     let rows: Row[];
     if (pendingThrough !== null && pendingThrough > exportedThrough) {
       rows = await db.all<Row>(
-        sql`select ${columns} from check_result where rowid > ${exportedThrough} and rowid <= ${pendingThrough} order by rowid`,
+        sql`select ${columns} from check_result where id > ${exportedThrough} and id <= ${pendingThrough} order by id`,
       );
     } else {
       rows = await db.all<Row>(
-        sql`select ${columns} from check_result where rowid > ${exportedThrough} order by rowid limit ${sql.raw(String(batch))}`,
+        sql`select ${columns} from check_result where id > ${exportedThrough} order by id limit ${sql.raw(String(batch))}`,
       );
       if (rows.length === 0) break;
       pendingThrough = Number(rows[rows.length - 1]!.seq);
@@ -88,6 +88,6 @@ export async function exportResults(db: Db, sink: ResultSink, opts: ExportOption
     await setMark(db, exportedThrough, null);
     exported += rows.length;
   }
-  const [left] = await db.all<{ n: number }>(sql`select count(*) as n from check_result where rowid > ${exportedThrough}`);
+  const [left] = await db.all<{ n: number }>(sql`select count(*) as n from check_result_row where id > ${exportedThrough}`);
   return { exported, through: exportedThrough, behind: Number(left?.n ?? 0) };
 }

@@ -1,4 +1,4 @@
-import { type Db, writeBatch } from "@vigil/db-schema";
+import { checkResultRow, type Db, monitorEvaluation, writeBatch } from "@vigil/db-schema";
 import { sql } from "drizzle-orm";
 import { type Analytics, BUCKET_MS, type DailyUptime, type MonitorSeriesPoint, type MonitorsSeriesQuery, uptimeOf } from "./types";
 
@@ -6,7 +6,15 @@ import { type Analytics, BUCKET_MS, type DailyUptime, type MonitorSeriesPoint, t
  * With ClickHouse, retention in libSQL never deletes the newest row: SQLite would hand its rowid out
  * again, and the exporter's watermark (a rowid) would then skip the next result.
  */
-export const NOT_NEWEST = sql`rowid < (select max(rowid) from check_result)`;
+export const NOT_NEWEST = sql`${checkResultRow.id} < (select max(id) from ${checkResultRow})`;
+
+/** Rows an evaluation has read (at or below its monitor's watermark). */
+export const evaluated = sql`${checkResultRow.id} <= (select ${monitorEvaluation.through} from ${monitorEvaluation} where ${monitorEvaluation.monitorId} = ${checkResultRow.monitorId})`;
+
+/** Stored statuses (check_result_row.status): success, degraded, error. */
+const OK = 0;
+const DEGRADED = 1;
+const ERROR = 2;
 
 /** The `analytics_export` row whose watermark says which results `check_result_hour` holds. */
 export const ROLLUP_STORE = "check_result_hour";
@@ -37,7 +45,7 @@ const SUMMED_TO = "coalesce((select r.through from check_result_rollup r where r
 /** Results (`c`) counted per monitor, hour, location and latency: the exact histogram's rows. */
 const perLatency = (from: string, where: string) =>
   `select c.workspace_id, c.monitor_id, (c.cron_timestamp / ${H}) * ${H} as hour, c.location_id, c.latency_ms, count(*) as n,
-    sum(c.status = 'success') as s, sum(c.status = 'degraded') as d, sum(c.status = 'error') as e
+    sum(c.status = ${OK}) as s, sum(c.status = ${DEGRADED}) as d, sum(c.status = ${ERROR}) as e
   from ${from} where ${where} group by c.monitor_id, hour, c.location_id, c.latency_ms`;
 
 /** Per monitor, hour and location: counts and the latency histogram as a JSON array of latency, count, … */
@@ -103,11 +111,11 @@ function rawResults(
   const loc = locationId === undefined ? "" : " and c.location_id = ?";
   const locArgs = locationId === undefined ? [] : [locationId];
   const cols = "c.workspace_id, c.monitor_id, c.cron_timestamp, c.location_id, c.latency_ms, c.status";
-  const backlog = `(select coalesce(max(rowid), 0) from check_result) - ${MARK}`;
+  const backlog = `(select coalesce(max(id), 0) from check_result_row) - ${MARK}`;
   const parts: Stmt[] = [];
   const range = (x: number, y: number) =>
     parts.push({
-      sql: `select ${cols} from check_result c where c.monitor_id in (${ids}) and c.cron_timestamp >= ? and c.cron_timestamp < ?${loc}`,
+      sql: `select ${cols} from check_result_row c where c.monitor_id in (${ids}) and c.cron_timestamp >= ? and c.cron_timestamp < ?${loc}`,
       args: [...monitorIds, x, y, ...locArgs],
     });
   if (a === b) range(from, to);
@@ -120,15 +128,15 @@ function rawResults(
         sql: `select ${cols} from (select m.value as monitor_id,
             max(?, coalesce((select r.through from check_result_rollup r where r.monitor_id = m.value), 0)) as start
             from json_each(?) m) w
-          join check_result c on c.monitor_id = w.monitor_id and c.cron_timestamp >= w.start and c.cron_timestamp < ?${loc}`,
+          join check_result_row c on c.monitor_id = w.monitor_id and c.cron_timestamp >= w.start and c.cron_timestamp < ?${loc}`,
         args: [a, JSON.stringify(monitorIds), b, ...locArgs],
       },
       {
-        sql: `select ${cols} from check_result c where c.rowid > ${MARK} and ${backlog} <= ${lateScan} and +c.monitor_id in (${ids}) and ${late}`,
+        sql: `select ${cols} from check_result_row c where c.id > ${MARK} and ${backlog} <= ${lateScan} and +c.monitor_id in (${ids}) and ${late}`,
         args: [...monitorIds, a, b, ...locArgs],
       },
       {
-        sql: `select ${cols} from check_result c where ${backlog} > ${lateScan} and c.monitor_id in (${ids}) and ${late} and c.rowid > ${MARK}`,
+        sql: `select ${cols} from check_result_row c where ${backlog} > ${lateScan} and c.monitor_id in (${ids}) and ${late} and c.id > ${MARK}`,
         args: [...monitorIds, a, b, ...locArgs],
       },
     );
@@ -240,13 +248,14 @@ export function libsqlAnalytics(db: Db, opts: LibsqlAnalyticsOptions = {}): Libs
       const through = Math.ceil(cutoff / H) * H;
       const [gone] = await writeBatch(db, [
         query({
-          sql: "delete from check_result where workspace_id = ? and cron_timestamp < ? and evaluated_at is not null",
+          sql: `delete from check_result_row where workspace_id = ? and cron_timestamp < ?
+            and id <= (select e.through from monitor_evaluation e where e.monitor_id = check_result_row.monitor_id)`,
           args: [workspaceId, cutoff],
         }),
         // SQLite hands the highest rowid out again once its row is gone: the watermark comes down with it, so
         // such a result still counts as past it.
         query({
-          sql: `update analytics_export set exported_through = min(exported_through, (select coalesce(max(rowid), 0) from check_result))
+          sql: `update analytics_export set exported_through = min(exported_through, (select coalesce(max(id), 0) from check_result_row))
             where store = ?`,
           args: [ROLLUP_STORE],
         }),
@@ -254,8 +263,8 @@ export function libsqlAnalytics(db: Db, opts: LibsqlAnalyticsOptions = {}): Libs
         query({
           sql: upsertHours(
             perLatency(
-              "check_result c",
-              `c.workspace_id = ? and c.cron_timestamp < ? and c.cron_timestamp < ${SUMMED_TO} and c.rowid <= ${MARK}`,
+              "check_result_row c",
+              `c.workspace_id = ? and c.cron_timestamp < ? and c.cron_timestamp < ${SUMMED_TO} and c.id <= ${MARK}`,
             ),
           ),
           args: [workspaceId, through],
@@ -269,10 +278,10 @@ export function libsqlAnalytics(db: Db, opts: LibsqlAnalyticsOptions = {}): Libs
       const maxBatches = opts.maxBatches ?? 50;
       const now = Math.floor((opts.now ?? Date.now()) / H) * H;
       // Monitors with results (one index seek each), the hour each is summed to, the most behind first.
-      const work = `with recursive ids(m) as (select min(monitor_id) from check_result
-          union all select (select min(monitor_id) from check_result where monitor_id > m) from ids where m is not null),
+      const work = `with recursive ids(m) as (select min(monitor_id) from check_result_row
+          union all select (select min(monitor_id) from check_result_row where monitor_id > m) from ids where m is not null),
         chosen as (select i.m as monitor_id, min(?, coalesce(r.through,
-            (select (min(c.cron_timestamp) / ${H}) * ${H} from check_result c where c.monitor_id = i.m), ?)) as start
+            (select (min(c.cron_timestamp) / ${H}) * ${H} from check_result_row c where c.monitor_id = i.m), ?)) as start
           from ids i left join check_result_rollup r on r.monitor_id = i.m
           where i.m is not null and coalesce(r.through, 0) < ? order by coalesce(r.through, 0), i.m limit ?),
         work as (select monitor_id, start, min(start + ?, ?) as until from chosen)`;
@@ -284,18 +293,18 @@ export function libsqlAnalytics(db: Db, opts: LibsqlAnalyticsOptions = {}): Libs
             args: [ROLLUP_STORE],
           }),
           query({
-            sql: "update analytics_export set pending_through = (select coalesce(max(rowid), 0) from check_result) where store = ?",
+            sql: "update analytics_export set pending_through = (select coalesce(max(id), 0) from check_result_row) where store = ?",
             args: [ROLLUP_STORE],
           }),
           // Summed hours that results arrived late for are summed again whole.
           query({
             sql: upsertHours(
               `with touched as (select distinct c.monitor_id, c.location_id, (c.cron_timestamp / ${H}) * ${H} as hour
-                from check_result c where c.rowid > ${MARK} and c.rowid <= ${PENDING} and c.cron_timestamp < ${SUMMED_TO})
+                from check_result_row c where c.id > ${MARK} and c.id <= ${PENDING} and c.cron_timestamp < ${SUMMED_TO})
               ${perLatency(
-                `touched t join check_result c on c.monitor_id = t.monitor_id and c.cron_timestamp >= t.hour
+                `touched t join check_result_row c on c.monitor_id = t.monitor_id and c.cron_timestamp >= t.hour
                   and c.cron_timestamp < t.hour + ${H} and c.location_id = t.location_id`,
-                `c.rowid <= ${PENDING}`,
+                `c.id <= ${PENDING}`,
               )}`,
             ),
             args: [],
@@ -303,8 +312,8 @@ export function libsqlAnalytics(db: Db, opts: LibsqlAnalyticsOptions = {}): Libs
           query({
             sql: upsertHours(
               `${work} ${perLatency(
-                "work w join check_result c on c.monitor_id = w.monitor_id and c.cron_timestamp >= w.start and c.cron_timestamp < w.until",
-                `c.rowid <= ${PENDING}`,
+                "work w join check_result_row c on c.monitor_id = w.monitor_id and c.cron_timestamp >= w.start and c.cron_timestamp < w.until",
+                `c.id <= ${PENDING}`,
               )}`,
             ),
             args: workArgs,
@@ -340,7 +349,7 @@ async function dailyUptimeOf(db: Db, lateScan: number, monitorIds: number[], fro
         select monitor_id, (hour / ${D}) * ${D} as day, total, success, degraded, error from check_result_hour
           where monitor_id in (${marks(monitorIds.length)}) and hour >= ? and hour < ?
         union all
-        select monitor_id, (cron_timestamp / ${D}) * ${D} as day, 1, status = 'success', status = 'degraded', status = 'error' from ${raw.sql})
+        select monitor_id, (cron_timestamp / ${D}) * ${D} as day, 1, status = ${OK}, status = ${DEGRADED}, status = ${ERROR} from ${raw.sql})
       group by monitor_id, day order by monitor_id, day`,
     args: [...monitorIds, a, b, ...raw.args],
   });

@@ -1,14 +1,12 @@
-import { monitorTarget } from "@vigil/api-contract";
 import {
-  checkResult,
+  checkResultRow,
   type Db,
   incident,
   maintenance,
   maintenanceMonitor,
   monitor,
+  monitorEvaluation,
   monitorLocationStatus,
-  notificationChannel,
-  notificationDelivery,
   privateLocation,
   statusEvent,
   writeBatch,
@@ -56,8 +54,6 @@ export interface Evaluation {
   event: EvaluatedEvent | null;
   /** The decision's slot; null when there was nothing to decide on. */
   cronTimestamp: number | null;
-  /** Pending results now marked evaluated. */
-  evaluated: number;
 }
 
 /** A location's latest result for a monitor, with the location's region and liveness. */
@@ -78,6 +74,7 @@ export interface EvaluationState {
     id: number;
     workspaceId: number;
     status: MonitorStatus;
+    /** The newest slot an evaluation decided on (moved or held). */
     statusCronTimestamp: number | null;
     regions: readonly string[];
     deletedAt: number | null;
@@ -130,35 +127,41 @@ export async function evaluateMonitor(db: Db, monitorId: number, nowMs = Date.no
 }
 
 /**
- * Evaluates many monitors with one read round trip and one write batch. Each write applies only if
- * its monitor is still in the state that was read (compare-and-set); the monitors that lost a race
- * start over. A replay of the same slot finds the event already there (unique on monitor, slot, status).
+ * Evaluates many monitors with one read round trip and one write batch: each monitor's status from its
+ * locations' latest statuses (not its results), the database written only where a status moves, plus one
+ * row per monitor recording how far evaluation has read. A move applies only if the monitor's latest
+ * statuses are still those that were read (compare-and-set); the monitors that lost a race start over.
+ * A replay of the same slot finds the event already there (unique on monitor, slot, status).
  */
 export async function evaluateMonitors(db: Db, monitorIds: readonly number[], nowMs = Date.now()): Promise<Evaluation[]> {
   const out = new Map<number, Evaluation>();
   let todo = [...new Set(monitorIds)];
   for (let attempt = 0; todo.length > 0; attempt++) {
     if (attempt > 20) throw new Error(`monitors ${todo.join(", ")}: evaluation kept conflicting`);
-    const states = await readStates(db, todo, nowMs);
-    const { evaluations, conflicts } = await applyDecisions(db, states, nowMs);
+    const { states, through } = await readStates(db, todo, nowMs);
+    const { evaluations, conflicts } = await applyDecisions(db, states, through, nowMs);
     for (const e of evaluations) out.set(e.monitorId, e);
     todo = conflicts;
   }
   return monitorIds.map((id) => out.get(id)!);
 }
 
-async function readStates(db: Db, ids: number[], nowMs: number): Promise<Map<number, EvaluationState>> {
-  const [monitors, latest, maintenances, locations] = await db.batch([
+async function readStates(db: Db, ids: number[], nowMs: number) {
+  // One read transaction: every result up to `through` has its effect on the latest statuses read here.
+  const [monitors, latest, maintenances, locations, [newest]] = await db.batch([
     db
       .select({
         id: monitor.id,
         workspaceId: monitor.workspaceId,
         status: monitor.status,
-        statusCronTimestamp: monitor.statusCronTimestamp,
+        statusCronTimestamp: sql<
+          number | null
+        >`max(coalesce(${monitor.statusCronTimestamp}, ${monitorEvaluation.cron}), coalesce(${monitorEvaluation.cron}, ${monitor.statusCronTimestamp}))`,
         regions: monitor.regions,
         deletedAt: monitor.deletedAt,
       })
       .from(monitor)
+      .leftJoin(monitorEvaluation, eq(monitorEvaluation.monitorId, monitor.id))
       .where(inArray(monitor.id, ids)),
     db
       .select({
@@ -194,6 +197,7 @@ async function readStates(db: Db, ids: number[], nowMs: number): Promise<Map<num
           isNull(privateLocation.deletedAt),
         ),
       ),
+    db.select({ through: sql<number>`coalesce(max(${checkResultRow.id}), 0)` }).from(checkResultRow),
   ]);
   const states = new Map<number, EvaluationState>(ids.map((id) => [id, { monitor: null, latest: [], locations: [], maintenances: [] }]));
   for (const m of monitors) {
@@ -203,11 +207,10 @@ async function readStates(db: Db, ids: number[], nowMs: number): Promise<Map<num
   }
   for (const r of latest) (states.get(r.monitorId)!.latest as LatestResult[]).push(r);
   for (const w of maintenances) (states.get(w.monitorId)!.maintenances as EvaluationState["maintenances"][number][]).push(w);
-  return states;
+  return { states, through: Number(newest?.through ?? 0) };
 }
 
 type Query = Parameters<typeof writeBatch>[1][number];
-const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 const dialect = new SQLiteAsyncDialect();
 const raw = (q: SQL): Query => ({ toSQL: () => dialect.sqlToQuery(q) });
 const valuesList = (rows: unknown[][]) =>
@@ -222,8 +225,8 @@ const valuesList = (rows: unknown[][]) =>
     sql`, `,
   );
 
-/** The writes of every decision in one batch: moves, then held statuses' newer slot, then pending results marked. */
-async function applyDecisions(db: Db, states: Map<number, EvaluationState>, nowMs: number) {
+/** The writes of every decision in one batch: the moves, then how far each monitor has been read. */
+async function applyDecisions(db: Db, states: Map<number, EvaluationState>, through: number, nowMs: number) {
   const decisions = [...states].map(([id, s]) => ({ id, s, d: decide(s) }));
   const writes: Query[] = [];
   const moves: { id: number; d: Extract<Decision, { kind: "move" }>; workspaceId: number; claimAt: number; eventAt: number }[] = [];
@@ -231,33 +234,20 @@ async function applyDecisions(db: Db, states: Map<number, EvaluationState>, nowM
     if (d.kind !== "move") continue;
     const m = s.monitor!;
     const claimAt = writes.length;
-    writes.push(...moveWrites(db, m, d, nowMs));
+    writes.push(...moveWrites(db, m, d, through, nowMs));
     moves.push({ id, d, workspaceId: m.workspaceId, claimAt, eventAt: writes.length - 1 });
   }
-  // A held status records its newer slot (so a slower evaluator that read older results loses the race).
-  const holds = decisions.filter(({ s, d }) => d.kind === "hold" && d.cron !== s.monitor!.statusCronTimestamp);
-  const holdAt = holds.length > 0 ? writes.length : -1;
-  if (holds.length > 0) {
-    const rows = holds.map(({ id, s, d }) => [id, s.monitor!.status, s.monitor!.statusCronTimestamp, d.cron]);
+  // The watermark only moves forward, and the newest slot decided on with it (a later, slower
+  // evaluation that read less changes neither). Deleted monitors have no row to keep.
+  const marks = decisions.filter(({ s }) => s.monitor !== null).map(({ id, d }) => [id, through, d.cron, nowMs]);
+  if (marks.length > 0)
     writes.push(
       raw(
-        sql`update ${monitor} set status_cron_timestamp = v.column4 from (values ${valuesList(rows)}) as v where ${monitor.id} = v.column1 and ${monitor.status} = v.column2 and ${monitor.statusCronTimestamp} is v.column3 returning id`,
+        sql`insert into ${monitorEvaluation} (monitor_id, through, cron, evaluated_at) select column1, column2, column3, column4 from (values ${valuesList(marks)}) where true on conflict (monitor_id) do update set through = max(through, excluded.through), cron = max(coalesce(cron, excluded.cron), coalesce(excluded.cron, cron)), evaluated_at = excluded.evaluated_at where excluded.through >= through`,
       ),
     );
-  }
-  const marks = decisions.map(({ id, d }) => [id, d.cron ?? NO_LIMIT]);
-  // By the pending index: the slot index would walk the monitor's whole history up to the slot.
-  const markAt = writes.length;
-  writes.push(
-    raw(
-      sql`update ${checkResult} indexed by check_result_pending set evaluated_at = ${nowMs} from (values ${valuesList(marks)}) as v where ${checkResult.monitorId} = v.column1 and ${checkResult.evaluatedAt} is null and ${checkResult.cronTimestamp} <= v.column2 returning monitor_id`,
-    ),
-  );
   const results = await writeBatch(db, writes);
 
-  const marked = new Map<number, number>();
-  for (const row of results[markAt]!.rows) marked.set(Number(row[0]), (marked.get(Number(row[0])) ?? 0) + 1);
-  const held = new Set(holdAt < 0 ? [] : results[holdAt]!.rows.map((r) => Number(r[0])));
   const conflicts: number[] = [];
   const evaluations: Evaluation[] = [];
   const events = new Map<number, EvaluatedEvent | null>();
@@ -281,22 +271,25 @@ async function applyDecisions(db: Db, states: Map<number, EvaluationState>, nowM
         : null,
     );
   }
-  for (const { id, s, d } of decisions) {
-    if (d.kind === "hold" && d.cron !== s.monitor!.statusCronTimestamp && !held.has(id)) conflicts.push(id);
+  for (const { id, d } of decisions) {
     if (conflicts.includes(id)) continue;
-    evaluations.push({
-      monitorId: id,
-      status: d.status,
-      event: events.get(id) ?? null,
-      cronTimestamp: d.cron,
-      evaluated: marked.get(id) ?? 0,
-    });
+    evaluations.push({ monitorId: id, status: d.status, event: events.get(id) ?? null, cronTimestamp: d.cron });
   }
   return { evaluations, conflicts };
 }
 
-/** A status move: the claim (compare-and-set), the incident opened or resolved, the event; the last one returns the event's id. */
-function moveWrites(db: Db, m: NonNullable<EvaluationState["monitor"]>, d: Extract<Decision, { kind: "move" }>, nowMs: number): Query[] {
+/**
+ * A status move: the claim (compare-and-set on the status read and on no newer result having reached the
+ * monitor's latest statuses since), the incident opened or resolved, the event; the last one returns the
+ * event's id.
+ */
+function moveWrites(
+  db: Db,
+  m: NonNullable<EvaluationState["monitor"]>,
+  d: Extract<Decision, { kind: "move" }>,
+  through: number,
+  nowMs: number,
+): Query[] {
   const { id: monitorId, workspaceId } = m;
   const { status: next, cron, change, witness, suppressed } = d;
   const claim = db
@@ -306,7 +299,7 @@ function moveWrites(db: Db, m: NonNullable<EvaluationState["monitor"]>, d: Extra
       and(
         eq(monitor.id, monitorId),
         eq(monitor.status, m.status),
-        m.statusCronTimestamp === null ? isNull(monitor.statusCronTimestamp) : eq(monitor.statusCronTimestamp, m.statusCronTimestamp),
+        sql`not exists (select 1 from ${monitorLocationStatus} where ${monitorLocationStatus.monitorId} = ${monitorId} and ${monitorLocationStatus.resultRowid} > ${through})`,
       ),
     )
     .returning({ id: monitor.id });
@@ -364,76 +357,14 @@ function moveWrites(db: Db, m: NonNullable<EvaluationState["monitor"]>, d: Extra
   return [claim, ...(incidentWrite ? [incidentWrite] : []), eventInsert];
 }
 
-/** Monitors with results still pending evaluation older than `olderThanMs` (left while Redis was away). */
+/** Monitors whose latest statuses have moved past their last evaluation for more than `olderThanMs` (left while Redis was away). */
 export async function pendingEvaluations(db: Db, olderThanMs: number, nowMs = Date.now(), limit = 1000) {
+  const s = monitorLocationStatus;
   return db
-    .select({ monitorId: checkResult.monitorId, cronTimestamp: sql<number>`max(${checkResult.cronTimestamp})` })
-    .from(checkResult)
-    .where(and(isNull(checkResult.evaluatedAt), lte(checkResult.createdAt, nowMs - olderThanMs)))
-    .groupBy(checkResult.monitorId)
+    .select({ monitorId: s.monitorId, cronTimestamp: sql<number>`max(${s.cronTimestamp})` })
+    .from(s)
+    .leftJoin(monitorEvaluation, eq(monitorEvaluation.monitorId, s.monitorId))
+    .where(and(sql`${s.resultRowid} > coalesce(${monitorEvaluation.through}, 0)`, lte(s.updatedAt, nowMs - olderThanMs)))
+    .groupBy(s.monitorId)
     .limit(limit);
-}
-
-/** Events whose notify jobs may not have been queued (a crash between commit and enqueue). */
-export async function undispatchedEvents(db: Db, olderThanMs: number, nowMs = Date.now(), limit = 1000) {
-  return db
-    .select({
-      id: statusEvent.id,
-      workspaceId: statusEvent.workspaceId,
-      monitorId: statusEvent.monitorId,
-      suppressed: statusEvent.suppressed,
-    })
-    .from(statusEvent)
-    .where(and(isNull(statusEvent.dispatchedAt), lte(statusEvent.createdAt, nowMs - olderThanMs)))
-    .limit(limit);
-}
-
-export async function markDispatched(db: Db, eventIds: number[], nowMs = Date.now()): Promise<void> {
-  if (eventIds.length > 0) await db.update(statusEvent).set({ dispatchedAt: nowMs }).where(inArray(statusEvent.id, eventIds));
-}
-
-/** What a notification says about an event: the spec's payload fields. */
-type EventRow = { event: typeof statusEvent.$inferSelect; monitor: typeof monitor.$inferSelect };
-
-/** What a notification says about an event: the spec's payload fields. */
-function toNotification({ event: e, monitor: m }: EventRow) {
-  return {
-    workspaceId: e.workspaceId,
-    suppressed: e.suppressed,
-    event: {
-      type: e.status,
-      monitor: { id: m.id, name: m.name, url: monitorTarget(m) },
-      cronTimestamp: e.cronTimestamp,
-      ...(e.statusCode !== null ? { statusCode: e.statusCode } : {}),
-      ...(e.latencyMs !== null ? { latency: e.latencyMs } : {}),
-      ...(e.errorMessage !== null ? { errorMessage: e.errorMessage } : {}),
-    },
-  };
-}
-
-const eventWithMonitor = (db: Db, eventId: number) =>
-  db
-    .select({ event: statusEvent, monitor })
-    .from(statusEvent)
-    .innerJoin(monitor, eq(monitor.id, statusEvent.monitorId))
-    .where(eq(statusEvent.id, eventId));
-
-/** Everything one delivery needs, in one round trip: already sent?, the event, the channel. */
-export async function deliveryContext(db: Db, eventId: number, channelId: number) {
-  const [sent, events, channels] = await db.batch([
-    db
-      .select({ id: notificationDelivery.id })
-      .from(notificationDelivery)
-      .where(
-        and(
-          eq(notificationDelivery.eventId, eventId),
-          eq(notificationDelivery.channelId, channelId),
-          eq(notificationDelivery.outcome, "sent"),
-        ),
-      )
-      .limit(1),
-    eventWithMonitor(db, eventId),
-    db.select().from(notificationChannel).where(eq(notificationChannel.id, channelId)),
-  ]);
-  return { delivered: sent.length > 0, info: events[0] ? toNotification(events[0]) : null, channel: channels[0] ?? null };
 }

@@ -1,6 +1,6 @@
 import { libsqlAnalytics } from "@vigil/analytics";
 import { auditLog, checkResult, privateLocation } from "@vigil/db-schema";
-import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import { insertResults, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -60,7 +60,7 @@ describe("retention", () => {
       latencyMs: 1,
       evaluatedAt: now,
     });
-    await t.db.insert(checkResult).values([row(a, 10), row(a, 40), row(b, 40), row(b, 400)]);
+    await insertResults(t.db, [row(a, 10), row(a, 40), row(b, 40), row(b, 400)]);
     const deleted = await applyRetention(t.db, libsqlAnalytics(t.db).deleteBefore, now);
     expect(deleted).toBe(2);
     const left = await t.db.select({ ws: checkResult.workspaceId, at: checkResult.cronTimestamp }).from(checkResult);

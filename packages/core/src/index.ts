@@ -4,6 +4,7 @@ export * from "./audit-search";
 export * from "./channel-test";
 export * from "./channels";
 export * from "./deliveries";
+export * from "./delivery-context";
 export * from "./errors";
 export * from "./evaluate";
 export * from "./housekeeping";

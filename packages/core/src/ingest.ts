@@ -1,5 +1,5 @@
 import { IngestBatch } from "@vigil/api-contract";
-import { checkResult, type Db, monitor, monitorLocationStatus, privateLocation, writeBatch } from "@vigil/db-schema";
+import { checkResultRow, type Db, monitor, monitorLocationStatus, privateLocation, writeBatch } from "@vigil/db-schema";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { parseInput } from "./errors";
 
@@ -17,7 +17,7 @@ export interface IngestOutcome {
   toEvaluate: { monitorId: number; cronTimestamp: number }[];
 }
 
-// 14 values per row: 500 rows stay well under SQLite's 32,766 bound parameters, one statement per probe batch.
+// 12 values per row: 500 rows stay well under SQLite's 32,766 bound parameters, one statement per probe batch.
 const CHUNK = 500;
 /** Which of `wanted` are live monitors of the workspace, read fresh: a deleted monitor's results are refused at once. */
 async function liveMonitorIds(db: Db, workspaceId: number, wanted: number[]): Promise<Set<number>> {
@@ -29,8 +29,8 @@ async function liveMonitorIds(db: Db, workspaceId: number, wanted: number[]): Pr
 }
 
 /**
- * Stores a probe's batch idempotently: a result whose id or (monitor, location, slot) is already
- * stored is a duplicate. Accepted results stay pending until evaluation marks them.
+ * Stores a probe's batch idempotently: a result whose (monitor, location, slot) is already stored is a
+ * duplicate. Accepted results stay pending until an evaluation has read past them.
  */
 export async function recordResults(db: Db, location: IngestLocation, body: unknown, nowMs = Date.now()): Promise<IngestOutcome> {
   const { results } = parseInput(IngestBatch, body, "results");
@@ -50,23 +50,25 @@ export async function recordResults(db: Db, location: IngestLocation, body: unkn
   }
   const inserts = [];
   for (let i = 0; i < keep.length; i += CHUNK) {
-    const rows = keep.slice(i, i + CHUNK).map((r) => ({
-      id: r.id,
-      workspaceId: location.workspaceId,
-      monitorId: r.monitorId,
-      locationId: location.id,
-      region: location.region,
-      cronTimestamp: r.cronTimestamp,
-      startedAt: r.startedAt,
-      status: r.status,
-      latencyMs: Math.round(r.latencyMs),
-      statusCode: r.statusCode ?? null,
-      errorMessage: r.errorMessage ?? null,
-      attempts: r.attempts,
-      timings: r.timings ?? null,
-      assertions: r.assertions ?? null,
-    }));
-    inserts.push(db.insert(checkResult).values(rows).onConflictDoNothing());
+    const rows = keep.slice(i, i + CHUNK).map((r) => {
+      const ok = r.status === "success";
+      return {
+        workspaceId: location.workspaceId,
+        monitorId: r.monitorId,
+        cronTimestamp: r.cronTimestamp,
+        locationId: location.id,
+        status: r.status,
+        latencyMs: Math.round(r.latencyMs),
+        startOffsetMs: r.startedAt - r.cronTimestamp,
+        statusCode: r.statusCode ?? null,
+        errorMessage: r.errorMessage ?? null,
+        attempts: r.attempts,
+        // The breakdown explains a slow or failed check; an ok one is its latency.
+        timings: ok ? null : (r.timings ?? null),
+        assertions: ok ? null : (r.assertions ?? null),
+      };
+    });
+    inserts.push(db.insert(checkResultRow).values(rows).onConflictDoNothing());
   }
   const statusRows = [...latest.values()].map((r) => ({
     monitorId: r.monitorId,
@@ -74,6 +76,7 @@ export async function recordResults(db: Db, location: IngestLocation, body: unkn
     status: r.status,
     cronTimestamp: r.cronTimestamp,
     resultId: r.id,
+    resultRowid: sql<number>`(select id from ${checkResultRow} where monitor_id = ${r.monitorId} and cron_timestamp = ${r.cronTimestamp} and location_id = ${location.id})`,
     latencyMs: Math.round(r.latencyMs),
     statusCode: r.statusCode ?? null,
     errorMessage: r.errorMessage ?? null,
@@ -88,6 +91,7 @@ export async function recordResults(db: Db, location: IngestLocation, body: unkn
         status: sql`excluded.status`,
         cronTimestamp: sql`excluded.cron_timestamp`,
         resultId: sql`excluded.result_id`,
+        resultRowid: sql`excluded.result_rowid`,
         latencyMs: sql`excluded.latency_ms`,
         statusCode: sql`excluded.status_code`,
         errorMessage: sql`excluded.error_message`,

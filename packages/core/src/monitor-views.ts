@@ -303,7 +303,7 @@ export async function recentResults(
   const limit = opts.limit ?? 20;
   const rows = await db
     .select({
-      id: checkResult.id,
+      id: sql<string>`cast(${checkResult.id} as text)`,
       cronTimestamp: checkResult.cronTimestamp,
       locationId: checkResult.locationId,
       location: sql<string>`coalesce(${privateLocation.name}, ${checkResult.region})`,

@@ -38,7 +38,8 @@ describe("pnpm db:migrate", () => {
       "status_event",
       "notification_delivery",
       "audit_log",
-      "check_result",
+      "check_result_row",
+      "monitor_evaluation",
     ]) {
       expect(tables).toContain(name);
     }

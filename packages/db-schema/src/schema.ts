@@ -1,6 +1,6 @@
 import { CHANNEL_KINDS, CHECK_KINDS, CHECK_STATUSES, MONITOR_STATUSES } from "@vigil/api-contract";
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { customType, index, integer, primaryKey, sqliteTable, sqliteView, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 const createdAt = () => integer("created_at").notNull().default(now);
@@ -207,6 +207,8 @@ export const monitorLocationStatus = sqliteTable(
     status: text("status", { enum: CHECK_STATUSES }).notNull(),
     cronTimestamp: integer("cron_timestamp").notNull(),
     resultId: text("result_id").notNull(),
+    /** The stored result's id: evaluation has read it once its watermark (`monitor_evaluation.through`) reaches it. */
+    resultRowid: integer("result_rowid"),
     latencyMs: integer("latency_ms"),
     statusCode: integer("status_code"),
     errorMessage: text("error_message"),
@@ -215,34 +217,75 @@ export const monitorLocationStatus = sqliteTable(
   (t) => [primaryKey({ columns: [t.monitorId, t.locationId] })],
 );
 
-/** Check results (the libSQL analytics backend). `id` is the probe's ULID: ingest is idempotent on it. */
-export const checkResult = sqliteTable(
-  "check_result",
+/** A result's status as stored: success, degraded and error are 0, 1 and 2 (0 and 1 take no bytes in a row). */
+const checkStatus = customType<{ data: (typeof CHECK_STATUSES)[number]; driverData: number }>({
+  dataType: () => "integer",
+  toDriver: (v) => CHECK_STATUSES.indexOf(v),
+  fromDriver: (v) => CHECK_STATUSES[Number(v)]!,
+});
+
+/**
+ * Check results as stored (the libSQL analytics backend): about 50 bytes a row. Keyed by an integer id, the
+ * rowid (grows in commit order, what the analytics export follows); a result is stored once per (monitor, slot, location),
+ * which is also the only index. The region comes from the location, the start time is kept as its offset
+ * from the slot, timings and assertions only for results that were not ok.
+ * Read it through the `check_result` view.
+ */
+export const checkResultRow = sqliteTable(
+  "check_result_row",
   {
-    id: text("id").primaryKey(),
+    /** The rowid, named so that it never changes (VACUUM keeps it). */
+    id: integer("id").primaryKey(),
     workspaceId: integer("workspace_id").notNull(),
     monitorId: integer("monitor_id").notNull(),
-    locationId: integer("location_id").notNull(),
-    region: text("region").notNull(),
     cronTimestamp: integer("cron_timestamp").notNull(),
-    startedAt: integer("started_at").notNull(),
-    status: text("status", { enum: CHECK_STATUSES }).notNull(),
+    locationId: integer("location_id").notNull(),
+    status: checkStatus("status").notNull(),
     latencyMs: integer("latency_ms").notNull(),
+    /** started_at − cron_timestamp: a byte or two instead of six. */
+    startOffsetMs: integer("start_offset_ms").notNull().default(0),
     statusCode: integer("status_code"),
     errorMessage: text("error_message"),
     attempts: integer("attempts").notNull().default(1),
     timings: json<Record<string, number>>("timings"),
     assertions: json<unknown[]>("assertions"),
-    /** Set once evaluation has taken the result into account; pending rows are re-evaluated. */
-    evaluatedAt: integer("evaluated_at"),
-    createdAt: createdAt(),
   },
-  (t) => [
-    // (monitor, slot, location): unique per slot and location, and serves a monitor's time ranges too.
-    uniqueIndex("check_result_slot").on(t.monitorId, t.cronTimestamp, t.locationId),
-    index("check_result_pending").on(t.monitorId).where(sql`${t.evaluatedAt} is null`),
-    index("check_result_workspace_time").on(t.workspaceId, t.cronTimestamp),
-  ],
+  (t) => [uniqueIndex("check_result_slot").on(t.monitorId, t.cronTimestamp, t.locationId)],
+);
+
+/**
+ * How far evaluation has read each monitor's results: every result row up to `through` (an id) was
+ * stored before the evaluation at `evaluatedAt` read the latest statuses. `cron` is the newest slot an
+ * evaluation decided on: a result older than it never moves the status back. One narrow row per monitor,
+ * rewritten per evaluation batch, instead of an update of every result.
+ */
+export const monitorEvaluation = sqliteTable("monitor_evaluation", {
+  monitorId: integer("monitor_id").primaryKey(),
+  through: integer("through").notNull(),
+  cron: integer("cron"),
+  evaluatedAt: integer("evaluated_at").notNull(),
+});
+
+/** Check results as read: the stored row with its region, start time, status name and evaluation time. */
+export const checkResult = sqliteView("check_result", {
+  id: integer("id").notNull(),
+  workspaceId: integer("workspace_id").notNull(),
+  monitorId: integer("monitor_id").notNull(),
+  locationId: integer("location_id").notNull(),
+  region: text("region").notNull(),
+  cronTimestamp: integer("cron_timestamp").notNull(),
+  startedAt: integer("started_at").notNull(),
+  status: text("status", { enum: CHECK_STATUSES }).notNull(),
+  latencyMs: integer("latency_ms").notNull(),
+  statusCode: integer("status_code"),
+  errorMessage: text("error_message"),
+  attempts: integer("attempts").notNull(),
+  timings: json<Record<string, number>>("timings"),
+  assertions: json<unknown[]>("assertions"),
+  /** When an evaluation had taken the result into account; null while it is pending. */
+  evaluatedAt: integer("evaluated_at"),
+}).as(
+  sql`select r.id, r.workspace_id, r.monitor_id, r.location_id, l.region, r.cron_timestamp, r.cron_timestamp + r.start_offset_ms as started_at, case r.status when 0 then 'success' when 1 then 'degraded' else 'error' end as status, r.latency_ms, r.status_code, r.error_message, r.attempts, r.timings, r.assertions, case when r.id <= e.through then e.evaluated_at end as evaluated_at from check_result_row r left join private_location l on l.id = r.location_id left join monitor_evaluation e on e.monitor_id = r.monitor_id`,
 );
 
 /**
