@@ -1,5 +1,5 @@
-// Cost per check of the whole local stack (`pnpm start`: sqld, server, workflows, probe, two Next servers and
-// the launcher), N TCP monitors at 30 s against loopback listeners, set against the probe alone running the
+// Cost per check of the whole local stack (`pnpm start`: sqld, the services process (server, workflows, probe),
+// two Next servers and the launcher), N TCP monitors at 30 s against loopback listeners, set against the probe alone running the
 // same checks with its results discarded (a loopback server that answers the probe API and keeps nothing).
 // Per process: CPU (utime + stime from /proc) over the window divided by the results stored in it, RSS at
 // the end; bytes stored per result (data dir growth / results); SQL statements per result (sqld's own
@@ -24,8 +24,9 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 const PAGE = 4096;
 
-type Group = "sqld" | "server" | "workflows" | "probe" | "dashboard" | "status-page" | "launcher";
-const GROUPS: Group[] = ["sqld", "server", "workflows", "probe", "dashboard", "status-page", "launcher"];
+/** "services" is the one local process that holds setup, workflows, the server and the probe. */
+type Group = "sqld" | "services" | "dashboard" | "status-page" | "launcher";
+const GROUPS: Group[] = ["sqld", "services", "dashboard", "status-page", "launcher"];
 
 interface Proc {
   pid: number;
@@ -68,9 +69,7 @@ function groupOf(pid: number): Group {
     const cmd = argv.join(" ");
     if (/sqld/.test(argv[0] ?? "")) return "sqld";
     if (argv[0] === "sh" || argv[0]?.endsWith("/sh")) return "launcher";
-    if (cmd.includes("apps/workflows/")) return "workflows";
-    if (cmd.includes("apps/server/")) return "server";
-    if (cmd.includes("local-probe") || cmd.includes("apps/private-location/")) return "probe";
+    if (cmd.includes("local-services")) return "services";
     const cwd = readlinkSync(`/proc/${pid}/cwd`);
     if (cwd.endsWith("apps/dashboard")) return "dashboard";
     if (cwd.endsWith("apps/status-page")) return "status-page";

@@ -24,7 +24,6 @@ export const SERVER_URL = `http://127.0.0.1:${PORTS.server}`;
 export const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 
 export interface LocalState {
-  runId: string;
   workspaceId: number;
   locationId: number;
   serviceKey: string;

@@ -1,5 +1,5 @@
-// One-shot step of `pnpm start`: migrate the embedded database and make sure the local
-// workspace, its API key and its private location exist; prints what a new user needs.
+// First step of the local services: migrate the embedded database and make sure the local workspace, its
+// API key and its private location exist; says what a new user needs.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import {
   createApiKey,
@@ -15,57 +15,60 @@ import { migrate } from "@vigil/db-schema/migrate";
 import { waitForSqld } from "@vigil/sqld";
 import { DATABASE_URL, LOCAL_STATE, type LocalState, PORTS, SERVER_URL } from "./local";
 
-const runId = process.env.VIGIL_RUN_ID ?? "manual";
-const region = process.env.VIGIL_LOCAL_REGION || "iad";
+/** Returns the local state and the lines to show the operator. */
+export async function setupLocal(): Promise<{ state: LocalState; lines: string[] }> {
+  const region = process.env.VIGIL_LOCAL_REGION || "iad";
 
-await waitForSqld(DATABASE_URL, 30_000);
-const db = createDb(DATABASE_URL);
-await migrate(db);
+  await waitForSqld(DATABASE_URL, 30_000);
+  const db = createDb(DATABASE_URL);
+  await migrate(db);
 
-const previous: Partial<LocalState> = existsSync(LOCAL_STATE) ? JSON.parse(readFileSync(LOCAL_STATE, "utf8")) : {};
-const lines: string[] = [];
+  const previous: Partial<LocalState> = existsSync(LOCAL_STATE) ? JSON.parse(readFileSync(LOCAL_STATE, "utf8")) : {};
+  const lines: string[] = [];
 
-let workspaceId = previous.workspaceId;
-const workspaces = await listWorkspaces(db);
-if (!workspaceId || !workspaces.some((w) => w.id === workspaceId)) {
-  if (workspaces.length > 0) workspaceId = workspaces[0]!.id;
-  else {
-    const ws = await createWorkspace(db, { name: "Local", slug: "local" }, "operator");
-    await setLimits(db, ws.id, "unlimited", "operator");
-    workspaceId = ws.id;
-    lines.push(`Created workspace ${ws.id} "Local" with the UNLIMITED limits preset (local run only; compose starts restricted).`);
+  let workspaceId = previous.workspaceId;
+  const workspaces = await listWorkspaces(db);
+  if (!workspaceId || !workspaces.some((w) => w.id === workspaceId)) {
+    if (workspaces.length > 0) workspaceId = workspaces[0]!.id;
+    else {
+      const ws = await createWorkspace(db, { name: "Local", slug: "local" }, "operator");
+      await setLimits(db, ws.id, "unlimited", "operator");
+      workspaceId = ws.id;
+      lines.push(`Created workspace ${ws.id} "Local" with the UNLIMITED limits preset (local run only; compose starts restricted).`);
+    }
   }
+
+  let apiKey = previous.apiKey;
+  if (!apiKey || (await verifyApiKey(db, apiKey))?.workspace.id !== workspaceId) {
+    apiKey = (await createApiKey(db, workspaceId, { name: "local CLI" }, "operator")).key;
+    lines.push("Created an API key for the CLI.");
+  }
+
+  let serviceKey = previous.serviceKey;
+  let locationId = previous.locationId;
+  const loc = serviceKey ? await verifyLocationKey(db, serviceKey) : null;
+  if (!loc || loc.workspace.id !== workspaceId) {
+    const created = await createPrivateLocation(db, workspaceId, { name: "local", region: region as "iad" }, "operator");
+    serviceKey = created.key;
+    locationId = created.location.id;
+    lines.push(`Created private location ${locationId} "local" (region ${region}) for the local probe.`);
+  }
+
+  const state: LocalState = { workspaceId, locationId: locationId!, serviceKey: serviceKey!, apiKey };
+  // It holds the API key and the probe's SERVICE_KEY: readable by its owner only (also when it already existed).
+  writeFileSync(LOCAL_STATE, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(LOCAL_STATE, 0o600);
+  db.$client.close();
+
+  return {
+    state,
+    lines: [
+      ...lines,
+      `Database ready at ${DATABASE_URL}; workspace ${workspaceId}; local probe location ${locationId}.`,
+      `Dashboard http://127.0.0.1:${PORTS.dashboard} (sign in with any e-mail; the link is printed in the [dashboard] log)   Status pages http://127.0.0.1:${PORTS.statusPage}   API ${SERVER_URL}`,
+      "Next, in another terminal:",
+      `  export VIGIL_API_URL=${SERVER_URL} VIGIL_API_TOKEN=${apiKey}`,
+      "  pnpm exec vigil create examples/monitors.yaml",
+    ],
+  };
 }
-
-let apiKey = previous.apiKey;
-if (!apiKey || (await verifyApiKey(db, apiKey))?.workspace.id !== workspaceId) {
-  apiKey = (await createApiKey(db, workspaceId, { name: "local CLI" }, "operator")).key;
-  lines.push("Created an API key for the CLI.");
-}
-
-let serviceKey = previous.serviceKey;
-let locationId = previous.locationId;
-const loc = serviceKey ? await verifyLocationKey(db, serviceKey) : null;
-if (!loc || loc.workspace.id !== workspaceId) {
-  const created = await createPrivateLocation(db, workspaceId, { name: "local", region: region as "iad" }, "operator");
-  serviceKey = created.key;
-  locationId = created.location.id;
-  lines.push(`Created private location ${locationId} "local" (region ${region}) for the local probe.`);
-}
-
-const state: LocalState = { runId, workspaceId, locationId: locationId!, serviceKey: serviceKey!, apiKey };
-// It holds the API key and the probe's SERVICE_KEY: readable by its owner only (also when it already existed).
-writeFileSync(LOCAL_STATE, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-chmodSync(LOCAL_STATE, 0o600);
-db.$client.close();
-
-console.log(
-  [
-    ...lines,
-    `Database ready at ${DATABASE_URL}; workspace ${workspaceId}; local probe location ${locationId}.`,
-    `Dashboard http://127.0.0.1:${PORTS.dashboard} (sign in with any e-mail; the link is printed in the [dashboard] log)   Status pages http://127.0.0.1:${PORTS.statusPage}   API ${SERVER_URL}`,
-    "Next, in another terminal:",
-    `  export VIGIL_API_URL=${SERVER_URL} VIGIL_API_TOKEN=${apiKey}`,
-    "  pnpm exec vigil create examples/monitors.yaml",
-  ].join("\n"),
-);

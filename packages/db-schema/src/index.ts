@@ -1,5 +1,8 @@
-import { type Client, createClient, type InArgs } from "@libsql/client";
-import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
+// The HTTP client only: every process reaches sqld over HTTP, and the full client loads the native SQLite
+// library (~8 MB resident in each process) for file URLs nobody uses.
+import { type Client, createClient, type InArgs } from "@libsql/client/http";
+import type { LibSQLDatabase } from "drizzle-orm/libsql";
+import { drizzle } from "drizzle-orm/libsql/http";
 import * as schema from "./schema";
 
 export * from "./schema";
@@ -8,7 +11,7 @@ export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
-/** One client per process; `url` is `http://…` (sqld) in every app, `file:` only in unit tests. */
+/** One client per process; `url` is sqld's HTTP address (`http://…`, `https://…`). */
 export function createDb(url: string, authToken?: string): Db {
   // A request sqld never answers must fail (and be retried by its caller), not hang the caller forever.
   const fetchWithTimeout = (input: RequestInfo | URL, init?: RequestInit) =>
@@ -18,7 +21,7 @@ export function createDb(url: string, authToken?: string): Db {
         ? AbortSignal.any([init.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)])
         : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
-  const client = createClient({ url, authToken, fetch: url.startsWith("http") ? fetchWithTimeout : undefined });
+  const client = createClient({ url, authToken, fetch: fetchWithTimeout });
   const db = drizzle(client, { schema }) as Db;
   // Interactive transactions meet ingest's write batches on SQLite's one lock: retry a busy start
   // here, once for every caller, instead of answering 500 (or a rollback error hiding the cause).

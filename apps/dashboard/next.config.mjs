@@ -1,7 +1,8 @@
 import { fileURLToPath } from "node:url";
-import type { NextConfig } from "next";
 
-const config: NextConfig = {
+// Plain JavaScript: a TypeScript config makes `next start` load the SWC compiler (~25 MB) just to read it.
+/** @type {import("next").NextConfig} */
+const config = {
   // The container image runs the standalone server; locally `next start` serves the normal build.
   output: process.env.NEXT_OUTPUT === "standalone" ? "standalone" : undefined,
   outputFileTracingRoot: fileURLToPath(new URL("../..", import.meta.url)),
@@ -31,5 +32,10 @@ const config: NextConfig = {
     "ioredis",
   ],
   poweredByHeader: false,
+  experimental: {
+    // Pages load on their first request instead of all at start: a server most pages of which are rarely
+    // opened keeps ~40 MB less resident.
+    preloadEntriesOnStart: false,
+  },
 };
 export default config;

@@ -1,0 +1,24 @@
+import { createLogger, createServiceApp, listen, type Started } from "@vigil/service";
+import type { ProbeEnv } from "./env";
+import { Probe } from "./probe";
+
+/** The probe with its `/healthz`, `/metrics` and `/status`, syncing with the server at once. */
+export async function startProbe(env: ProbeEnv, opts: { handleSignals?: boolean } = {}): Promise<Started> {
+  const logger = createLogger("private-location", env.LOG_LEVEL);
+  const { app, registry } = createServiceApp("private-location", logger, () => ({ ingestUrl: env.SERVICE_INGEST_URL }));
+  const probe = await Probe.open(env, logger, registry);
+  app.get("/status", (c) => c.json(probe.status()));
+  const started = await listen(app, {
+    port: env.PORT,
+    host: env.HOST,
+    logger,
+    onShutdown: () => probe.stop(),
+    handleSignals: opts.handleSignals,
+  });
+  probe.connect();
+  logger.info(
+    { ingestUrl: env.SERVICE_INGEST_URL, dataDir: env.PROBE_DATA_DIR, concurrency: env.PROBE_CONCURRENCY },
+    "probe started: syncing monitors with the server",
+  );
+  return started;
+}

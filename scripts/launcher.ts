@@ -1,0 +1,184 @@
+// The long-lived half of `pnpm start`, compiled (scripts/dist/launcher.js): runs sqld, the local services, the
+// dashboard and the status page (and Redis when none answers), prefixes their logs by service, restarts one
+// that crashes while the others keep running, and stops them all on Ctrl-C. Small on purpose: it stays
+// resident for the whole run.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { createInterface } from "node:readline";
+import { sqldBinary } from "@vigil/sqld";
+import { DATA_DIR, DATABASE_URL, PORTS, REDIS_URL, ROOT, SERVER_URL } from "./local";
+
+/** Whether something answers Redis's PING at `url` (a Redis that wants a password is there too). */
+function redisAnswers(url: string): Promise<boolean> {
+  const u = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: u.hostname.replace(/^\[|\]$/g, ""), port: Number(u.port || 6379) });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once("error", () => done(false));
+    socket.once("connect", () => socket.write("PING\r\n"));
+    socket.once("data", (d) => done(/^(\+PONG|-NOAUTH)/.test(d.toString())));
+  });
+}
+
+function onPath(bin: string): boolean {
+  try {
+    execFileSync("sh", ["-c", `command -v ${bin}`], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The sign-in secret: the operator's AUTH_SECRET, else one made on the first run and kept (mode 600) under .data. */
+function authSecret(): string {
+  if (process.env.AUTH_SECRET) return process.env.AUTH_SECRET;
+  const file = `${DATA_DIR}/auth-secret`;
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return readFileSync(file, "utf8").trim();
+}
+
+interface Command {
+  name: string;
+  file: string;
+  args: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Names a line of output by its JSON `service` field or a `name: ` prefix, else by the command's name. */
+  labels?: boolean;
+}
+
+/**
+ * sqld keeps a replication log beside the database (for replicas, which a local run has none of) and
+ * compacts it only past 200 MB by default: at ~17 KB of log per stored result that is most of the disk.
+ * Compacted every minute or past 16 MB, and the WAL checkpointed every minute, disk stays near the live data.
+ */
+const SQLD_LOG_FLAGS = ["--max-log-size", "16", "--max-log-duration", "60", "--checkpoint-interval-s", "60"];
+
+mkdirSync(DATA_DIR, { recursive: true });
+const local = "127.0.0.1";
+const commands: Command[] = [];
+
+if (!(await redisAnswers(REDIS_URL))) {
+  const u = new URL(REDIS_URL);
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(u.hostname) || !onPath("redis-server")) {
+    console.error(`vigil: no Redis answers at ${REDIS_URL}; install it (apt-get install redis-server) or set REDIS_URL`);
+    process.exit(1);
+  }
+  mkdirSync(`${DATA_DIR}/redis`, { recursive: true });
+  commands.push({
+    name: "redis",
+    file: "redis-server",
+    args: ["--bind", "127.0.0.1", "--port", u.port || "6379", "--dir", `${DATA_DIR}/redis`, "--appendonly", "yes", "--save", ""],
+  });
+}
+
+const web = {
+  DATABASE_URL,
+  REDIS_URL,
+  AUTH_SECRET: authSecret(),
+  // The workspace the local setup made: the first person to sign in owns it and sees what the CLI created.
+  LOCAL_WORKSPACE: "local",
+  // With no mail transport, the local run prints sign-in links to the dashboard's log.
+  LOG_SIGN_IN_LINKS: "true",
+  PUBLIC_INGEST_URL: SERVER_URL,
+  HOST: local,
+};
+const next = (app: string, port: number, env: Record<string, string>): Command => ({
+  name: app,
+  file: process.execPath,
+  args: ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", local],
+  cwd: `${ROOT}apps/${app}`,
+  env: { ...web, PORT: String(port), ...env },
+});
+commands.push(
+  {
+    name: "db",
+    file: sqldBinary(),
+    args: [
+      "--db-path",
+      `${DATA_DIR}/db.sqld`,
+      "--http-listen-addr",
+      `${local}:${PORTS.db}`,
+      "--grpc-listen-addr",
+      `${local}:${PORTS.dbGrpc}`,
+      "--no-welcome",
+      ...SQLD_LOG_FLAGS,
+    ],
+    env: { RUST_LOG: "warn" },
+  },
+  { name: "services", file: process.execPath, args: [`${ROOT}scripts/dist/local-services.js`], labels: true },
+  next("dashboard", PORTS.dashboard, {
+    AUTH_URL: `http://${local}:${PORTS.dashboard}`,
+    STATUS_PAGE_URL: `http://${local}:${PORTS.statusPage}`,
+  }),
+  next("status-page", PORTS.statusPage, { PUBLIC_URL: `http://${local}:${PORTS.statusPage}` }),
+);
+
+const running = new Map<string, ChildProcess>();
+let stopping = false;
+const MAX_QUICK_RESTARTS = 10;
+
+function pipe(c: Command, child: ChildProcess) {
+  for (const stream of [child.stdout!, child.stderr!]) {
+    createInterface({ input: stream }).on("line", (line) => {
+      let label = c.name;
+      let text = line;
+      if (c.labels) {
+        const named = /^([a-z-]+): (.*)$/.exec(line);
+        if (named) [label, text] = [named[1]!, named[2]!];
+        else if (line.startsWith("{")) label = /"service":"([a-z-]+)"/.exec(line)?.[1] ?? label;
+      }
+      (stream === child.stderr ? process.stderr : process.stdout).write(`[${label}] ${text}\n`);
+    });
+  }
+}
+
+/** Runs `c`; after a crash, starts it again after 1, 2, 4 … 30 s (1 s again once it ran a minute). */
+function run(c: Command, attempt = 0) {
+  const startedAt = Date.now();
+  const child = spawn(c.file, c.args, { cwd: c.cwd ?? ROOT, env: { ...process.env, ...c.env }, stdio: ["ignore", "pipe", "pipe"] });
+  running.set(c.name, child);
+  pipe(c, child);
+  child.once("error", (err) => console.error(`[${c.name}] could not start: ${err.message}`));
+  child.once("close", (code, signal) => {
+    running.delete(c.name);
+    if (stopping) return void (running.size === 0 && process.exit(exitCode));
+    const quick = Date.now() - startedAt < 60_000;
+    const next = quick ? attempt + 1 : 1;
+    console.error(`[${c.name}] exited with code ${signal ?? code}`);
+    if (next > MAX_QUICK_RESTARTS) {
+      console.error(`[${c.name}] failed ${MAX_QUICK_RESTARTS} times in a row; stopping everything`);
+      return void stop(1);
+    }
+    const delay = Math.min(30_000, 1000 * 2 ** (next - 1));
+    setTimeout(() => {
+      if (stopping) return;
+      console.error(`[${c.name}] restarted after ${delay / 1000} s`);
+      run(c, next);
+    }, delay);
+  });
+}
+
+let exitCode = 0;
+function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  exitCode = code;
+  for (const child of running.values()) child.kill("SIGINT");
+  if (running.size === 0) process.exit(code);
+  // What has not stopped by then is killed; services take a few seconds to hand over their last work.
+  setTimeout(() => {
+    for (const child of running.values()) child.kill("SIGKILL");
+    process.exit(code);
+  }, 30_000).unref();
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stop(0));
+
+for (const c of commands) run(c);
