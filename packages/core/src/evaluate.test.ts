@@ -13,6 +13,7 @@ import {
   recordResults,
   setLimits,
   transition,
+  updateMonitor,
 } from "./index";
 
 describe("the status rule", () => {
@@ -68,7 +69,7 @@ async function report(
   status: "success" | "degraded" | "error",
   extra: Record<string, unknown> = {},
 ) {
-  await recordResults(t.db, locations[locationIndex]!, {
+  return recordResults(t.db, locations[locationIndex]!, {
     results: [
       {
         id: ulid(),
@@ -252,5 +253,57 @@ describe("evaluation against stored results", () => {
     expect(await pending(id)).toBe(0);
     expect((await pendingEvaluations(t.db, 0, now + 60_000)).find((p) => p.monitorId === id)).toBeUndefined();
     await setOnline(0, true);
+  });
+});
+
+describe("results that change nothing are settled as they are stored", () => {
+  const queued = async (p: ReturnType<typeof report>, id: number) => (await p).toEvaluate.some((e) => e.monitorId === id);
+  const stillPending = async (id: number) => (await pendingEvaluations(t.db, 0, Date.now() + 60_000)).some((p) => p.monitorId === id);
+  // On the real clock: an edit is compared with the time of the last evaluation.
+
+  it("a healthy monitor's repeated results queue no evaluation and leave nothing pending", async () => {
+    const id = await newMonitor(1);
+    expect(await queued(report(id, 0, 0, "success"), id)).toBe(true);
+    await evaluateMonitor(t.db, id);
+    for (const slot of [1, 2, 3]) expect(await queued(report(id, 0, slot, "success"), id), `slot ${slot}`).toBe(false);
+    expect(await stillPending(id)).toBe(false);
+  });
+
+  it("a change is queued, and so is a repeat that arrives before the change was evaluated; each moves once", async () => {
+    const id = await newMonitor(1);
+    await report(id, 0, 0, "success");
+    await evaluateMonitor(t.db, id);
+    expect(await queued(report(id, 0, 1, "error"), id)).toBe(true);
+    expect(await queued(report(id, 0, 2, "error"), id)).toBe(true);
+    await evaluateMonitor(t.db, id);
+    expect(await queued(report(id, 0, 3, "error"), id)).toBe(false);
+    expect(await queued(report(id, 0, 4, "success"), id)).toBe(true);
+    await evaluateMonitor(t.db, id);
+    expect(await events(id)).toEqual(["error@2", "recovered@4"]);
+    expect(await stillPending(id)).toBe(false);
+  });
+
+  it("with two locations, a repeat waits for the other location's change to be evaluated", async () => {
+    const id = await newMonitor(2);
+    await report(id, 0, 0, "success");
+    await report(id, 1, 0, "success");
+    await evaluateMonitor(t.db, id);
+    expect(await queued(report(id, 1, 1, "error"), id)).toBe(true);
+    // Location 0 repeats itself, but location 1's error is not evaluated yet: not settled here.
+    expect(await queued(report(id, 0, 1, "success"), id)).toBe(true);
+    expect(await stillPending(id)).toBe(true);
+    await evaluateMonitor(t.db, id);
+    expect(await events(id)).toEqual(["error@1"]);
+    expect(await queued(report(id, 0, 2, "success"), id)).toBe(false);
+  });
+
+  it("an edited monitor is evaluated on its next result even when the result repeats itself", async () => {
+    const id = await newMonitor(1);
+    await report(id, 0, 0, "error");
+    await evaluateMonitor(t.db, id);
+    await updateMonitor(t.db, ws, id, { name: "renamed" }, "u");
+    expect(await queued(report(id, 0, 1, "error"), id)).toBe(true);
+    await evaluateMonitor(t.db, id);
+    expect(await queued(report(id, 0, 2, "error"), id)).toBe(false);
   });
 });

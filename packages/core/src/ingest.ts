@@ -1,6 +1,7 @@
 import { IngestBatch } from "@vigil/api-contract";
-import { checkResultRow, type Db, monitor, monitorLocationStatus, privateLocation, writeBatch } from "@vigil/db-schema";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { checkResultRow, type Db, monitor, monitorEvaluation, monitorLocationStatus, privateLocation, writeBatch } from "@vigil/db-schema";
+import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { parseInput } from "./errors";
 
 export interface IngestLocation {
@@ -13,7 +14,7 @@ export interface IngestOutcome {
   accepted: number;
   duplicates: number;
   ignored: number;
-  /** Newest accepted slot per monitor: what evaluation should look at. */
+  /** Newest accepted slot of each monitor this batch may move (the others were settled as stored). */
   toEvaluate: { monitorId: number; cronTimestamp: number }[];
 }
 
@@ -28,12 +29,52 @@ async function liveMonitorIds(db: Db, workspaceId: number, wanted: number[]): Pr
   return new Set(rows.map((r) => r.id));
 }
 
+const dialect = new SQLiteAsyncDialect();
+
+/**
+ * Monitors this batch cannot move, their watermark advanced in the batch's own transaction so no evaluation
+ * is queued for them: the location's newer result repeats its previous status, which evaluation has already
+ * read, and nothing else about the monitor has changed since (no result of another location waiting, every
+ * location that voted still live, no live location that has not voted, no edit). This is most results
+ * of a healthy install. Anything else is evaluated as before, and the status machine stays in evaluate.ts.
+ */
+function settleUnchanged(location: IngestLocation, latest: { monitorId: number; status: string; cronTimestamp: number }[], nowMs: number) {
+  const s = monitorLocationStatus;
+  const rows = sql.join(
+    latest.map((r) => sql`(${r.monitorId}, ${r.status}, ${r.cronTimestamp})`),
+    sql`, `,
+  );
+  const me = monitorEvaluation;
+  const q: SQL = sql`update ${me} set
+      through = max(${me.through}, (select coalesce(max(${checkResultRow.id}), 0) from ${checkResultRow})),
+      cron = max(coalesce(${me.cron}, v.column3), v.column3),
+      evaluated_at = ${nowMs}
+    from (values ${rows}) as v
+    where ${me.monitorId} = v.column1
+      and (select ${privateLocation.online} from ${privateLocation} where ${privateLocation.id} = ${location.id}) = 1
+      and exists (select 1 from ${s} where ${s.monitorId} = v.column1 and ${s.locationId} = ${location.id}
+        and ${s.status} = v.column2 and ${s.cronTimestamp} < v.column3 and ${s.resultRowid} <= ${me.through})
+      and not exists (select 1 from ${s} join ${privateLocation} p on p.id = ${s.locationId} where ${s.monitorId} = v.column1
+        and (${s.resultRowid} is null or ${s.resultRowid} > ${me.through} or p.online = 0 or p.deleted_at is not null))
+      and exists (select 1 from ${monitor} m where m.id = v.column1 and m.deleted_at is null and m.updated_at <= ${me.evaluatedAt}
+        and (select count(*) from ${privateLocation} p where p.workspace_id = ${location.workspaceId} and p.online = 1
+          and p.deleted_at is null and p.region in (select value from json_each(m.regions)))
+          = (select count(*) from ${s} where ${s.monitorId} = v.column1))
+    returning ${me.monitorId}`;
+  return { toSQL: () => dialect.sqlToQuery(q) };
+}
+
 /**
  * Stores a probe's batch idempotently: a result whose (monitor, location, slot) is already stored is a
  * duplicate. Accepted results stay pending until an evaluation has read past them.
  */
 export async function recordResults(db: Db, location: IngestLocation, body: unknown, nowMs = Date.now()): Promise<IngestOutcome> {
-  const { results } = parseInput(IngestBatch, body, "results");
+  return recordBatch(db, location, parseInput(IngestBatch, body, "results"), nowMs);
+}
+
+/** `recordResults` for a batch its caller has already validated (the server's route schema), so it is parsed once. */
+export async function recordBatch(db: Db, location: IngestLocation, batch: IngestBatch, nowMs = Date.now()): Promise<IngestOutcome> {
+  const { results } = batch;
   const monitorIds = [...new Set(results.map((r) => r.monitorId))];
   const ownedIds = await liveMonitorIds(db, location.workspaceId, monitorIds);
   const keep = results.filter((r) => ownedIds.has(r.monitorId));
@@ -100,8 +141,11 @@ export async function recordResults(db: Db, location: IngestLocation, body: unkn
       setWhere: sql`excluded.cron_timestamp >= ${monitorLocationStatus.cronTimestamp}`,
     });
   const seen = db.update(privateLocation).set({ lastSeenAt: nowMs, online: true }).where(eq(privateLocation.id, location.id));
-  // One atomic round trip: results, per-location status and last-seen land together or not at all.
-  const out = await writeBatch(db, [...inserts, upsert, seen]);
+  // Settled before the upsert (it compares with the previous status) and after the inserts (the watermark
+  // covers the new rows). One atomic round trip: all of it lands together or not at all.
+  const settle = settleUnchanged(location, [...latest.values()], nowMs);
+  const out = await writeBatch(db, [...inserts, settle, upsert, seen]);
+  const settled = new Set(out[inserts.length]!.rows.map((r) => Number(r[0])));
   // Counted, not read back: a duplicate inserts nothing. Every monitor in the batch is (re)evaluated,
   // which is idempotent, so a re-sent batch costs one evaluation and no per-row round trip.
   const accepted = out.slice(0, inserts.length).reduce((n, rs) => n + rs.rowsAffected, 0);
@@ -109,7 +153,9 @@ export async function recordResults(db: Db, location: IngestLocation, body: unkn
     accepted,
     duplicates: keep.length - accepted,
     ignored: results.length - keep.length,
-    toEvaluate: [...latest.values()].map((r) => ({ monitorId: r.monitorId, cronTimestamp: r.cronTimestamp })),
+    toEvaluate: [...latest.values()]
+      .filter((r) => !settled.has(r.monitorId))
+      .map((r) => ({ monitorId: r.monitorId, cronTimestamp: r.cronTimestamp })),
   };
 }
 

@@ -1,5 +1,5 @@
 import { IngestBatch, IngestOutput, ProbeMonitorList, ProbeWaitOutput, RunResultInput } from "@vigil/api-contract";
-import { monitorsEtag, monitorsForLocation, recordResults, touchLocation } from "@vigil/core";
+import { monitorsEtag, monitorsForLocation, recordBatch, touchLocation } from "@vigil/core";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Env } from "../context";
@@ -85,7 +85,7 @@ const postProbeResultsBody = withBody(
 );
 probe.post("/results", postProbeResultsBody, async (c) => {
   const { deps, location } = c.var;
-  const outcome = await recordResults(deps.db, location, c.req.valid("json"));
+  const outcome = await recordBatch(deps.db, location, c.req.valid("json"));
   deps.metrics.ingestRows.inc({ outcome: "accepted" }, outcome.accepted);
   deps.metrics.ingestRows.inc({ outcome: "duplicate" }, outcome.duplicates);
   deps.metrics.ingestRows.inc({ outcome: "ignored" }, outcome.ignored);
