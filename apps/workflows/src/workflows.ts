@@ -137,7 +137,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
     handleSignals: opts.handleSignals,
     onShutdown: async () => {
       const closed = Promise.all(workers.map((w) => w.close()));
-      // Delivered alerts stop waiting for the database to record them: exiting in the middle of that wait would send them again.
+      // Sent alerts and mails stop waiting for the database to record them: exiting in the middle of that wait would send them again.
       for (const w of workers) w.cancelAllJobs("shutting down");
       await closed;
       await Promise.all(Object.values(queues).map((q) => q.close()));
