@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { notificationChannel, notificationDelivery } from "@vigil/db-schema";
+import { createMaintenance } from "@vigil/core";
+import { notificationChannel, notificationDelivery, statusEvent } from "@vigil/db-schema";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { startTestRedis } from "@vigil/queue/testing";
 import { eq } from "drizzle-orm";
@@ -190,6 +191,26 @@ describe("alerts", () => {
     await new Promise((r) => setTimeout(r, 5000));
     expect(s.receiver.arrived).toHaveLength(1);
     expect(s.wf.output).toContain("alert delivered but not recorded in the delivery log");
+  });
+
+  it("a monitor going down in a maintenance window sends nothing and logs the event suppressed, once", async () => {
+    const s = await setup(1);
+    const id = s.monitors[0]!;
+    await createMaintenance(
+      s.t.db,
+      s.ws,
+      { title: "upgrade", startsAt: base - 60_000, endsAt: Date.now() + 3_600_000, monitors: [id] },
+      "u",
+    );
+    s.wf.start();
+    await s.wf.waitHealthy();
+    await ingest(s.t, s.producer, s.location, [{ monitorId: id, cronTimestamp: base, status: "error" }]);
+    await until("event dispatched", async () => (await s.t.db.select().from(statusEvent)).some((e) => e.dispatchedAt !== null));
+    // Any alert would have arrived by now.
+    await new Promise((r) => setTimeout(r, 1500));
+    const log = await s.t.db.select().from(notificationDelivery);
+    expect(log.map((d) => [d.outcome, d.attempt, d.error])).toEqual([["suppressed", 0, "maintenance window"]]);
+    expect(s.receiver.arrived).toEqual([]);
   });
 
   it("a receiver down for 30 s gets the alert after it returns, and the channel is not marked failing", { timeout: 120_000 }, async () => {
