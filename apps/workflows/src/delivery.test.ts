@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { notificationChannel, notificationDelivery } from "@vigil/db-schema";
+import { createMaintenance } from "@vigil/core";
+import { notificationChannel, notificationDelivery, statusEvent } from "@vigil/db-schema";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { startTestRedis } from "@vigil/queue/testing";
 import { eq } from "drizzle-orm";
@@ -32,9 +33,21 @@ async function setup(n: number, redisUrl = REDIS, extra: Record<string, string> 
   return { t, receiver, wf, producer, ...seeded };
 }
 
-const byEvent = (r: Receiver) => {
+/** Copies per event among the answered requests (or every request that arrived). */
+/** Every monitor reports an error at the same slot. */
+const allDown = (s: Awaited<ReturnType<typeof setup>>) =>
+  ingest(
+    s.t,
+    s.producer,
+    s.location,
+    s.monitors.map((monitorId) => ({ monitorId, cronTimestamp: base, status: "error" as const, errorMessage: "down" })),
+  );
+
+const sentLog = async (t: TestDatabase) => (await t.db.select().from(notificationDelivery)).filter((d) => d.outcome === "sent");
+
+const byEvent = (r: Receiver, of: "received" | "arrived" = "received") => {
   const counts = new Map<string, number>();
-  for (const x of r.received) {
+  for (const x of r[of]) {
     const key = `${(x.body.monitor as { id: number }).id}:${x.body.status}:${x.body.cronTimestamp}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
@@ -75,17 +88,9 @@ describe("alerts", () => {
     s.receiver.answerBudget = 8;
     s.wf.start();
     await s.wf.waitHealthy();
-    await ingest(
-      s.t,
-      s.producer,
-      s.location,
-      s.monitors.map((monitorId) => ({ monitorId, cronTimestamp: base, status: "error" as const, errorMessage: "down" })),
-    );
+    await allDown(s);
     // Eight delivered and logged, more in flight and held by the receiver: kill now.
-    await until(
-      "8 deliveries logged",
-      async () => (await s.t.db.select().from(notificationDelivery)).filter((d) => d.outcome === "sent").length === 8,
-    );
+    await until("8 deliveries logged", async () => (await sentLog(s.t)).length === 8);
     await until("deliveries in flight", () => s.receiver.heldCount > 0);
     await s.wf.kill("SIGKILL");
     s.receiver.dropHeld();
@@ -107,12 +112,7 @@ describe("alerts", () => {
     s.receiver.answerBudget = 0;
     s.wf.start();
     await s.wf.waitHealthy();
-    await ingest(
-      s.t,
-      s.producer,
-      s.location,
-      s.monitors.map((monitorId) => ({ monitorId, cronTimestamp: base, status: "error" as const, errorMessage: "down" })),
-    );
+    await allDown(s);
     // The receiver has read the alerts and is about to answer when workflows dies.
     await until("alerts arrived, answers held", () => s.receiver.heldCount > 0);
     await s.wf.kill("SIGKILL");
@@ -142,6 +142,75 @@ describe("alerts", () => {
     }
     expect([...perEvent.values()].every((c) => c <= 2)).toBe(true);
     expect([...byEvent(s.receiver).values()].every((c) => c === 1)).toBe(true);
+  });
+
+  it("an alert answered while the database restarts is delivered once and logged as sent", { timeout: 120_000 }, async () => {
+    const n = 4;
+    const s = await setup(n);
+    s.receiver.answerBudget = 0;
+    s.wf.start();
+    await s.wf.waitHealthy();
+    await allDown(s);
+    await until("alerts arrived, answers held", () => s.receiver.heldCount === n);
+    // The receivers accept the alerts just after the database went away: the "sent" records cannot be written yet.
+    await s.t.sqld.stop();
+    s.receiver.answerBudget = Number.POSITIVE_INFINITY;
+    s.receiver.releaseHeld();
+    await until("alerts answered", () => s.receiver.received.length === n);
+    await new Promise((r) => setTimeout(r, 1500));
+    await s.t.restart();
+    await until("deliveries logged", async () => (await sentLog(s.t)).length >= n, 60_000);
+    // Long enough for a retried job to send a copy.
+    await new Promise((r) => setTimeout(r, 5000));
+    expect([...byEvent(s.receiver, "arrived").values()]).toEqual(Array(n).fill(1));
+    const logged = (await sentLog(s.t)).map((d) => d.eventId);
+    expect(logged).toHaveLength(n);
+    expect(new Set(logged).size).toBe(n);
+  });
+
+  it("workflows stopped while a delivered alert waits for the database to log it exits without sending it again", {
+    timeout: 120_000,
+  }, async () => {
+    const s = await setup(1);
+    s.receiver.answerBudget = 0;
+    s.wf.start();
+    await s.wf.waitHealthy();
+    await allDown(s);
+    await until("alert arrived, answer held", () => s.receiver.heldCount === 1);
+    await s.t.sqld.stop();
+    s.receiver.answerBudget = Number.POSITIVE_INFINITY;
+    s.receiver.releaseHeld();
+    await until("alert answered", () => s.receiver.received.length === 1);
+    await new Promise((r) => setTimeout(r, 1000));
+    await s.wf.kill("SIGTERM");
+    expect(s.wf.child!.exitCode).toBe(0);
+    await s.t.restart();
+    s.wf.start();
+    await s.wf.waitHealthy();
+    // Past the lock of a job left behind, and the retry that would send it again.
+    await new Promise((r) => setTimeout(r, 5000));
+    expect(s.receiver.arrived).toHaveLength(1);
+    expect(s.wf.output).toContain("alert delivered but not recorded in the delivery log");
+  });
+
+  it("a monitor going down in a maintenance window sends nothing and logs the event suppressed, once", async () => {
+    const s = await setup(1);
+    const id = s.monitors[0]!;
+    await createMaintenance(
+      s.t.db,
+      s.ws,
+      { title: "upgrade", startsAt: base - 60_000, endsAt: Date.now() + 3_600_000, monitors: [id] },
+      "u",
+    );
+    s.wf.start();
+    await s.wf.waitHealthy();
+    await ingest(s.t, s.producer, s.location, [{ monitorId: id, cronTimestamp: base, status: "error" }]);
+    await until("event dispatched", async () => (await s.t.db.select().from(statusEvent)).some((e) => e.dispatchedAt !== null));
+    // Any alert would have arrived by now.
+    await new Promise((r) => setTimeout(r, 1500));
+    const log = await s.t.db.select().from(notificationDelivery);
+    expect(log.map((d) => [d.outcome, d.attempt, d.error])).toEqual([["suppressed", 0, "maintenance window"]]);
+    expect(s.receiver.arrived).toEqual([]);
   });
 
   it("a receiver down for 30 s gets the alert after it returns, and the channel is not marked failing", { timeout: 120_000 }, async () => {

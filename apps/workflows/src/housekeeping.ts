@@ -15,7 +15,7 @@ export function housekeepingProcessor(
   enqueueEvaluate: (items: EvaluateItem[], jobIdSuffix?: string) => Promise<void>,
   statusPageUrl: string,
 ) {
-  return async (job: Job) => {
+  return async (job: Job, _token?: string, signal?: AbortSignal) => {
     switch (job.name) {
       case "sweep": {
         // Results stored while Redis was away, and events whose notify jobs a crash may have lost.
@@ -40,7 +40,7 @@ export function housekeepingProcessor(
       }
       case "subscriber-mail":
         // New reports, report updates and maintenance to confirmed subscribers; each mail once.
-        return runSubscriberMail(ctx, statusPageUrl);
+        return runSubscriberMail(ctx, statusPageUrl, signal);
       default:
         return "unknown";
     }

@@ -29,7 +29,7 @@ export class Receiver {
   arrived: Received[] = [];
   private server?: Server;
   private sockets = new Set<Socket>();
-  private held: ServerResponse[] = [];
+  private held: { res: ServerResponse; raw: string; headers: IncomingMessage["headers"] }[] = [];
   /** How many more requests to answer at once; the rest are held open (not counted) until released. */
   answerBudget = Number.POSITIVE_INFINITY;
   status = 200;
@@ -42,13 +42,11 @@ export class Receiver {
       req.on("end", () => {
         if (this.status < 300) this.arrived.push({ body: JSON.parse(raw), raw, headers: req.headers, at: Date.now() });
         if (this.answerBudget <= 0) {
-          this.held.push(res);
+          this.held.push({ res, raw, headers: req.headers });
           return;
         }
         this.answerBudget--;
-        res.writeHead(this.status).end("ok", () => {
-          if (this.status < 300) this.received.push({ body: JSON.parse(raw), raw, headers: req.headers, at: Date.now() });
-        });
+        this.answer(res, raw, req.headers);
       });
     });
     this.server.on("connection", (s) => {
@@ -59,14 +57,24 @@ export class Receiver {
     this.port = (this.server.address() as { port: number }).port;
   }
 
+  private answer(res: ServerResponse, raw: string, headers: IncomingMessage["headers"]) {
+    res.writeHead(this.status).end("ok", () => {
+      if (this.status < 300) this.received.push({ body: JSON.parse(raw), raw, headers, at: Date.now() });
+    });
+  }
+
   get heldCount() {
     return this.held.length;
   }
 
+  /** Answers the held requests now, with `status`. */
+  releaseHeld() {
+    for (const { res, raw, headers } of this.held.splice(0)) this.answer(res, raw, headers);
+  }
+
   /** Drops held requests without an answer: their sender never learns they arrived. */
   dropHeld() {
-    for (const res of this.held) res.socket?.destroy();
-    this.held = [];
+    for (const { res } of this.held.splice(0)) res.socket?.destroy();
   }
 
   async stop(): Promise<void> {

@@ -136,7 +136,10 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
     logger,
     handleSignals: opts.handleSignals,
     onShutdown: async () => {
-      await Promise.all(workers.map((w) => w.close()));
+      const closed = Promise.all(workers.map((w) => w.close()));
+      // Sent alerts and mails stop waiting for the database to record them: exiting in the middle of that wait would send them again.
+      for (const w of workers) w.cancelAllJobs("shutting down");
+      await closed;
       await Promise.all(Object.values(queues).map((q) => q.close()));
       connection.disconnect();
       db.$client.close();

@@ -16,30 +16,30 @@ export async function channelsForEvent(db: Db, eventId: number): Promise<number[
 
 export type DeliveryOutcome = "sent" | "retrying" | "failed" | "suppressed";
 
-export async function recordDelivery(
-  db: Db,
-  d: {
-    eventId: number;
-    channelId: number;
-    attempt: number;
-    outcome: DeliveryOutcome;
-    responseCode?: number;
-    error?: string;
-    /** For "retrying": when the queue tries again. */
-    nextRetryAt?: number;
-  },
-  nowMs = Date.now(),
-): Promise<void> {
-  const insert = db.insert(notificationDelivery).values({
-    eventId: d.eventId,
-    channelId: d.channelId,
-    attempt: d.attempt,
-    outcome: d.outcome,
-    responseCode: d.responseCode ?? null,
-    error: d.error?.slice(0, 1000) ?? null,
-    nextRetryAt: d.outcome === "retrying" ? (d.nextRetryAt ?? null) : null,
-    createdAt: nowMs,
-  });
+interface Delivery {
+  eventId: number;
+  channelId: number;
+  attempt: number;
+  outcome: DeliveryOutcome;
+  responseCode?: number;
+  error?: string;
+  /** For "retrying": when the queue tries again. */
+  nextRetryAt?: number;
+}
+
+const deliveryRow = (d: Delivery, nowMs: number) => ({
+  eventId: d.eventId,
+  channelId: d.channelId,
+  attempt: d.attempt,
+  outcome: d.outcome,
+  responseCode: d.responseCode ?? null,
+  error: d.error?.slice(0, 1000) ?? null,
+  nextRetryAt: d.outcome === "retrying" ? (d.nextRetryAt ?? null) : null,
+  createdAt: nowMs,
+});
+
+export async function recordDelivery(db: Db, d: Delivery, nowMs = Date.now()): Promise<void> {
+  const insert = db.insert(notificationDelivery).values(deliveryRow(d, nowMs));
   // A success clears the channel's failing mark; a final failure sets it (once).
   if (d.outcome === "sent") {
     await writeBatch(db, [
@@ -55,6 +55,20 @@ export async function recordDelivery(
         .where(and(eq(notificationChannel.id, d.channelId), isNull(notificationChannel.failingSince))),
     ]);
   } else await insert;
+}
+
+/**
+ * Logs a suppressed event as such on each of its channels and marks it dispatched, in one write: a
+ * database failure leaves neither, so the sweep's second try never logs it twice.
+ */
+export async function recordSuppressed(db: Db, eventId: number, channelIds: number[], nowMs = Date.now()): Promise<void> {
+  const rows = channelIds.map((channelId) =>
+    deliveryRow({ eventId, channelId, attempt: 0, outcome: "suppressed", error: "maintenance window" }, nowMs),
+  );
+  await writeBatch(db, [
+    ...(rows.length > 0 ? [db.insert(notificationDelivery).values(rows)] : []),
+    db.update(statusEvent).set({ dispatchedAt: nowMs }).where(eq(statusEvent.id, eventId)),
+  ]);
 }
 
 async function assertOwned(db: Db, workspaceId: number, channelId: number) {

@@ -60,7 +60,7 @@ afterAll(async () => t?.close());
 const analytics = () => libsqlAnalytics(t.db);
 
 /** A loopback stand-in for the e-mail provider's API that records what we send. */
-async function startCaptureServer(reply: () => { status: number; body: string }) {
+async function startCaptureServer(reply: () => { status: number; body: string } | Promise<{ status: number; body: string }>) {
   const requests: { headers: [string, string][]; body: string }[] = [];
   const server = createServer(async (req, res) => {
     let body = "";
@@ -68,7 +68,7 @@ async function startCaptureServer(reply: () => { status: number; body: string })
     const headers: [string, string][] = [];
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i]!.toLowerCase(), req.rawHeaders[i + 1]!]);
     requests.push({ headers, body });
-    const r = reply();
+    const r = await reply();
     res.writeHead(r.status, { "content-type": "application/json" }).end(r.body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -323,6 +323,17 @@ describe("the public read model", () => {
 });
 
 describe("subscribers", () => {
+  const apiMailEnv = (url: string) =>
+    NotifierEnv.parse({ EMAIL_PROVIDER_API_URL: url, EMAIL_PROVIDER_API_KEY: "re_test", EMAIL_FROM: "s@acme.test" });
+  /** A new page with one confirmed subscriber, a moment older than what is posted next (so it is mailed). */
+  async function confirmedSubscriber(email: string) {
+    const page = await newPage();
+    const sub = await subscribe(t.db, page.id, { email });
+    await confirmSubscription(t.db, sub.confirmToken!);
+    await new Promise((r) => setTimeout(r, 5));
+    return { page, sub };
+  }
+
   it("double opt-in: a wrong, expired or reused token each say so; unsubscribe works once", async () => {
     const page = await newPage();
     const now = Date.now();
@@ -385,11 +396,8 @@ describe("subscribers", () => {
     let fail = true;
     const mailApi = await startCaptureServer(() => (fail ? { status: 503, body: "busy" } : { status: 200, body: "{}" }));
     try {
-      const env = NotifierEnv.parse({ EMAIL_PROVIDER_API_URL: mailApi.url, EMAIL_PROVIDER_API_KEY: "re_test", EMAIL_FROM: "s@acme.test" });
-      const page = await newPage();
-      const sub = await subscribe(t.db, page.id, { email: "carol@example.com" });
-      await confirmSubscription(t.db, sub.confirmToken!);
-      await new Promise((r) => setTimeout(r, 5));
+      const env = apiMailEnv(mailApi.url);
+      const { page, sub } = await confirmedSubscriber("carol@example.com");
       const now = Date.now();
       await createMaintenance(t.db, ws, { pageId: page.id, title: "DB upgrade", startsAt: now + 3_600_000, endsAt: now + 7_200_000 }, "u");
       expect(await sendSubscriberMails(t.db, env, { publicUrl: "https://s.test" })).toMatchObject({ sent: 0, failed: 1 });
@@ -400,6 +408,29 @@ describe("subscribers", () => {
       const keys = mailApi.requests.map((q) => q.headers.find(([k]) => k === "idempotency-key")![1]);
       expect(new Set(keys).size).toBe(1);
     } finally {
+      await mailApi.close();
+    }
+  });
+
+  it("a mail the provider accepts while the database restarts is recorded as sent and not mailed again", async () => {
+    let restarted: Promise<void> | undefined;
+    // The provider accepts the mail just after the database went away; it is back half a second later.
+    const mailApi = await startCaptureServer(async () => {
+      await t.sqld.stop();
+      restarted = new Promise((r) => setTimeout(r, 500)).then(() => t.restart());
+      return { status: 200, body: "{}" };
+    });
+    try {
+      const env = apiMailEnv(mailApi.url);
+      const { page, sub } = await confirmedSubscriber("dave@example.com");
+      await createStatusReport(t.db, ws, { pageId: page.id, title: "Slow checkout", message: "Looking into it." }, "u");
+      expect(await sendSubscriberMails(t.db, env, { publicUrl: "https://s.test" })).toMatchObject({ sent: 1, failed: 0 });
+      expect(await sendSubscriberMails(t.db, env, { publicUrl: "https://s.test" })).toEqual({ sent: 0, failed: 0, skipped: 0 });
+      expect(mailApi.requests).toHaveLength(1);
+      const rows = await t.db.select().from(subscriberDelivery).where(eq(subscriberDelivery.subscriberId, sub.subscriberId));
+      expect(rows).toMatchObject([{ outcome: "sent", attempts: 1 }]);
+    } finally {
+      await restarted;
       await mailApi.close();
     }
   });

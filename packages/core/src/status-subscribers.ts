@@ -3,6 +3,7 @@ import {
   type Db,
   maintenance,
   pageSubscriber,
+  retryThroughOutage,
   statusPage,
   statusReport,
   statusReportUpdate,
@@ -319,12 +320,13 @@ export interface SubscriberSendSummary {
 /**
  * Sends what `pendingSubscriberMails` lists through the notifier's mail path and records each outcome.
  * Safe to run from several workers at once and after a crash: a mail is claimed before it is sent, and
- * its Idempotency-Key / Message-ID stays the same across retries.
+ * its Idempotency-Key / Message-ID stays the same across retries. `signal` cuts short the wait for
+ * the database to record a sent mail (shutdown).
  */
 export async function sendSubscriberMails(
   db: Db,
   env: NotifierEnv,
-  opts: { publicUrl: string; now?: number; limit?: number },
+  opts: { publicUrl: string; now?: number; limit?: number; signal?: AbortSignal },
 ): Promise<SubscriberSendSummary> {
   const now = opts.now ?? Date.now();
   const summary: SubscriberSendSummary = { sent: 0, failed: 0, skipped: 0 };
@@ -353,16 +355,20 @@ export async function sendSubscriberMails(
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
     }
-    await db
-      .update(subscriberDelivery)
-      .set({ outcome, error, sentAt: outcome === "sent" ? now : null })
-      .where(
-        and(
-          eq(subscriberDelivery.subscriberId, mail.subscriberId),
-          eq(subscriberDelivery.kind, mail.kind),
-          eq(subscriberDelivery.refId, mail.refId),
-        ),
-      );
+    const record = () =>
+      db
+        .update(subscriberDelivery)
+        .set({ outcome, error, sentAt: outcome === "sent" ? now : null })
+        .where(
+          and(
+            eq(subscriberDelivery.subscriberId, mail.subscriberId),
+            eq(subscriberDelivery.kind, mail.kind),
+            eq(subscriberDelivery.refId, mail.refId),
+          ),
+        );
+    // A mail left "pending" is claimed and mailed again by the next run: a sent one must not lose its record to an outage.
+    if (outcome === "sent") await retryThroughOutage(record, { signal: opts.signal });
+    else await record();
     summary[outcome]++;
   }
   return summary;

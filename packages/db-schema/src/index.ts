@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 // The HTTP client only: every process reaches sqld over HTTP, and the full client loads the native SQLite
 // library (~8 MB resident in each process) for file URLs nobody uses.
 import { type Client, createClient, type InArgs } from "@libsql/client/http";
@@ -41,18 +42,41 @@ export class DatabaseBusyError extends Error {
  * transaction, e.g. after its own timeout.
  */
 export function isDatabaseBusy(err: unknown): boolean {
-  for (
-    let e = err as { message?: string; code?: string; cause?: unknown } | undefined, depth = 0;
-    e && depth < 5;
-    e = e.cause as typeof e, depth++
-  ) {
-    if (
+  return causes(err).some(
+    (e) =>
       e.code === "SQLITE_BUSY" ||
-      /SQLITE_BUSY|database is locked|transaction timed out|cannot rollback - no transaction is active/i.test(e.message ?? "")
-    )
-      return true;
+      /SQLITE_BUSY|database is locked|transaction timed out|cannot rollback - no transaction is active/i.test(e.message ?? ""),
+  );
+}
+
+/** An error and the causes it wraps (drizzle wraps libSQL's, which wraps fetch's). */
+function causes(err: unknown) {
+  const chain: { message?: string; code?: string }[] = [];
+  for (let e = err as { message?: string; code?: string; cause?: unknown } | undefined; e && chain.length < 5; e = e.cause as typeof e)
+    chain.push(e);
+  return chain;
+}
+
+/** The database judged the statement itself (a constraint, bad SQL): sending it again cannot help. */
+const isRefusal = (err: unknown) => causes(err).some((e) => /^(SQLITE_CONSTRAINT|SQL_INPUT_ERROR|SQL_PARSE_ERROR)/.test(e.code ?? ""));
+
+/**
+ * Runs a write that must outlast a passing database outage (sqld restarting, the network blinking):
+ * tries again with jittered backoff from 100 ms up to 3 s for up to `forMs` (a minute: a restart
+ * takes seconds), and once more when `signal` aborts. A refusal is not retried. Throws the last error.
+ */
+export async function retryThroughOutage<T>(write: () => Promise<T>, opts: { forMs?: number; signal?: AbortSignal } = {}): Promise<T> {
+  const deadline = Date.now() + (opts.forMs ?? 60_000);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      const pause = Math.min(100 * 2 ** attempt, 3000) * (0.5 + Math.random());
+      if (isRefusal(err) || opts.signal?.aborted || Date.now() + pause > deadline) throw err;
+      // An abort cuts the pause short: the next try is the last.
+      await sleep(pause, undefined, { signal: opts.signal }).catch(() => {});
+    }
   }
-  return false;
 }
 
 const BUSY_RETRIES = 6;

@@ -13,28 +13,37 @@ export { freePort };
 export interface TestDatabase {
   url: string;
   db: Db;
+  /** The running server; `restart()` replaces it. */
   sqld: RunningSqld;
   dir: string;
+  /** Starts sqld again on the same file and port (stopping it first if it runs): clients keep their url. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** A real sqld on a loopback port with a fresh, migrated database. */
 export async function startTestDatabase(): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), "vigil-sqld-"));
-  const sqld = await startSqld({ dbPath: join(dir, "data.sqld"), httpPort: await freePort() });
+  const opts = { dbPath: join(dir, "data.sqld"), httpPort: await freePort() };
+  const sqld = await startSqld(opts);
   const db = createDb(sqld.url);
   await migrate(db);
-  return {
+  const t: TestDatabase = {
     url: sqld.url,
     db,
     sqld,
     dir,
+    async restart() {
+      await t.sqld.stop();
+      t.sqld = await startSqld(opts);
+    },
     async close() {
       db.$client.close();
-      await sqld.stop();
+      await t.sqld.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return t;
 }
 
 /** A result as the `check_result` view shows it (an `id` or `region` given is ignored: the store makes them). */

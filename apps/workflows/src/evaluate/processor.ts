@@ -1,20 +1,22 @@
-import { channelsForEvent, evaluateMonitors, markDispatched, recordDelivery } from "@vigil/core";
+import { channelsForEvent, evaluateMonitors, markDispatched, recordSuppressed } from "@vigil/core";
 import type { Db } from "@vigil/db-schema";
 import { EvaluateJob, type NotifyJob } from "@vigil/queue";
 import type { Job } from "bullmq";
 import type { WorkflowContext } from "../context";
 
-/** Queues one notify job per enabled channel, or logs the suppression; then marks the event dispatched. */
+/**
+ * Queues one notify job per enabled channel, then marks the event dispatched (queuing it again is
+ * harmless: the job ids repeat); or logs the suppression and the mark at once.
+ */
 export async function dispatch(ctx: WorkflowContext, event: { id: number; suppressed: boolean; monitorId: number }): Promise<number> {
   const channelIds = await channelsForEvent(ctx.db, event.id);
   if (event.suppressed) {
-    for (const channelId of channelIds)
-      await recordDelivery(ctx.db, { eventId: event.id, channelId, attempt: 0, outcome: "suppressed", error: "maintenance window" });
+    await recordSuppressed(ctx.db, event.id, channelIds);
     ctx.metrics.deliveries.inc({ outcome: "suppressed" }, channelIds.length);
   } else {
     await ctx.notifyQueue(channelIds.map((channelId): NotifyJob => ({ eventId: event.id, channelId })));
+    await markDispatched(ctx.db, [event.id]);
   }
-  await markDispatched(ctx.db, [event.id]);
   return channelIds.length;
 }
 

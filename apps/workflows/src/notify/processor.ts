@@ -1,4 +1,5 @@
 import { deliveryContext, recordDelivery } from "@vigil/core";
+import { retryThroughOutage } from "@vigil/db-schema";
 import { notify } from "@vigil/notifier";
 import { NotifyJob } from "@vigil/queue";
 import { type Job, UnrecoverableError } from "bullmq";
@@ -25,10 +26,10 @@ function nextRetry(job: Job, attempt: number): number | undefined {
 
 /**
  * Sends one event to one channel. Every attempt lands in the delivery log; retryable failures
- * throw so BullMQ retries with backoff; permanent ones stop at once.
+ * throw so BullMQ retries with backoff; permanent ones stop at once. `signal` aborts at shutdown.
  */
 export function notifyProcessor(ctx: WorkflowContext) {
-  return async (job: Job) => {
+  return async (job: Job, _token?: string, signal?: AbortSignal) => {
     const { eventId, channelId } = NotifyJob.parse(job.data);
     const log = { eventId, channelId, jobId: job.id };
     const { delivered, info, channel } = await deliveryContext(ctx.db, eventId, channelId);
@@ -38,9 +39,19 @@ export function notifyProcessor(ctx: WorkflowContext) {
     const attempt = job.attemptsMade + 1;
     const res = await notify(channel, info.event, ctx.notifierEnv, { deliveryId: deliveryKey(eventId, channelId) });
     if (res.ok) {
-      await recordDelivery(ctx.db, { eventId, channelId, attempt, outcome: "sent", responseCode: res.status });
       ctx.metrics.deliveries.inc({ outcome: "sent" });
-      ctx.logger.info({ ...log, monitorId: info.event.monitor.id, status: info.event.type, attempt }, "alert delivered");
+      const sent = { ...log, monitorId: info.event.monitor.id, status: info.event.type, attempt };
+      try {
+        // The job keeps its lock while this waits (the worker renews it through Redis): no other worker sends it again.
+        await retryThroughOutage(() => recordDelivery(ctx.db, { eventId, channelId, attempt, outcome: "sent", responseCode: res.status }), {
+          signal,
+        });
+      } catch (err) {
+        // Throwing would send the alert again; the log missing one "sent" row is the lesser harm.
+        ctx.logger.error({ ...sent, err }, "alert delivered but not recorded in the delivery log");
+        return "sent, not recorded";
+      }
+      ctx.logger.info(sent, "alert delivered");
       return "sent";
     }
     const last = !res.retryable || attempt >= (job.opts.attempts ?? 1);
