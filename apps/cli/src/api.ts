@@ -113,7 +113,9 @@ export function createApi({ apiUrl, token, timeoutMs = 60_000, userAgent = "vigi
   return {
     createBatch: (body: z.input<typeof MonitorBatchInput>) => call("POST", "/v1/monitors/batch", MonitorBatchOutput, body),
     apply: (body: z.input<typeof ApplyInput>) => call("POST", "/v1/monitors/apply", ApplyOutput, body),
-    listMonitors: () => call("GET", "/v1/monitors", MonitorListBody),
+    /** Only monitors carrying every tag named (filtered by the server). */
+    listMonitors: (tags: readonly string[] = []) =>
+      call("GET", `/v1/monitors${tags.length ? `?${tags.map((t) => `tag=${encodeURIComponent(t)}`).join("&")}` : ""}`, MonitorListBody),
     deleteMonitor: (id: number) => call("DELETE", `/v1/monitors/${id}`, null),
     trigger: (id: number) => call("POST", `/v1/monitors/${id}/trigger`, RunOutput),
     whoami: () => call("GET", "/v1/whoami", WhoAmI),

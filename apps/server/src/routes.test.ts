@@ -158,6 +158,23 @@ describe("monitors", () => {
     expect((await s.call("GET", "/v1/monitors/abc")).status).toBe(404);
   });
 
+  it("the list filters by tag: only monitors carrying every tag named, and a bad tag is 400 naming the rule", async () => {
+    for (const [key, tags] of [
+      ["tag-a", ["prod", "team:payments"]],
+      ["tag-b", ["prod"]],
+      ["tag-c", []],
+    ] as const)
+      expect((await s.call("POST", "/v1/monitors", http(key, { tags }))).status).toBe(201);
+    const keys = async (q: string) => (await s.call("GET", `/v1/monitors${q}`)).body.monitors.map((m: { key: string }) => m.key);
+    expect(await keys("?tag=prod")).toEqual(["tag-a", "tag-b"]);
+    expect(await keys("?tag=prod&tag=team%3Apayments")).toEqual(["tag-a"]);
+    expect(await keys("?tag=staging")).toEqual([]);
+    expect(await keys("")).toEqual(expect.arrayContaining(["tag-a", "tag-b", "tag-c"]));
+    const bad = await s.call("GET", "/v1/monitors?tag=has%20space");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/tag must be letters, digits/);
+  });
+
   it("a bad monitor is 400 naming the field and the rule", async () => {
     const r = await s.call("POST", "/v1/monitors", http("bad", { frequency: "2m", regions: [] }));
     expect(r.status).toBe(400);

@@ -1,7 +1,7 @@
 import { type CheckKindName, CheckResult, checkKinds } from "@vigil/checks/contract";
 import { z } from "zod";
 import { Frequency, Region } from "./common";
-import { MonitorInput, OpenTelemetry } from "./monitor";
+import { MonitorInput, OpenTelemetry, Tag } from "./monitor";
 
 // ── Monitors over REST (/v1/monitors) ────────────────────────────────────────
 
@@ -73,6 +73,14 @@ export const WhoAmI = z.object({
 
 /** GET /v1/monitors */
 export const MonitorList = z.object({ monitors: z.array(Monitor) });
+/** GET /v1/monitors?tag=prod&tag=team:payments: only monitors carrying every tag named. */
+export const MonitorListQuery = z.object({
+  tag: z
+    .union([Tag, z.array(Tag)])
+    .optional()
+    .transform((t) => (t === undefined ? [] : Array.isArray(t) ? t : [t]))
+    .describe("repeat to require several tags"),
+});
 
 /** POST /v1/monitors/:id/trigger and /v1/monitors/test: one run on a probe serving the monitor. */
 export const RunOutput = z.object({

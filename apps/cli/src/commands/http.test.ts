@@ -260,8 +260,12 @@ describe("vigil import, list, delete, trigger", () => {
     expect(t.stderr()).toContain("wrote 1 monitor to out.yaml\nnote: 1 monitor has no key on the server");
   });
 
-  it("list prints a table, or JSON with --json", async () => {
-    server = await loopback({ "GET /v1/monitors": { status: 200, body: { monitors } } });
+  it("list prints a table, or JSON with --json; --tag asks the server for monitors carrying every tag", async () => {
+    server = await loopback({
+      "GET /v1/monitors": { status: 200, body: { monitors } },
+      "GET /v1/monitors?tag=prod&tag=web": { status: 200, body: { monitors: [monitors[0]] } },
+      "GET /v1/monitors?tag=staging": { status: 200, body: { monitors: [] } },
+    });
     const t = setup(server.url);
     expect(await run(["list"], t.io)).toBe(0);
     expect(t.stdout()).toBe(

@@ -5,7 +5,7 @@ import type { Ctx } from "../context";
 export async function list(ctx: Ctx, flags: { tag?: string[] } = {}): Promise<number> {
   const { api } = await ctx.api();
   const wanted = flags.tag ?? [];
-  const monitors = (await api.listMonitors()).filter((m) => wanted.every((t) => m.tags.includes(t)));
+  const monitors = await api.listMonitors(wanted);
   if (ctx.json) {
     ctx.io.stdout(`${JSON.stringify(monitors, null, 2)}\n`);
     return 0;

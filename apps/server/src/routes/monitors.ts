@@ -6,6 +6,7 @@ import {
   MonitorBatchOutput,
   MonitorInput,
   MonitorList,
+  MonitorListQuery,
   RunOutput,
   toCheckDefinition,
 } from "@vigil/api-contract";
@@ -26,15 +27,18 @@ const changed = async (c: { var: Env["Variables"] }) => {
   await c.var.deps.bus.monitorsChanged(c.var.workspace.id).catch(() => {});
 };
 
-describeRoute({
+const getMonitorsQuery = withQuery({
   method: "get",
   path: "/v1/monitors",
-  summary: "List monitors",
+  summary: "List monitors (only those carrying every `tag` given)",
   tag,
   auth: "apiKey",
+  query: MonitorListQuery,
   response: MonitorList,
 });
-monitors.get("/", async (c) => c.json({ monitors: await listMonitors(c.var.deps.db, c.var.workspace.id) }));
+monitors.get("/", getMonitorsQuery, async (c) =>
+  c.json({ monitors: await listMonitors(c.var.deps.db, c.var.workspace.id, c.req.valid("query").tag) }),
+);
 
 const postMonitorsBody = withBody(
   {

@@ -64,11 +64,18 @@ export async function getMonitor(db: Db, workspaceId: number, id: number): Promi
   return toMonitor(row, (await channelNamesFor(db, [id])).get(id) ?? [], { locations: await coverage(db, workspaceId) });
 }
 
-export async function listMonitors(db: Db, workspaceId: number): Promise<Monitor[]> {
+/** The workspace's monitors, or only those carrying every tag in `tags`. */
+export async function listMonitors(db: Db, workspaceId: number, tags: readonly string[] = []): Promise<Monitor[]> {
   const rows = await db
     .select()
     .from(monitor)
-    .where(and(eq(monitor.workspaceId, workspaceId), isNull(monitor.deletedAt)))
+    .where(
+      and(
+        eq(monitor.workspaceId, workspaceId),
+        isNull(monitor.deletedAt),
+        ...tags.map((t) => sql`exists (select 1 from json_each(${monitor.tags}) where value = ${t})`),
+      ),
+    )
     .orderBy(monitor.id);
   const names = await channelNamesFor(
     db,
