@@ -450,7 +450,7 @@ const bench = async (): Promise<BenchReport> => {
     rows,
     notes: [
       ...notes,
-      "Stack = every process `pnpm start` runs (sqld, server, workflows, the probe, two Next servers, pnpm/launcher/shells); Redis is shared and not counted. CPU is utime + stime from /proc over the window.",
+      "Stack = every process `pnpm start` runs (sqld; one services process holding workflows, the server and the probe; two Next servers; pnpm and the launcher); Redis is shared and not counted. CPU is utime + stime from /proc over the window.",
       "Bytes stored: growth of the database's live pages ((page_count − freelist_count) × page_size) over the window / results stored in it; the notes also give the whole data dir's growth (database, WAL, sqld's replication log), which swings with checkpoints and log compaction. Statements: sqld's query_count (admin API).",
     ],
   };
