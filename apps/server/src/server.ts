@@ -12,7 +12,7 @@ import type { ServerEnv } from "./env";
 /** Builds and starts the server; returns a handle so tests can run it in-process. */
 export async function startServer(env: ServerEnv, opts: { handleSignals?: boolean } = {}) {
   const logger = createLogger("server", env.LOG_LEVEL);
-  const db = createDb(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
+  const db = createDb(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN, { uncompressed: true });
   const redis = createRedis(env.REDIS_URL, "producer");
   const sub = createRedis(env.REDIS_URL, "subscriber");
   for (const r of [redis, sub]) r.on("error", (err) => logger.warn({ err: err.message }, "redis"));

@@ -17,7 +17,7 @@ const ROLLUP_EVERY_MS = 60_000;
 
 export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: boolean } = {}) {
   const logger = createLogger("workflows", env.LOG_LEVEL);
-  const db = createDb(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
+  const db = createDb(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN, { uncompressed: true });
   const connection = createRedis(env.REDIS_URL, "worker");
   connection.on("error", (err) => logger.warn({ err: err.message }, "redis"));
   const prefix = await resolveQueuePrefix(db, env.QUEUE_PREFIX, (err) =>

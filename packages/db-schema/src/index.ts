@@ -13,27 +13,28 @@ export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /** One client per process; `url` is sqld's HTTP address (`http://…`, `https://…`). */
-export function createDb(url: string, authToken?: string): Db {
-  // A request sqld never answers must fail (and be retried by its caller), not hang the caller forever.
+export function createDb(url: string, authToken?: string, opts: { uncompressed?: boolean } = {}): Db {
   // sqld gzips its answers when asked, and fetch asks: on a loopback or private network that is CPU spent
-  // twice (sqld compressing, us inflating) for nothing. Only a named host across the internet keeps it.
+  // twice (sqld compressing, us inflating) for nothing. Only a named host across the internet keeps it. The
+  // services opt in; the web apps keep fetch's defaults (Next wraps fetch, and there replacing a request's
+  // headers broke the dashboard's requests) and their traffic is light.
   const host = new URL(url).hostname;
-  const near = !host.includes(".") || /^(\d+\.){3}\d+$/.test(host) || host.startsWith("[");
-  const fetchWithTimeout = (input: RequestInfo | URL, init?: RequestInit) => {
-    let headers = init?.headers;
-    if (near) {
-      const h = new Headers(input instanceof Request ? input.headers : init?.headers);
-      h.set("accept-encoding", "identity");
-      headers = h;
-    }
-    return fetch(input, {
+  const near = opts.uncompressed === true && (!host.includes(".") || /^(\d+\.){3}\d+$/.test(host) || host.startsWith("["));
+  const plain = (input: RequestInfo | URL, init?: RequestInit): RequestInit => {
+    if (!near) return {};
+    const headers = new Headers(input instanceof Request ? input.headers : init?.headers);
+    headers.set("accept-encoding", "identity");
+    return { headers };
+  };
+  // A request sqld never answers must fail (and be retried by its caller), not hang the caller forever.
+  const fetchWithTimeout = (input: RequestInfo | URL, init?: RequestInit) =>
+    fetch(input, {
       ...init,
-      headers,
+      ...plain(input, init),
       signal: init?.signal
         ? AbortSignal.any([init.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)])
         : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
-  };
   const client = createClient({ url, authToken, fetch: fetchWithTimeout });
   const db = drizzle(client, { schema }) as Db;
   // Interactive transactions meet ingest's write batches on SQLite's one lock: retry a busy start
