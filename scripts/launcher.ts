@@ -151,17 +151,17 @@ function run(c: Command, attempt = 0) {
     running.delete(c.name);
     if (stopping) return void (running.size === 0 && process.exit(exitCode));
     const quick = Date.now() - startedAt < 60_000;
-    const next = quick ? attempt + 1 : 1;
+    const tries = quick ? attempt + 1 : 1;
     console.error(`[${c.name}] exited with code ${signal ?? code}`);
-    if (next > MAX_QUICK_RESTARTS) {
+    if (tries > MAX_QUICK_RESTARTS) {
       console.error(`[${c.name}] failed ${MAX_QUICK_RESTARTS} times in a row; stopping everything`);
       return void stop(1);
     }
-    const delay = Math.min(30_000, 1000 * 2 ** (next - 1));
+    const delay = Math.min(30_000, 1000 * 2 ** (tries - 1));
     setTimeout(() => {
       if (stopping) return;
       console.error(`[${c.name}] restarted after ${delay / 1000} s`);
-      run(c, next);
+      run(c, tries);
     }, delay);
   });
 }
