@@ -1,9 +1,9 @@
 import { type Db, monitor } from "@vigil/db-schema";
 import { assertWithinLimits } from "@vigil/limits";
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { getWorkspace, limitsOf } from "../access";
 import { type Actor, auditInsert } from "../audit";
 import { ValidationError } from "../errors";
-import { getWorkspace, limitsOf } from "../workspace";
 import { type Row, toColumns } from "./mapping";
 import { channelNamesFor, linkChannels } from "./queries";
 import { channelIdsByName, limitChecks, parseMonitor } from "./validation";

@@ -1,10 +1,28 @@
 import { randomBytes } from "node:crypto";
 import { type Conn, statusPage, statusPageComponent } from "@vigil/db-schema";
 import { and, eq } from "drizzle-orm";
-import { NotFoundError } from "./errors";
+import { NotFoundError } from "../errors";
 
 export type PageRow = typeof statusPage.$inferSelect;
 export type ComponentRow = typeof statusPageComponent.$inferSelect;
+
+/** What the dashboard and API see of a page: never the password hash. */
+export interface StatusPageView {
+  id: number;
+  slug: string;
+  title: string;
+  description: string;
+  logoUrl: string | null;
+  links: { label: string; url: string }[];
+  theme: "system" | "light" | "dark";
+  customDomain: string | null;
+  passwordProtected: boolean;
+  whiteLabel: boolean;
+  allowIndex: boolean;
+  published: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
 
 /** A page of this workspace, or not found (another workspace's page is not found too). */
 export async function pageRow(tx: Conn, workspaceId: number, id: number): Promise<PageRow> {

@@ -3,9 +3,9 @@ import { assertWithinLimits, type LimitCheck } from "@vigil/limits";
 import { CHANNEL_KINDS, type ChannelKind, REDACTED, redactConfig, validateChannelConfig } from "@vigil/notifier";
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { type Actor, auditInsert } from "./audit";
-import { ConflictError, NotFoundError, parseInput, ValidationError } from "./errors";
-import { getWorkspace, limitsOf } from "./workspace";
+import { getWorkspace, limitsOf } from "../access";
+import { type Actor, auditInsert } from "../audit";
+import { ConflictError, NotFoundError, parseInput, ValidationError } from "../errors";
 
 type Row = typeof notificationChannel.$inferSelect;
 

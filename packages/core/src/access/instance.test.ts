@@ -1,7 +1,7 @@
 import { migrate } from "@vigil/db-schema/migrate";
 import { startTestDatabase } from "@vigil/db-schema/testing";
 import { describe, expect, it } from "vitest";
-import { defaultQueuePrefix, resolveQueuePrefix } from "./index";
+import { defaultQueuePrefix, resolveQueuePrefix } from "../index";
 
 describe("queue names", () => {
   it("two installs sharing one Redis get different queue prefixes; one install keeps its own across restarts and migrations", async () => {

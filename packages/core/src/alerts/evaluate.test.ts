@@ -14,7 +14,7 @@ import {
   setLimits,
   transition,
   updateMonitor,
-} from "./index";
+} from "../index";
 
 describe("the status rule", () => {
   const table: [string, Parameters<typeof aggregate>[0], ReturnType<typeof aggregate>][] = [

@@ -1,3 +1,4 @@
+// The public view of a status page in one file: page, report, history and summary readers share one visibility rule.
 import { type Analytics, AnalyticsUnavailableError, libsqlAnalytics } from "@vigil/analytics";
 import {
   type Db,
@@ -15,9 +16,8 @@ import {
   workspace,
 } from "@vigil/db-schema";
 import { and, desc, eq, gt, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import type { PageRow } from "./status-common";
-import type { StatusPageView } from "./status-pages";
-import { limitsOf } from "./workspace";
+import { limitsOf } from "../access";
+import type { PageRow, StatusPageView } from "./common";
 
 /** The public site's view of a page: one database round trip and one analytics query, whatever the number of components. */
 

@@ -1,18 +1,13 @@
-// Status pages, components, reports, maintenance and subscribers.
+// Status pages and their components in one file: both share one ownership check, the limits and the audit trail (the public view, reports and subscribers live beside it).
 import { createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { ComponentGroupInput, ComponentInput, ComponentPatch, StatusPageInput, StatusPagePatch } from "@vigil/api-contract";
 import { type Conn, type Db, monitor, statusPage, statusPageComponent, statusPageGroup } from "@vigil/db-schema";
 import { assertWithinLimits, type LimitCheck } from "@vigil/limits";
 import { and, count, eq, isNull, max } from "drizzle-orm";
-import { type Actor, auditInsert } from "./audit";
-import { ConflictError, NotFoundError, parseInput, ValidationError } from "./errors";
-import { type ComponentRow, componentRow, type PageRow, pageRow } from "./status-common";
-import { getWorkspace, limitsOf } from "./workspace";
-
-export { componentRow, newToken, pageRow } from "./status-common";
-export * from "./status-public";
-export * from "./status-reports";
-export * from "./status-subscribers";
+import { getWorkspace, limitsOf } from "../access";
+import { type Actor, auditInsert } from "../audit";
+import { ConflictError, NotFoundError, parseInput, ValidationError } from "../errors";
+import { type ComponentRow, componentRow, type PageRow, pageRow, type StatusPageView } from "./common";
 
 type GroupRow = typeof statusPageGroup.$inferSelect;
 
@@ -66,24 +61,6 @@ export function verifyPageAccess(
 }
 
 // ── Pages ────────────────────────────────────────────────────────────────────
-
-/** What the dashboard and API see of a page: never the password hash. */
-export interface StatusPageView {
-  id: number;
-  slug: string;
-  title: string;
-  description: string;
-  logoUrl: string | null;
-  links: { label: string; url: string }[];
-  theme: "system" | "light" | "dark";
-  customDomain: string | null;
-  passwordProtected: boolean;
-  whiteLabel: boolean;
-  allowIndex: boolean;
-  published: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
 
 export const toPageView = (r: PageRow): StatusPageView => ({
   id: r.id,

@@ -1,6 +1,6 @@
 import { type Db, monitor, monitorChannel, notificationChannel, notificationDelivery, statusEvent, writeBatch } from "@vigil/db-schema";
 import { and, desc, eq, isNull, max } from "drizzle-orm";
-import { NotFoundError } from "./errors";
+import { NotFoundError } from "../errors";
 
 /** Enabled channels linked to the event's monitor: one notification each. */
 export async function channelsForEvent(db: Db, eventId: number): Promise<number[]> {

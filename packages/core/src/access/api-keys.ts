@@ -1,9 +1,9 @@
 import { apiKey, type Db, workspace } from "@vigil/db-schema";
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { type Actor, auditInsert } from "./audit";
-import { parseInput } from "./errors";
-import { newSecret, sha256 } from "./secrets";
+import { type Actor, auditInsert } from "../audit";
+import { parseInput } from "../errors";
+import { newSecret, sha256 } from "../secrets";
 import { getWorkspace, type Workspace } from "./workspace";
 
 const ApiKeyInput = z.object({ name: z.string().trim().min(1, "must not be empty").max(100) });

@@ -3,8 +3,8 @@ import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { LimitExceededError } from "@vigil/limits";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { searchAuditLog } from "./audit-search";
-import { NotFoundError, ValidationError } from "./errors";
+import { searchAuditLog } from "../audit";
+import { NotFoundError, ValidationError } from "../errors";
 import {
   acceptInvitation,
   bootstrapUser,

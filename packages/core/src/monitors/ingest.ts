@@ -2,7 +2,7 @@ import { IngestBatch } from "@vigil/api-contract";
 import { checkResultRow, type Db, monitor, monitorEvaluation, monitorLocationStatus, privateLocation, writeBatch } from "@vigil/db-schema";
 import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import { parseInput } from "./errors";
+import { parseInput } from "../errors";
 
 export interface IngestLocation {
   id: number;

@@ -1,3 +1,4 @@
+// Subscribers in one file: subscribe, confirm, unsubscribe and the mail outbox share one token rule and one delivery record.
 import { SubscribeInput } from "@vigil/api-contract";
 import {
   type Db,
@@ -13,11 +14,11 @@ import {
 import { assertWithinLimits } from "@vigil/limits";
 import { type NotifierEnv, sendMail } from "@vigil/notifier";
 import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
-import { type Actor, auditInsert } from "./audit";
-import { NotFoundError, parseInput } from "./errors";
-import { sha256 } from "./secrets";
-import { newToken, pageRow } from "./status-common";
-import { limitsOf } from "./workspace";
+import { limitsOf } from "../access";
+import { type Actor, auditInsert } from "../audit";
+import { NotFoundError, parseInput } from "../errors";
+import { sha256 } from "../secrets";
+import { newToken, pageRow } from "./common";
 
 /** How long a confirmation link works. */
 export const CONFIRM_TOKEN_TTL_MS = 48 * 3_600_000;

@@ -13,7 +13,7 @@ import {
   NotFoundError,
   setLimits,
   workspaceTags,
-} from "./index";
+} from "../index";
 
 let t: TestDatabase;
 beforeAll(async () => {

@@ -18,7 +18,7 @@ import {
   setLimits,
   updateMonitor,
   ValidationError,
-} from "./index";
+} from "../index";
 
 let t: TestDatabase;
 beforeAll(async () => {

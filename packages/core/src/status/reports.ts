@@ -1,3 +1,4 @@
+// Reports and maintenance in one file: both are announcements on a page with the same ownership, audit and promotion rules.
 import {
   MaintenanceInput,
   MaintenancePatch,
@@ -21,10 +22,10 @@ import {
 } from "@vigil/db-schema";
 import { assertWithinLimits } from "@vigil/limits";
 import { and, desc, eq, gte, inArray, isNull, or } from "drizzle-orm";
-import { type Actor, auditInsert } from "./audit";
-import { ConflictError, NotFoundError, parseInput, ValidationError } from "./errors";
-import { pageRow } from "./status-common";
-import { getWorkspace, limitsOf } from "./workspace";
+import { getWorkspace, limitsOf } from "../access";
+import { type Actor, auditInsert } from "../audit";
+import { ConflictError, NotFoundError, parseInput, ValidationError } from "../errors";
+import { pageRow } from "./common";
 
 type ReportRow = typeof statusReport.$inferSelect;
 type UpdateRow = typeof statusReportUpdate.$inferSelect;

@@ -1,3 +1,4 @@
+// One file: the status machine, its claim on the watermark and the settled shortcut are only correct read together.
 import {
   checkResultRow,
   type Db,

@@ -1,4 +1,4 @@
-// Read models behind the dashboard's monitor list and detail pages: filtered, sorted and paged in SQL
+// Read models behind the dashboard's monitor list and detail pages, one file because each is one read-only query: filtered, sorted and paged in SQL
 // so a workspace with thousands of monitors answers one page at a time.
 import {
   CHECK_KINDS,
@@ -23,8 +23,8 @@ import {
 } from "@vigil/db-schema";
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { NotFoundError } from "./errors";
-import { toInput, toMonitor } from "./monitors";
+import { NotFoundError } from "../errors";
+import { toInput, toMonitor } from "./mapping";
 
 export const MONITOR_SORTS = ["name", "status", "last-check", "latency", "created"] as const;
 

@@ -11,7 +11,7 @@ import {
   markSilentLocations,
   setLimits,
   touchLocation,
-} from "./index";
+} from "../index";
 
 let t: TestDatabase;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { presets, restricted } from "@vigil/limits";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspace, getEffectiveLimits, getWorkspace, setLimits, setPlan, ValidationError } from "./index";
+import { createWorkspace, getEffectiveLimits, getWorkspace, setLimits, setPlan, ValidationError } from "../index";
 
 let t: TestDatabase;
 beforeAll(async () => {

@@ -3,9 +3,9 @@ import { type Db, privateLocation, workspace } from "@vigil/db-schema";
 import { assertWithinLimits } from "@vigil/limits";
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { type Actor, auditInsert } from "./audit";
-import { NotFoundError, parseInput } from "./errors";
-import { newSecret, sha256 } from "./secrets";
+import { type Actor, auditInsert } from "../audit";
+import { NotFoundError, parseInput } from "../errors";
+import { newSecret, sha256 } from "../secrets";
 import { getWorkspace, limitsOf } from "./workspace";
 
 export const PrivateLocationInput = z.object({

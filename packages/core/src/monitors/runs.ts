@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type CheckDefinition, CheckResult } from "@vigil/api-contract";
 import { type Db, monitor } from "@vigil/db-schema";
 import { and, eq, isNull } from "drizzle-orm";
-import { locationsServing } from "./private-locations";
+import { locationsServing } from "../access";
 
 /** The part of the probe bus (packages/queue) an on-demand run needs. */
 export interface RunBus {

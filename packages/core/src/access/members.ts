@@ -3,9 +3,9 @@ import { type Db, invitation, MEMBER_ROLES, user, workspace, workspaceMember, wr
 import { assertWithinLimits } from "@vigil/limits";
 import { and, asc, count, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type Actor, auditInsert } from "./audit";
-import { ConflictError, NotFoundError, parseInput, ValidationError } from "./errors";
-import { newSecret, sha256 } from "./secrets";
+import { type Actor, auditInsert } from "../audit";
+import { ConflictError, NotFoundError, parseInput, ValidationError } from "../errors";
+import { newSecret, sha256 } from "../secrets";
 import { createWorkspace, getWorkspace, limitsOf, type Workspace } from "./workspace";
 
 export type MemberRole = (typeof MEMBER_ROLES)[number];

@@ -2,7 +2,7 @@ import { type Frequency, frequencyMs } from "@vigil/api-contract";
 import { type Db, monitor, privateLocation } from "@vigil/db-schema";
 import { retentionCutoff } from "@vigil/limits";
 import { and, eq, isNull } from "drizzle-orm";
-import { auditInsert } from "./audit";
+import { auditInsert } from "../audit";
 import { limitsOf, listWorkspaces } from "./workspace";
 
 /** With no monitor to set the pace, a location is expected at least this often (its long-poll is shorter). */

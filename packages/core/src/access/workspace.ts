@@ -12,8 +12,8 @@ import {
 } from "@vigil/limits";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { type Actor, auditInsert } from "./audit";
-import { NotFoundError, parseInput, ValidationError } from "./errors";
+import { type Actor, auditInsert } from "../audit";
+import { NotFoundError, parseInput, ValidationError } from "../errors";
 
 export type Workspace = typeof workspace.$inferSelect;
 

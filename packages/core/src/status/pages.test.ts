@@ -41,7 +41,7 @@ import {
   ValidationError,
   verifyPageAccess,
   verifyPagePassword,
-} from "./index";
+} from "../index";
 
 let t: TestDatabase;
 let ws: number;
