@@ -1,7 +1,7 @@
 import { limitsOf, listStatusPages, listStatusReports } from "@vigil/core";
 import { ExternalLink, Lock, PanelsTopLeft } from "lucide-react";
 import Link from "next/link";
-import { CreatePageForm } from "../../../../components/status-forms";
+import { CreatePageForm } from "../../../../components/status/page-forms";
 import { Badge, Card, CardHeader, Code, Empty, Notice, PageHeader, Table, td } from "../../../../components/ui";
 import { getDb } from "../../../../lib/db";
 import { getEnv } from "../../../../lib/env";

@@ -1,6 +1,6 @@
 import { limitsOf } from "@vigil/core";
 import { ConfirmAction } from "../../../../../components/confirm";
-import { PageSettingsForm } from "../../../../../components/status-forms";
+import { PageSettingsForm } from "../../../../../components/status/page-forms";
 import { Card, CardHeader } from "../../../../../components/ui";
 import { deleteStatusPageAction } from "../../../../../lib/status-actions";
 import { editorPage } from "../../../../../lib/status-page";

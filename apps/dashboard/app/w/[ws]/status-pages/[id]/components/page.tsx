@@ -7,7 +7,7 @@ import {
   EditComponentForm,
   MoveButtons,
   RenameGroupForm,
-} from "../../../../../../components/status-forms";
+} from "../../../../../../components/status/page-forms";
 import { Badge, Card, CardHeader, Empty } from "../../../../../../components/ui";
 import { getDb } from "../../../../../../lib/db";
 import { deleteComponentAction, deleteGroupAction } from "../../../../../../lib/status-actions";

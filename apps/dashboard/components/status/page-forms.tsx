@@ -2,8 +2,8 @@
 // Forms of the status-page editor. Field errors come from the shared zod schemas through core.
 import { ArrowDown, ArrowUp, Megaphone, Plus, Save } from "lucide-react";
 import { type FormEvent, type ReactNode, startTransition, useActionState, useEffect, useId, useState } from "react";
-import type { ActionState } from "../lib/action-state";
-import { renderMarkdown } from "../lib/markdown";
+import type { ActionState } from "../../lib/action-state";
+import { renderMarkdown } from "../../lib/markdown";
 import {
   addUpdateAction,
   createComponentAction,
@@ -17,8 +17,8 @@ import {
   renameGroupAction,
   updateComponentAction,
   updateStatusPageAction,
-} from "../lib/status-actions";
-import { Button, Code, cx, Field, Input, Notice, Select } from "./ui";
+} from "../../lib/status-actions";
+import { Button, Code, cx, Field, Input, Notice, Select } from "../ui";
 
 type Action = (prev: ActionState, form: FormData) => Promise<ActionState>;
 
