@@ -1,13 +1,8 @@
 import { listComponents, listMonitors } from "@vigil/core";
 import { Boxes } from "lucide-react";
 import { ConfirmAction } from "../../../../../../components/confirm";
-import {
-  CreateComponentForm,
-  CreateGroupForm,
-  EditComponentForm,
-  MoveButtons,
-  RenameGroupForm,
-} from "../../../../../../components/status/page-forms";
+import { CreateComponentForm, EditComponentForm, MoveButtons } from "../../../../../../components/status/component-forms";
+import { CreateGroupForm, RenameGroupForm } from "../../../../../../components/status/group-forms";
 import { Badge, Card, CardHeader, Empty } from "../../../../../../components/ui";
 import { getDb } from "../../../../../../lib/db";
 import { deleteComponentAction, deleteGroupAction } from "../../../../../../lib/status-actions";

@@ -1,7 +1,7 @@
 import { limitsOf, listComponents, listMaintenances, listMonitors } from "@vigil/core";
 import { Wrench } from "lucide-react";
 import { ConfirmAction } from "../../../../../../components/confirm";
-import { MaintenanceForm } from "../../../../../../components/status/page-forms";
+import { MaintenanceForm } from "../../../../../../components/status/maintenance-form";
 import { Badge, Card, CardHeader, Code, Empty, Notice, Table, td } from "../../../../../../components/ui";
 import { getDb } from "../../../../../../lib/db";
 import { dateTime } from "../../../../../../lib/format";

@@ -2,7 +2,7 @@ import { listComponents, listPromotableIncidents, listStatusReports } from "@vig
 import { Megaphone } from "lucide-react";
 import Link from "next/link";
 import { ReportState } from "../../../../../../components/report-state";
-import { CreateReportForm, PromoteButton } from "../../../../../../components/status/page-forms";
+import { CreateReportForm, PromoteButton } from "../../../../../../components/status/report-forms";
 import { Badge, Card, CardHeader, Empty, Table, td } from "../../../../../../components/ui";
 import { getDb } from "../../../../../../lib/db";
 import { ago, dateTime } from "../../../../../../lib/format";

@@ -2,7 +2,7 @@ import { getStatusReport, listComponents } from "@vigil/core";
 import { notFound } from "next/navigation";
 import { ConfirmAction } from "../../../../../../../components/confirm";
 import { ReportState } from "../../../../../../../components/report-state";
-import { AddUpdateForm, EditReportForm } from "../../../../../../../components/status/page-forms";
+import { AddUpdateForm, EditReportForm } from "../../../../../../../components/status/report-forms";
 import { Card, CardHeader } from "../../../../../../../components/ui";
 import { getDb } from "../../../../../../../lib/db";
 import { dateTime } from "../../../../../../../lib/format";
