@@ -6,6 +6,8 @@ import type { LibSQLDatabase } from "drizzle-orm/libsql";
 import { drizzle } from "drizzle-orm/libsql/http";
 import * as schema from "./schema";
 
+export { withoutQueryParams } from "./query-errors";
+
 export * from "./schema";
 export { schema };
 export type Db = LibSQLDatabase<typeof schema> & { $client: Client };

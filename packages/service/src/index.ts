@@ -2,13 +2,14 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import { type Logger, pino } from "pino";
+import { type DestinationStream, type Logger, pino } from "pino";
 import { collectDefaultMetrics, Registry } from "prom-client";
 
 export type { Logger };
 
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
-  return pino({ name: service, level, base: { service } });
+/** `destination` defaults to stdout; a test passes its own stream to read what the service logs. */
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "info", destination?: DestinationStream): Logger {
+  return pino({ name: service, level, base: { service } }, destination);
 }
 
 export interface ServiceContext {
