@@ -115,6 +115,7 @@ export class Probe {
         metrics.sent.inc({ outcome: "accepted" }, out.accepted);
         metrics.sent.inc({ outcome: "duplicate" }, out.duplicates);
         metrics.sent.inc({ outcome: "ignored" }, out.ignored);
+        metrics.sent.inc({ outcome: "refused" }, out.refused);
       },
       onRejected: (count) => metrics.outboxDropped.inc({ reason: "rejected" }, count),
       onError: (reason) => metrics.sendErrors.inc({ reason }),

@@ -25,6 +25,11 @@ export const IngestOutput = z.object({
   duplicates: z.number().int(),
   /** Results of monitors that are gone or not this workspace's; the probe drops them. */
   ignored: z.number().int(),
+  /**
+   * Results whose slot lies more than 5 minutes ahead of the server's clock: not stored, the probe drops
+   * them (its clock is wrong). 0 from a server that predates the rule.
+   */
+  refused: z.number().int().default(0),
   /** False when the queue was unreachable: results are stored and will be evaluated later. */
   queued: z.boolean(),
 });

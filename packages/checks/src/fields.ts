@@ -23,6 +23,35 @@ export function isSecretHeader(name: string, marked: readonly string[] = []): bo
 /** What every response shows in place of a secret value; sending it back keeps the stored one. */
 export const REDACTED = "***";
 
+/** Query keys whose values are credentials, beyond what a secret header name already says. */
+const SECRET_QUERY_RE = /^(key|code|sig|pass|pwd|hmac|jwt)$|[-_]key$|^api[-_]?key|_sig$/i;
+
+/** Whether a URL query parameter (or fragment parameter) carries a credential, judged by its name. */
+export function isSecretQueryKey(name: string): boolean {
+  let key = name;
+  try {
+    key = decodeURIComponent(name);
+  } catch {}
+  return SECRET_QUERY_RE.test(key) || isSecretHeader(key);
+}
+
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
+
+/**
+ * Every URL in `text` with its credentials replaced by "***": the userinfo, and the values of secret
+ * query and fragment parameters. `https://user:pass@host/x?token=abc&page=2` becomes
+ * `https://***@host/x?token=***&page=2`. The rest of the text, and of each URL, is kept as written.
+ */
+export function redactUrl(text: string): string {
+  return text.replace(URL_IN_TEXT, (url) =>
+    url
+      .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, `$1${REDACTED}@`)
+      .replace(/([?&;#])([^=&;#]+)=([^&;#]*)/g, (param, sep: string, key: string) =>
+        isSecretQueryKey(key) ? `${sep}${key}=${REDACTED}` : param,
+      ),
+  );
+}
+
 /** "***" sent back for a header keeps the value stored under that name (names compare case-insensitively). */
 export function keepStored(given: Record<string, string>, stored: Record<string, string> | null | undefined): Record<string, string> {
   const byName = new Map(Object.entries(stored ?? {}).map(([k, v]) => [k.toLowerCase(), v]));

@@ -1,5 +1,6 @@
 import type { CheckDefinition } from "./kinds";
 import { messageOf } from "./net-errors";
+import { errorResult } from "./result";
 import { withRetries } from "./retry";
 import { runners } from "./runners";
 import type { CheckResult } from "./schema";
@@ -29,6 +30,6 @@ export async function runCheck(def: CheckDefinition, opts: RunCheckOptions = {})
     return await withRetries({ retry: def.retry, timeoutMs: def.timeoutMs, deadline: opts.deadline, signal: opts.signal }, attempt);
   } catch (err) {
     // Only a bug of ours gets here; still a result, so one bad check cannot take the probe's loop down.
-    return { status: "error", latencyMs: 0, errorMessage: `internal error: ${messageOf(err)}`, attempts: 1 };
+    return errorResult(`internal error: ${messageOf(err)}`, 0);
   }
 }

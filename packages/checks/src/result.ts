@@ -1,12 +1,17 @@
-import type { CheckResult, CheckTimings } from "./schema";
-
-const MAX_ERROR_MESSAGE = 2000; // CheckResult.errorMessage's limit
+import { redactUrl } from "./fields";
+import { type CheckResult, type CheckTimings, MAX_MESSAGE_CHARS } from "./schema";
 
 /** Microsecond precision is plenty and keeps stored numbers short. */
 export const roundMs = (ms: number): number => Math.round(ms * 1000) / 1000;
 
-export const clipMessage = (message: string): string =>
-  message.length <= MAX_ERROR_MESSAGE ? message : `${message.slice(0, MAX_ERROR_MESSAGE - 1)}…`;
+/**
+ * A result's message as it may leave the probe: the credentials of any URL in it hidden (a check's URL
+ * may carry a password or a token), within the length ingest accepts.
+ */
+export const clipMessage = (text: string): string => {
+  const message = redactUrl(text);
+  return message.length <= MAX_MESSAGE_CHARS ? message : `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…`;
+};
 
 export function roundTimings(t: CheckTimings): CheckTimings {
   const out: CheckTimings = { total: roundMs(t.total) };

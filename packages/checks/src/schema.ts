@@ -15,10 +15,14 @@ export const CheckTimings = z.object({
 });
 export type CheckTimings = z.infer<typeof CheckTimings>;
 
+/** The longest text a result carries (error and assertion messages); runners clip to it, ingest refuses more. */
+export const MAX_MESSAGE_CHARS = 2000;
+const message = z.string().max(MAX_MESSAGE_CHARS, `must be at most ${MAX_MESSAGE_CHARS} characters`);
+
 export const AssertionOutcome = z.object({
-  kind: z.string(),
+  kind: z.string().max(64, "must be at most 64 characters"),
   ok: z.boolean(),
-  message: z.string(),
+  message,
 });
 export type AssertionOutcome = z.infer<typeof AssertionOutcome>;
 
@@ -27,7 +31,7 @@ export const CheckResult = z.object({
   status: CheckStatus,
   latencyMs: ms,
   statusCode: z.number().int().min(100).max(599).optional(),
-  errorMessage: z.string().max(2000).optional(),
+  errorMessage: message.optional(),
   timings: CheckTimings.optional(),
   /** 0 when the deadline left no room for even one attempt. */
   attempts: z.number().int().min(0),

@@ -39,3 +39,38 @@ describe("a recovery", () => {
     }
   });
 });
+
+describe("an alert for a monitor whose URL carries credentials", () => {
+  const down = NotificationEvent.parse({
+    type: "error",
+    monitor: { id: 7, name: "", url: "https://ops:hunter2@api.example/health?api_key=k-123456&region=eu" },
+    cronTimestamp: 1_700_000_000_000,
+    errorMessage: "request to https://ops:hunter2@api.example/health?api_key=k-123456&region=eu failed while connecting",
+  });
+
+  it("names the URL with its password and key redacted in the webhook payload, keeping the spec's fields", () => {
+    expect(toWebhookPayload(down)).toEqual({
+      monitor: { id: 7, name: "", url: "https://***@api.example/health?api_key=***&region=eu" },
+      cronTimestamp: 1_700_000_000_000,
+      status: "error",
+      errorMessage: "request to https://***@api.example/health?api_key=***&region=eu failed while connecting",
+    });
+  });
+
+  it("shows neither on any channel (the URL stands in for the missing name)", () => {
+    const env = NotifierEnv.parse({ EMAIL_FROM: "v@example.com", EMAIL_PROVIDER_API_KEY: "k", TELEGRAM_BOT_TOKEN: "t" });
+    const configs: Record<string, unknown> = {
+      slack: { webhookUrl: "https://hooks.example.com/services/T1/B1/abc" },
+      webhook: { url: "https://example.com/hook" },
+      email: { email: "ops@example.com" },
+      telegram: { chatId: "42" },
+    };
+    for (const [kind, config] of Object.entries(configs)) {
+      const channel = channels[kind as keyof typeof channels];
+      const built = JSON.stringify(channel.build(channel.config.parse(config) as never, down, { env, now: 0 }));
+      expect(built, kind).toContain("api.example/health");
+      expect(built, kind).not.toContain("hunter2");
+      expect(built, kind).not.toContain("k-123456");
+    }
+  });
+});

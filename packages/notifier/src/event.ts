@@ -1,3 +1,4 @@
+import { redactUrl } from "@vigil/api-contract";
 import { z } from "zod";
 
 export const EVENT_TYPES = ["degraded", "error", "recovered", "test"] as const;
@@ -19,12 +20,14 @@ export const NotificationEvent = z
     latency: z.number().nonnegative().optional(),
     errorMessage: z.string().optional(),
   })
-  // The one place of the rule: a recovery carries no error message (the spec ties it to error and
-  // degraded, rules 1 and 2), whatever the evaluation found; every channel sees the event this way.
+  // The one place of the rules every channel sees the event by: a recovery carries no error message (the
+  // spec ties it to error and degraded, rules 1 and 2), whatever the evaluation found; and no alert
+  // carries a URL's credentials (userinfo, token-like query values), in the monitor's URL or the error.
   .transform((e) => {
-    if (e.type !== "recovered") return e;
-    const { errorMessage: _dropped, ...rest } = e;
-    return rest as typeof e;
+    const { errorMessage, ...rest } = e;
+    const redacted = { ...rest, monitor: { ...e.monitor, url: redactUrl(e.monitor.url) } };
+    if (e.type === "recovered" || errorMessage === undefined) return redacted as typeof e;
+    return { ...redacted, errorMessage: redactUrl(errorMessage) };
   });
 export type NotificationEvent = z.infer<typeof NotificationEvent>;
 

@@ -89,6 +89,9 @@ probe.post("/results", postProbeResultsBody, async (c) => {
   deps.metrics.ingestRows.inc({ outcome: "accepted" }, outcome.accepted);
   deps.metrics.ingestRows.inc({ outcome: "duplicate" }, outcome.duplicates);
   deps.metrics.ingestRows.inc({ outcome: "ignored" }, outcome.ignored);
+  deps.metrics.ingestRows.inc({ outcome: "refused" }, outcome.refused);
+  if (outcome.refused > 0)
+    deps.logger.warn({ locationId: location.id, refused: outcome.refused }, "results from the future refused; is the probe's clock right?");
   let queued = true;
   try {
     await deps.evaluate.add(outcome.toEvaluate);
@@ -101,7 +104,7 @@ probe.post("/results", postProbeResultsBody, async (c) => {
       "evaluation not queued; results kept pending",
     );
   }
-  return c.json({ accepted: outcome.accepted, duplicates: outcome.duplicates, ignored: outcome.ignored, queued });
+  return c.json({ accepted: outcome.accepted, duplicates: outcome.duplicates, ignored: outcome.ignored, refused: outcome.refused, queued });
 });
 
 const postProbeRunsRunIdBody = withBody(

@@ -14,9 +14,18 @@ export interface IngestOutcome {
   accepted: number;
   duplicates: number;
   ignored: number;
+  /** Results whose slot lies ahead of the server's clock by more than `MAX_CLOCK_SKEW_MS`; not stored. */
+  refused: number;
   /** Newest accepted slot of each monitor this batch may move (the others were settled as stored). */
   toEvaluate: { monitorId: number; cronTimestamp: number }[];
 }
+
+/**
+ * How far ahead of the server's clock a result's slot may be: probes' clocks drift a little. A slot
+ * further ahead is refused, or one result could pin a monitor's status until that time comes (the
+ * upsert keeps the newest slot).
+ */
+export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 // 12 values per row: 500 rows stay well under SQLite's 32,766 bound parameters, one statement per probe batch.
 const CHUNK = 500;
@@ -74,13 +83,14 @@ export async function recordResults(db: Db, location: IngestLocation, body: unkn
 
 /** `recordResults` for a batch its caller has already validated (the server's route schema), so it is parsed once. */
 export async function recordBatch(db: Db, location: IngestLocation, batch: IngestBatch, nowMs = Date.now()): Promise<IngestOutcome> {
-  const { results } = batch;
+  const results = batch.results.filter((r) => r.cronTimestamp <= nowMs + MAX_CLOCK_SKEW_MS);
+  const refused = batch.results.length - results.length;
   const monitorIds = [...new Set(results.map((r) => r.monitorId))];
   const ownedIds = await liveMonitorIds(db, location.workspaceId, monitorIds);
   const keep = results.filter((r) => ownedIds.has(r.monitorId));
   if (keep.length === 0) {
     await touchLocation(db, location.id, nowMs);
-    return { accepted: 0, duplicates: 0, ignored: results.length, toEvaluate: [] };
+    return { accepted: 0, duplicates: 0, ignored: results.length, refused, toEvaluate: [] };
   }
   // The latest slot per monitor in this batch; the upsert's WHERE keeps an older, late result from
   // overwriting a newer one already stored. Re-sent rows rewrite identical values.
@@ -153,6 +163,7 @@ export async function recordBatch(db: Db, location: IngestLocation, batch: Inges
     accepted,
     duplicates: keep.length - accepted,
     ignored: results.length - keep.length,
+    refused,
     toEvaluate: [...latest.values()]
       .filter((r) => !settled.has(r.monitorId))
       .map((r) => ({ monitorId: r.monitorId, cronTimestamp: r.cronTimestamp })),

@@ -195,6 +195,25 @@ describe("HTTP checks", () => {
     expect(result.statusCode).toBeUndefined();
   });
 
+  it("a failing check's message hides the password and token of its URL", async () => {
+    const port = await refusedPort();
+    const refused = await runHttpCheck(http({ url: `https://user:secret@127.0.0.1:${port}/?token=abc` }));
+    expect(refused.errorMessage).toBe(`connection refused by 127.0.0.1:${port}`);
+    const hang = await serve(() => {});
+    const origin = hang.origin.replace("http://", "http://user:secret@");
+    const slow = await runHttpCheck(http({ url: `${origin}/hang?token=abc&page=2`, timeoutMs: 200 }));
+    expect(slow.errorMessage).toBe(
+      `request to http://***@127.0.0.1:${hang.port}/hang?token=***&page=2 timed out after 200 ms waiting for the response`,
+    );
+    const loop = await serve((req, res) => {
+      res.writeHead(302, { location: req.url!.startsWith("/a") ? "/b?api_key=k9" : "/a?sig=s9" });
+      res.end();
+    });
+    const looped = await runHttpCheck(http({ url: `${loop.origin}/a?sig=s9` }));
+    expect(looped.errorMessage).toBe(`redirect loop: ${loop.origin}/a?sig=*** → ${loop.origin}/b?api_key=*** → ${loop.origin}/a?sig=***`);
+    for (const r of [refused, slow, looped]) expect(r.errorMessage).not.toMatch(/secret|abc|k9|s9/);
+  });
+
   it("an unknown host is an error naming the DNS failure", async () => {
     const result = await runHttpCheck(http({ url: "http://foo.invalid/" }));
     expect(result.errorMessage).toMatch(/^DNS lookup failed for foo\.invalid: /);

@@ -74,8 +74,10 @@ function judge(
   };
   const reply = ping && readJsonRpcReply(ping, contentType, body);
   if (reply) view = { ...view, body: reply.text ?? body, jsonText: true };
-  const outcomes = evaluateAssertions(def.assertions, view);
-  if (reply) outcomes.push(reply.outcome);
+  const outcomes = [...evaluateAssertions(def.assertions, view), ...(reply ? [reply.outcome] : [])].map((o) => ({
+    ...o,
+    message: clipMessage(o.message),
+  }));
   const failed = outcomes.filter((o) => !o.ok);
   const slow = def.degradedAfterMs !== undefined && timings.total > def.degradedAfterMs;
   return {
