@@ -471,7 +471,7 @@ describe("probe endpoints", () => {
       attempts: 1,
     }));
     const first = await s.call("POST", "/v1/probe/results", { results }, loc.body.serviceKey);
-    expect(first.body).toEqual({ accepted: 3, duplicates: 0, ignored: 0, queued: true });
+    expect(first.body).toEqual({ accepted: 3, duplicates: 0, ignored: 0, refused: 0, queued: true });
     const again = await s.call("POST", "/v1/probe/results", { results }, loc.body.serviceKey);
     expect(again.body).toMatchObject({ accepted: 0, duplicates: 3 });
     // Same slot, new id (a probe that lost its outbox state): still stored once.
@@ -517,6 +517,55 @@ describe("probe endpoints", () => {
       loc.body.serviceKey,
     );
     expect(unknown.body).toMatchObject({ accepted: 0, ignored: 1 });
+  });
+
+  it("a result from an hour in the future is refused and said so; one 10 s ahead (clock skew) is stored", async () => {
+    const loc = await s.call("POST", "/v1/private-locations", { name: "ahead", region: "scl" });
+    const m = await s.call("POST", "/v1/monitors", http("scl-mon", { regions: ["scl"] }));
+    const result = (ahead: number, status: string) => {
+      const at = Date.now() + ahead;
+      return { id: ulid(), monitorId: m.body.id, cronTimestamp: at, startedAt: at, status, latencyMs: 1, attempts: 1 };
+    };
+    const reply = await s.call(
+      "POST",
+      "/v1/probe/results",
+      { results: [result(10_000, "success"), result(3_600_000, "error")] },
+      loc.body.serviceKey,
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ accepted: 1, duplicates: 0, ignored: 0, refused: 1 });
+    const rows = await s.database.db.select().from(checkResult).where(eq(checkResult.monitorId, m.body.id));
+    expect(rows.map((r) => r.status)).toEqual(["success"]);
+    // The future error did not pin the location's status.
+    const [status] = await s.database.db.select().from(monitorLocationStatus).where(eq(monitorLocationStatus.monitorId, m.body.id));
+    expect(status!.status).toBe("success");
+  });
+
+  it("an over-long message in a result is 400 naming the field and the limit, and nothing is stored", async () => {
+    const loc = await s.call("POST", "/v1/private-locations", { name: "chatty", region: "bog" });
+    const m = await s.call("POST", "/v1/monitors", http("bog-mon", { regions: ["bog"] }));
+    const at = Date.UTC(2026, 10, 22, 12);
+    const base = { monitorId: m.body.id, cronTimestamp: at, startedAt: at, status: "error", latencyMs: 1, attempts: 1 };
+    const long = "x".repeat(2001);
+    const reply = await s.call(
+      "POST",
+      "/v1/probe/results",
+      {
+        results: [
+          { ...base, id: ulid(), errorMessage: long },
+          { ...base, id: ulid(), cronTimestamp: at + 60_000, assertions: [{ kind: "textBody", ok: false, message: long }] },
+        ],
+      },
+      loc.body.serviceKey,
+    );
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.issues).toEqual(
+      expect.arrayContaining([
+        { path: "results.0.errorMessage", message: "must be at most 2000 characters" },
+        { path: "results.1.assertions.0.message", message: "must be at most 2000 characters" },
+      ]),
+    );
+    expect(await s.database.db.select().from(checkResult).where(eq(checkResult.monitorId, m.body.id))).toHaveLength(0);
   });
 
   it("a deleted location's probe is refused on the very next request", async () => {

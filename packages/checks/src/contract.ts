@@ -1,5 +1,16 @@
 // What other packages may import without the runners (no sockets, no undici): zod schemas and the kind registry.
 export * from "./assertions/schema";
-export { HeaderMap, HeaderName, httpUrl, isSecretHeader, isSecretQueryKey, keepStored, REDACTED, redactUrl } from "./fields";
+export {
+  HeaderMap,
+  HeaderName,
+  httpUrl,
+  isSecretHeader,
+  isSecretQueryKey,
+  keepStored,
+  REDACTED,
+  redactUrl,
+  replaceUrlSecrets,
+  type UrlSecret,
+} from "./fields";
 export * from "./kinds";
 export * from "./schema";

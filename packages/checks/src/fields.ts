@@ -37,20 +37,29 @@ export function isSecretQueryKey(name: string): boolean {
 
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
 
+/** A credential inside a URL: its userinfo, or the value of the query or fragment parameter `key`. */
+export type UrlSecret = { part: "userinfo" } | { part: "param"; key: string };
+
 /**
- * Every URL in `text` with its credentials replaced by "***": the userinfo, and the values of secret
- * query and fragment parameters. `https://user:pass@host/x?token=abc&page=2` becomes
- * `https://***@host/x?token=***&page=2`. The rest of the text, and of each URL, is kept as written.
+ * Every URL in `text` with each credential (the userinfo, and the values of secret query and fragment
+ * parameters) replaced by what `replace` returns for it; the rest of the text, and of each URL, is
+ * kept as written.
  */
-export function redactUrl(text: string): string {
+export function replaceUrlSecrets(text: string, replace: (secret: UrlSecret, value: string) => string): string {
   return text.replace(URL_IN_TEXT, (url) =>
     url
-      .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, `$1${REDACTED}@`)
-      .replace(/([?&;#])([^=&;#]+)=([^&;#]*)/g, (param, sep: string, key: string) =>
-        isSecretQueryKey(key) ? `${sep}${key}=${REDACTED}` : param,
+      .replace(
+        /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i,
+        (_all, scheme: string, userinfo: string) => `${scheme}${replace({ part: "userinfo" }, userinfo)}@`,
+      )
+      .replace(/([?&;#])([^=&;#]+)=([^&;#]*)/g, (param, sep: string, key: string, value: string) =>
+        isSecretQueryKey(key) ? `${sep}${key}=${replace({ part: "param", key }, value)}` : param,
       ),
   );
 }
+
+/** `https://user:pass@host/x?token=abc&page=2` becomes `https://***@host/x?token=***&page=2`, wherever it stands in `text`. */
+export const redactUrl = (text: string): string => replaceUrlSecrets(text, () => REDACTED);
 
 /** "***" sent back for a header keeps the value stored under that name (names compare case-insensitively). */
 export function keepStored(given: Record<string, string>, stored: Record<string, string> | null | undefined): Record<string, string> {

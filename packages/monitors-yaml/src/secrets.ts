@@ -1,4 +1,4 @@
-import { REDACTED } from "@vigil/api-contract";
+import { REDACTED, replaceUrlSecrets } from "@vigil/api-contract";
 import type { Segment } from "./positions";
 
 /** `${NAME}` in a header value: filled from the environment when the file is read for upload. */
@@ -21,10 +21,21 @@ export function placeholders(headers: Record<string, string>, entryKey: string, 
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v === REDACTED ? `\${${secretEnvName(entryKey, k, otlp)}}` : v]));
 }
 
-/** Where header values live in an entry: request headers and OTLP headers. */
-const HEADER_PATHS: readonly (readonly string[])[] = [
+/**
+ * A request URL's credentials (userinfo, token-like query values) become `${VAR}` placeholders too:
+ * `https://${API_HEALTH_URL_USERINFO}@host/x?token=${API_HEALTH_URL_TOKEN}&page=2`.
+ */
+export function urlPlaceholders(url: string, entryKey: string): string {
+  return replaceUrlSecrets(url, (secret, value) =>
+    value === "" ? value : `\${${secretEnvName(entryKey, secret.part === "userinfo" ? "url userinfo" : `url ${secret.key}`)}}`,
+  );
+}
+
+/** Where placeholders may stand in an entry: request and OTLP header values, and the request URL. */
+const SECRET_PATHS: readonly (readonly string[])[] = [
   ["request", "headers"],
   ["openTelemetry", "headers"],
+  ["request", "url"],
 ];
 
 export interface MissingVariable {
@@ -33,27 +44,32 @@ export interface MissingVariable {
 }
 
 /**
- * Fills `${NAME}` placeholders in an entry's header values from `env`, in place. Returns the
- * placeholders whose variable is not set, so nothing is uploaded with a placeholder left in it.
+ * Fills `${NAME}` placeholders in an entry's header values and request URL from `env`, in place.
+ * Returns the placeholders whose variable is not set, so nothing is uploaded with a placeholder left in it.
  */
 export function fillPlaceholders(entry: Record<string, unknown>, env: Record<string, string | undefined>): MissingVariable[] {
   const missing: MissingVariable[] = [];
-  for (const at of HEADER_PATHS) {
+  const fill = (value: string, path: Segment[]) =>
+    value.replace(PLACEHOLDER_RE, (whole, variable: string) => {
+      const v = env[variable];
+      if (v !== undefined) return v;
+      missing.push({ path, name: variable });
+      return whole;
+    });
+  for (const at of SECRET_PATHS) {
+    let parent: unknown;
     let holder: unknown = entry;
-    for (const seg of at) holder = holder && typeof holder === "object" ? (holder as Record<string, unknown>)[seg] : undefined;
+    for (const seg of at) {
+      parent = holder;
+      holder = holder && typeof holder === "object" ? (holder as Record<string, unknown>)[seg] : undefined;
+    }
+    if (typeof holder === "string") {
+      (parent as Record<string, unknown>)[at.at(-1) as string] = fill(holder, [...at]);
+      continue;
+    }
     if (!holder || typeof holder !== "object" || Array.isArray(holder)) continue;
     const headers = holder as Record<string, unknown>;
-    for (const [name, value] of Object.entries(headers)) {
-      if (typeof value !== "string") continue;
-      headers[name] = value.replace(PLACEHOLDER_RE, (whole, variable: string) => {
-        const v = env[variable];
-        if (v === undefined) {
-          missing.push({ path: [...at, name], name: variable });
-          return whole;
-        }
-        return v;
-      });
-    }
+    for (const [name, value] of Object.entries(headers)) if (typeof value === "string") headers[name] = fill(value, [...at, name]);
   }
   return missing;
 }

@@ -394,6 +394,23 @@ describe("secrets in a monitors file", () => {
     });
   });
 
+  it("an exported file asks for a URL's password and token by variable, and uploading fills them back", () => {
+    const url = "https://ops:hunter2@billing.internal/health?api_key=k-42&page=2";
+    const withSecrets: Monitor = { ...stored, request: { ...stored.request, url } };
+    const text = serializeMonitorsYaml([withSecrets]);
+    expect(text).toContain("url: https://${BILLING_URL_USERINFO}@billing.internal/health?api_key=${BILLING_URL_API_KEY}&page=2");
+    expect(text).not.toMatch(/hunter2|k-42/);
+    const env = { BILLING_AUTHORIZATION: "a", BILLING_X_TENANT: "b", BILLING_URL_USERINFO: "ops:hunter2", BILLING_URL_API_KEY: "k-42" };
+    const parsed = parseMonitorsYaml(text, "m.yaml", { env });
+    if (!parsed.ok) throw new Error(parsed.errors[0]!.message);
+    const m = parsed.monitors[0]!;
+    expect(m.kind === "http" && m.request.url).toBe(url);
+    const missing = parseMonitorsYaml(text, "m.yaml", { env: { ...env, BILLING_URL_API_KEY: undefined } });
+    expect(!missing.ok && missing.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/ billing\.request\.url uses \$\{BILLING_URL_API_KEY\}, which is not set in the environment$/),
+    ]);
+  });
+
   it("a placeholder whose variable is not set is an error naming the variable, the line and the header", () => {
     const parsed = parseMonitorsYaml(serializeMonitorsYaml([stored]), "m.yaml", { env: { BILLING_X_TENANT: "acme" } });
     expect(parsed.ok).toBe(false);

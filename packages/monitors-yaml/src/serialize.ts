@@ -1,6 +1,6 @@
 import { checkKinds, HttpMonitorInput, type Monitor, MonitorInput } from "@vigil/api-contract";
 import * as yaml from "js-yaml";
-import { placeholders } from "./secrets";
+import { placeholders, urlPlaceholders } from "./secrets";
 
 export const SCHEMA_COMMENT = "# yaml-language-server: $schema=./vigil.schema.json";
 
@@ -61,8 +61,10 @@ function toEntry(m: AnyMonitor, entryKey: string): Record<string, unknown> {
     "degradedAfter",
   ]);
   if ("id" in m && m.name === "") delete entry.name; // a stored monitor's "" means it has no name
-  // A request's headers may hold secrets the server redacted: they become placeholders.
-  const request = "headers" in m.request ? { ...m.request, headers: placeholders(m.request.headers, entryKey) } : m.request;
+  // A request's headers may hold secrets the server redacted, its URL a password or a token: they become placeholders.
+  let request: Record<string, unknown> = m.request;
+  if ("headers" in m.request) request = { ...request, headers: placeholders(m.request.headers, entryKey) };
+  if ("url" in m.request) request = { ...request, url: urlPlaceholders(m.request.url, entryKey) };
   entry.request = pick(request, defaults.request, checkKinds[m.kind].requestOrder);
   if ("assertions" in m && m.assertions.length > 0) {
     entry.assertions = m.assertions.map((a) => pick(a as Record<string, unknown>, {}, ["kind", "key", "path", "compare", "target"]));

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { CheckResult, MonitorInput } from "@vigil/api-contract";
 import { parseMonitorsYaml } from "@vigil/monitors-yaml";
 import { VALID_FILE } from "@vigil/monitors-yaml/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { run } from "../main";
 import { capture, closedPort, loopback, stored } from "../testing/harness";
 
@@ -249,6 +249,33 @@ describe("vigil import, list, delete, trigger", () => {
       inputs.map((m) => ({ ...m, openTelemetry: undefined })),
     );
     expect(t.stderr()).toContain("set API_HEALTH_OTLP_AUTHORIZATION in the environment before `vigil apply`");
+  });
+
+  it("import writes no password or token of a monitor's URL, and apply with the named variables set sends the URL back whole", async () => {
+    const url = "https://ops:hunter2@example.com/health?token=t-981&page=2";
+    const first = monitors[0]!;
+    const secretive = { ...first, request: { ...first.request, url } } as typeof first;
+    server = await loopback({
+      "GET /v1/monitors": { status: 200, body: { monitors: [secretive] } },
+      "POST /v1/monitors/apply": { status: 200, body: { create: [], update: ["api-health"], delete: [], unchanged: [], applied: true } },
+    });
+    const exported = setup(server.url);
+    expect(await run(["import", "-o", "monitors.yaml"], exported.io)).toBe(0);
+    const text = readFileSync(join(exported.dir, "monitors.yaml"), "utf8");
+    expect(text).toContain("url: https://${API_HEALTH_URL_USERINFO}@example.com/health?token=${API_HEALTH_URL_TOKEN}&page=2");
+    expect(`${text}${exported.stdout()}${exported.stderr()}`).not.toMatch(/hunter2|t-981/);
+    expect(exported.stderr()).toContain("API_HEALTH_URL_USERINFO, API_HEALTH_URL_TOKEN");
+    vi.stubEnv("API_HEALTH_URL_USERINFO", "ops:hunter2");
+    vi.stubEnv("API_HEALTH_URL_TOKEN", "t-981");
+    vi.stubEnv("API_HEALTH_OTLP_AUTHORIZATION", "Bearer otlp");
+    try {
+      const applied = setup(server.url, text);
+      expect(await run(["apply", "monitors.yaml"], applied.io)).toBe(0);
+      const sent = server.requests.at(-1)?.body as { monitors: MonitorInput[] };
+      expect(sent.monitors[0]).toMatchObject({ request: { url } });
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it("import -o writes the file", async () => {

@@ -24,7 +24,7 @@ export async function importMonitors(ctx: Ctx, flags: { output?: string }): Prom
   const secrets = [...text.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]);
   if (secrets.length > 0) {
     io.stderr(
-      `note: secret header values are not exported; set ${[...new Set(secrets)].join(", ")} in the environment before \`vigil apply\` (the file asks for them as \${…})\n`,
+      `note: secrets (header values, passwords and tokens in URLs) are not exported; set ${[...new Set(secrets)].join(", ")} in the environment before \`vigil apply\` (the file asks for them as \${…})\n`,
     );
   }
   return 0;
