@@ -2,7 +2,7 @@ import { type Attributes, type Counter, DiagLogLevel, diag, type Histogram, Valu
 import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
-import { type CheckResult, kindOf, type ProbeMonitor } from "@vigil/api-contract";
+import { type CheckResult, kindOf, type ProbeMonitor, redactUrl } from "@vigil/api-contract";
 import type { Logger } from "@vigil/service";
 
 /** Seconds; finer at the low end, where healthy checks are. */
@@ -98,7 +98,7 @@ export class OtelExport {
       ],
     });
     const meter = provider.getMeter("vigil-private-location");
-    this.opts.logger.info({ endpoint: target.endpoint, region: this.region }, "otel: exporting check metrics");
+    this.opts.logger.info({ endpoint: redactUrl(target.endpoint), region: this.region }, "otel: exporting check metrics");
     return {
       endpoint: target.endpoint,
       provider,
@@ -115,9 +115,9 @@ export class OtelExport {
   private async close(sink: Sink): Promise<void> {
     try {
       await sink.provider.shutdown();
-      this.opts.logger.info({ endpoint: sink.endpoint }, "otel: exporter stopped");
+      this.opts.logger.info({ endpoint: redactUrl(sink.endpoint) }, "otel: exporter stopped");
     } catch (err) {
-      this.opts.logger.warn({ err, endpoint: sink.endpoint }, "otel: exporter did not shut down cleanly");
+      this.opts.logger.warn({ err, endpoint: redactUrl(sink.endpoint) }, "otel: exporter did not shut down cleanly");
     }
   }
 }

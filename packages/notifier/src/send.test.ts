@@ -9,6 +9,7 @@ beforeAll(async () => {
   server = await startCaptureServer((req) => {
     if (req.path === "/hang") return "hang";
     if (req.path === "/long") return { status: 502, body: `<html>${"x".repeat(2000)}</html>` };
+    if (req.path === "/echo") return { status: 400, body: "invalid callback https://bot:pw-77@cb.example/x?token=tk-88" };
     const status = Number(req.path.split("/")[2]);
     return { status, body: status < 300 ? "ok" : `reply ${status}` };
   });
@@ -60,6 +61,11 @@ describe("send", () => {
       status: 404,
       error: "HTTP 404: reply 404",
     });
+  });
+
+  it("a reply that echoes a URL's password or token keeps neither in the delivery log", async () => {
+    const res = await send(post(`${server.url}/echo`));
+    expect(res).toMatchObject({ ok: false, error: "HTTP 400: invalid callback https://***@cb.example/x?token=***" });
   });
 
   it("a long error page is cut to a 500-character excerpt", async () => {

@@ -1,3 +1,4 @@
+import { redactUrl } from "@vigil/api-contract";
 import nodemailer from "nodemailer";
 import { request } from "undici";
 import type { OutgoingHttp, OutgoingMail, OutgoingRequest } from "./channel";
@@ -74,9 +75,13 @@ async function sendSmtp(req: OutgoingMail, timeoutMs: number): Promise<SendResul
   }
 }
 
-/** Sends one request; never throws for the provider's failure, classifies it as retryable or permanent. */
-export function send(req: OutgoingRequest, { timeoutMs = 10_000 }: SendOptions = {}): Promise<SendResult> {
-  return req.transport === "smtp" ? sendSmtp(req, timeoutMs) : sendHttp(req, timeoutMs);
+/**
+ * Sends one request; never throws for the provider's failure, classifies it as retryable or permanent.
+ * The error (kept in the delivery log) shows no URL credential, even one a provider's reply echoes.
+ */
+export async function send(req: OutgoingRequest, { timeoutMs = 10_000 }: SendOptions = {}): Promise<SendResult> {
+  const res = await (req.transport === "smtp" ? sendSmtp(req, timeoutMs) : sendHttp(req, timeoutMs));
+  return res.ok ? res : { ...res, error: redactUrl(res.error) };
 }
 
 /** Sends requests in order and stops at the first failure, which is then the outcome. */
