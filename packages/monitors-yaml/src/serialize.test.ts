@@ -398,7 +398,7 @@ describe("secrets in a monitors file", () => {
     const url = "https://ops:hunter2@billing.internal/health?api_key=k-42&page=2";
     const withSecrets: Monitor = { ...stored, request: { ...stored.request, url } };
     const text = serializeMonitorsYaml([withSecrets]);
-    expect(text).toContain("url: https://${BILLING_URL_USERINFO}@billing.internal/health?api_key=${BILLING_URL_API_KEY}&page=2");
+    expect(text).toContain(`url: https://\${BILLING_URL_USERINFO}@billing.internal/health?api_key=\${BILLING_URL_API_KEY}&page=2`);
     expect(text).not.toMatch(/hunter2|k-42/);
     const env = { BILLING_AUTHORIZATION: "a", BILLING_X_TENANT: "b", BILLING_URL_USERINFO: "ops:hunter2", BILLING_URL_API_KEY: "k-42" };
     const parsed = parseMonitorsYaml(text, "m.yaml", { env });

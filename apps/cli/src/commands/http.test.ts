@@ -262,7 +262,7 @@ describe("vigil import, list, delete, trigger", () => {
     const exported = setup(server.url);
     expect(await run(["import", "-o", "monitors.yaml"], exported.io)).toBe(0);
     const text = readFileSync(join(exported.dir, "monitors.yaml"), "utf8");
-    expect(text).toContain("url: https://${API_HEALTH_URL_USERINFO}@example.com/health?token=${API_HEALTH_URL_TOKEN}&page=2");
+    expect(text).toContain(`url: https://\${API_HEALTH_URL_USERINFO}@example.com/health?token=\${API_HEALTH_URL_TOKEN}&page=2`);
     expect(`${text}${exported.stdout()}${exported.stderr()}`).not.toMatch(/hunter2|t-981/);
     expect(exported.stderr()).toContain("API_HEALTH_URL_USERINFO, API_HEALTH_URL_TOKEN");
     vi.stubEnv("API_HEALTH_URL_USERINFO", "ops:hunter2");
