@@ -1,0 +1,12 @@
+export { DnsLookupError, fixedLookup, formatTarget, resolveHost } from "./dns";
+export { allowedAddresses, egressDispatcher, egressHttpAgent } from "./http";
+export {
+  DenyListError,
+  type DenyRule,
+  EgressPolicy,
+  EgressRefusedError,
+  type InstanceEndpoint,
+  instanceEndpoints,
+  parseDenyList,
+  parseInstanceUrls,
+} from "./policy";
