@@ -6,6 +6,7 @@ export {
   EgressPolicy,
   EgressRefusedError,
   type InstanceEndpoint,
+  type InstanceUrls,
   instanceEndpoints,
   parseDenyList,
   parseInstanceUrls,

@@ -117,9 +117,17 @@ export function parseInstanceUrls(text: string): InstanceEndpoint[] {
   return out;
 }
 
+/** The instance's own URLs as every app's env names them. */
+export interface InstanceUrls {
+  DATABASE_URL?: string;
+  REDIS_URL?: string;
+  ANALYTICS_URL?: string;
+}
+
 /** The endpoints among the instance's URLs that are on the network (an embedded `file:` database is not). */
-export function instanceEndpoints(urls: Record<string, string | undefined>): InstanceEndpoint[] {
-  return Object.entries(urls).flatMap(([name, url]) => (url && !url.startsWith("file:") ? [{ name, url }] : []));
+export function instanceEndpoints(env: InstanceUrls): InstanceEndpoint[] {
+  const named = { database: env.DATABASE_URL, redis: env.REDIS_URL, analytics: env.ANALYTICS_URL };
+  return Object.entries(named).flatMap(([name, url]) => (url && !url.startsWith("file:") ? [{ name, url }] : []));
 }
 
 function endpointPort({ name, url }: InstanceEndpoint): { host: string; port: number } {
@@ -181,6 +189,11 @@ export class EgressPolicy {
     this.#instance = [...instance];
     for (const e of this.#instance) endpointPort(e);
     this.#fixed = rules.map(compile);
+  }
+
+  /** The policy of an app that holds the instance's URLs: server, workflows, dashboard. */
+  static forInstance(env: InstanceUrls): Promise<EgressPolicy> {
+    return EgressPolicy.create({ instance: instanceEndpoints(env) });
   }
 
   /** Builds the rules of the instance's endpoints (resolving their hosts) and throws if a URL is unusable. */
