@@ -9,7 +9,11 @@ const base = { SERVICE_KEY: "vgl_loc_abc", SERVICE_INGEST_URL: "http://127.0.0.1
 
 describe("the probe's deny list", () => {
   it("PROBE_DENY and PROBE_INSTANCE_URLS parse into rules; unset, nothing is denied", () => {
-    const env = parseEnv(ProbeEnv, { ...base, PROBE_DENY: "10.0.0.0/8:5432,[fd00::/8]", PROBE_INSTANCE_URLS: "database=http://127.0.0.1:8080" });
+    const env = parseEnv(ProbeEnv, {
+      ...base,
+      PROBE_DENY: "10.0.0.0/8:5432,[fd00::/8]",
+      PROBE_INSTANCE_URLS: "database=http://127.0.0.1:8080",
+    });
     expect(env.PROBE_DENY.map((r) => [r.addresses, r.port])).toEqual([
       [["10.0.0.0/8"], 5432],
       [["fd00::/8"], undefined],

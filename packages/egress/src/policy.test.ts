@@ -2,7 +2,15 @@ import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
-import { DenyListError, EgressPolicy, EgressRefusedError, egressDispatcher, egressHttpAgent, parseDenyList, parseInstanceUrls } from "./index";
+import {
+  DenyListError,
+  EgressPolicy,
+  EgressRefusedError,
+  egressDispatcher,
+  egressHttpAgent,
+  parseDenyList,
+  parseInstanceUrls,
+} from "./index";
 
 describe("PROBE_DENY", () => {
   it("denies the listed address on the listed port only, and every port when none is given", async () => {
