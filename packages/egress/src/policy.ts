@@ -74,29 +74,30 @@ function blockList(addresses: readonly string[]): BlockList {
   return list;
 }
 
+/** A comma-separated list, each non-empty entry (trimmed) parsed by `parse`. */
+const entries = <T>(text: string, parse: (entry: string) => T): T[] =>
+  text
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .map(parse);
+
 /**
  * Parses a deny list as operators write it: `cidr:port` entries separated by commas, e.g.
  * `10.0.0.0/8:5432,192.168.1.10:6379,[fd00::/8]:8123`. IPv6 goes in brackets; an entry without a port
  * denies every port of those addresses.
  */
 export function parseDenyList(text: string): DenyRule[] {
-  const rules: DenyRule[] = [];
-  for (const raw of text.split(",")) {
-    const entry = raw.trim();
-    if (!entry) continue;
+  return entries(text, (entry) => {
     const m = /^(\[[^\]]*\](?:\/\d+)?|[^:[\]]+)(?::([^:]*))?$/.exec(entry);
     if (!m) throw new DenyListError(`"${entry}": write cidr:port (IPv6 in brackets), e.g. 10.0.0.0/8:5432 or [fd00::/8]:6379`);
     const cidr = m[1]!.replace(/^\[([^\]]*)\](\/\d+)?$/, "$1$2");
     const block = parseBlock(cidr);
     if (typeof block === "string") throw new DenyListError(`"${entry}": ${block}`);
-    let port: number | undefined;
-    if (m[2] !== undefined) {
-      port = /^\d{1,5}$/.test(m[2]) ? Number(m[2]) : Number.NaN;
-      if (!(port >= 1 && port <= 65535)) throw new DenyListError(`"${entry}": the port must be 1-65535`);
-    }
-    rules.push({ addresses: [cidr], ...(port !== undefined && { port }), reason: `on this location's deny list (PROBE_DENY ${entry})` });
-  }
-  return rules;
+    const port = m[2] === undefined ? undefined : /^\d{1,5}$/.test(m[2]) ? Number(m[2]) : Number.NaN;
+    if (port !== undefined && !(port >= 1 && port <= 65535)) throw new DenyListError(`"${entry}": the port must be 1-65535`);
+    return { addresses: [cidr], ...(port !== undefined && { port }), reason: `on this location's deny list (PROBE_DENY ${entry})` };
+  });
 }
 
 /**
@@ -104,17 +105,13 @@ export function parseDenyList(text: string): DenyRule[] {
  * `database=http://127.0.0.1:8080,redis=redis://127.0.0.1:6379`.
  */
 export function parseInstanceUrls(text: string): InstanceEndpoint[] {
-  const out: InstanceEndpoint[] = [];
-  for (const raw of text.split(",")) {
-    const entry = raw.trim();
-    if (!entry) continue;
+  return entries(text, (entry) => {
     const m = /^([a-z][a-z0-9-]*)=(.+)$/i.exec(entry);
     if (!m) throw new DenyListError(`"${entry}": write name=url, e.g. database=http://127.0.0.1:8080`);
     const endpoint = { name: m[1]!, url: m[2]! };
     endpointPort(endpoint);
-    out.push(endpoint);
-  }
-  return out;
+    return endpoint;
+  });
 }
 
 /** The instance's own URLs as every app's env names them. */
