@@ -141,7 +141,8 @@ function endpointPort({ name, url }: InstanceEndpoint): { host: string; port: nu
 
 /** This machine's own addresses: a service listening on all interfaces answers on each of them. */
 function localAddresses(): string[] {
-  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+  // Only plain addresses: one the block list cannot take would fail the whole rule, and with it the refusal.
+  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address).filter((a) => isIP(a) !== 0));
 }
 
 const isLoopback = blockList(LOOPBACK);
