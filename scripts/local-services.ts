@@ -42,6 +42,8 @@ started.push(
       SERVICE_KEY: state.serviceKey,
       SERVICE_INGEST_URL: process.env.SERVICE_INGEST_URL || SERVER_URL,
       PROBE_DATA_DIR: process.env.PROBE_DATA_DIR || `${DATA_DIR}/probe`,
+      // The probe shares this host with sqld and Redis: its checks must refuse them like the server's channels do.
+      PROBE_INSTANCE_URLS: instanceUrls(),
       // One request (and one evaluation job) per 5 s of results instead of per second: the per-request work of
       // the server, sqld and workflows is most of the cost of a result; alerts come at most 4 s later.
       PROBE_SEND_INTERVAL_MS: process.env.PROBE_SEND_INTERVAL_MS ?? "5000",
@@ -49,6 +51,11 @@ started.push(
     { handleSignals: false },
   ),
 );
+
+function instanceUrls() {
+  const analytics = process.env.ANALYTICS_URL ? `,analytics=${process.env.ANALYTICS_URL}` : "";
+  return `database=${DATABASE_URL},redis=${REDIS_URL}${analytics}`;
+}
 
 function webUrls() {
   return { DASHBOARD_URL: `http://${local}:${PORTS.dashboard}`, STATUS_PAGE_URL: `http://${local}:${PORTS.statusPage}` };

@@ -9,6 +9,7 @@ const config = {
   transpilePackages: [
     "@vigil/core",
     "@vigil/db-schema",
+    "@vigil/egress",
     "@vigil/limits",
     "@vigil/api-contract",
     "@vigil/checks",

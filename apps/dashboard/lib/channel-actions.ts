@@ -16,7 +16,7 @@ import { notFound, redirect } from "next/navigation";
 import type { ActionState } from "./action-state";
 import { type ChannelFormState, configFromForm, echo, fieldOf, kindSpec } from "./channel-form";
 import { getDb } from "./db";
-import { getEnv } from "./env";
+import { getEgress, getEnv } from "./env";
 import { log } from "./log";
 import { actionMember } from "./session";
 
@@ -128,7 +128,7 @@ export async function testChannelAction(_prev: ActionState, form: FormData): Pro
   const m = await actionMember(form);
   if (!m.ok) return { error: m.error, at: now() };
   try {
-    const res = await sendTestNotification(getDb(), m.workspace.id, idOf(form), getEnv());
+    const res = await sendTestNotification(getDb(), m.workspace.id, idOf(form), getEnv(), await getEgress());
     if (res.ok) return { ok: true, info: { status: String(res.status) }, at: now() };
     return { ok: false, error: res.error, info: res.status !== undefined ? { status: String(res.status) } : {}, at: now() };
   } catch (err) {

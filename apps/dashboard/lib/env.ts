@@ -1,5 +1,6 @@
 import { AnalyticsEnv } from "@vigil/analytics";
 import { env, parseEnv, z } from "@vigil/config";
+import { EgressPolicy } from "@vigil/egress";
 import { mailTransport, NotifierEnv } from "@vigil/notifier";
 
 const optional = z.string().min(1).optional();
@@ -60,6 +61,13 @@ let cached: DashboardEnv | undefined;
 export function getEnv(): DashboardEnv {
   cached ??= parseEnv(DashboardEnv);
   return cached;
+}
+
+let egress: Promise<EgressPolicy> | undefined;
+/** What channel tests may not reach: this instance's database, Redis and analytics. */
+export function getEgress(): Promise<EgressPolicy> {
+  egress ??= EgressPolicy.forInstance(getEnv());
+  return egress;
 }
 
 /** How sign-in links leave: a mail transport, the log (development only), or nowhere. */

@@ -1,4 +1,5 @@
 import { env, z } from "@vigil/config";
+import { parseDenyList, parseInstanceUrls } from "@vigil/egress";
 
 const int = (min: number, max: number, fallback: number) =>
   z.coerce
@@ -7,6 +8,20 @@ const int = (min: number, max: number, fallback: number) =>
     .min(min, `must be at least ${min}`)
     .max(max, `must be at most ${max}`)
     .default(fallback);
+
+/** A comma-separated list parsed by `parse`, whose error (naming the entry and the rule) becomes the variable's rule. */
+const list = <T>(parse: (text: string) => T[]) =>
+  z
+    .string()
+    .default("")
+    .transform((text, ctx) => {
+      try {
+        return parse(text);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    });
 
 export const ProbeEnv = z.object({
   SERVICE_KEY: z.string().regex(/^vgl_loc_/, "must be the key shown when the private location was created (vgl_loc_…)"),
@@ -30,6 +45,16 @@ export const ProbeEnv = z.object({
   PROBE_OTEL_INTERVAL_MS: int(100, 3_600_000, 10_000),
   /** On SIGTERM, how long running checks may finish before they are aborted. */
   PROBE_SHUTDOWN_GRACE_MS: int(0, 8000, 5000),
+  /**
+   * Endpoints checks and OTLP export may not send bytes to, as `cidr:port` (IPv6 in brackets; no port: every
+   * port), e.g. `10.0.0.0/8:5432,[fd00::/8]:6379`. A connect-only TCP check still reaches them.
+   */
+  PROBE_DENY: list(parseDenyList),
+  /**
+   * The instance's own endpoints, when the probe shares a host or network with them (the local run), as
+   * `name=url`, e.g. `database=http://127.0.0.1:8080,redis=redis://127.0.0.1:6379`: refused like PROBE_DENY.
+   */
+  PROBE_INSTANCE_URLS: list(parseInstanceUrls),
   LOG_LEVEL: env.LOG_LEVEL,
 });
 export type ProbeEnv = z.infer<typeof ProbeEnv>;

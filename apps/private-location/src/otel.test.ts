@@ -1,4 +1,5 @@
 import { HttpCheck, type ProbeMonitor, TcpCheck } from "@vigil/api-contract";
+import { EgressPolicy } from "@vigil/egress";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { OtelExport } from "./otel";
@@ -23,7 +24,7 @@ describe("OTLP export", () => {
   it("exports duration and count with the monitor's attributes and headers, one exporter per endpoint and header set", async () => {
     const collector = await otlpCollector();
     closers.push(collector.close);
-    const otel = new OtelExport({ intervalMs: 200, logger: pino({ level: "silent" }) });
+    const otel = new OtelExport({ intervalMs: 200, logger: pino({ level: "silent" }), egress: EgressPolicy.none });
     closers.push(() => otel.shutdown());
     otel.setRegion("iad");
     const endpoint = `${collector.url}/v1/metrics`;
@@ -83,7 +84,7 @@ describe("OTLP export", () => {
   it("shuts an exporter down once no monitor uses its endpoint", async () => {
     const collector = await otlpCollector();
     closers.push(collector.close);
-    const otel = new OtelExport({ intervalMs: 60_000, logger: pino({ level: "silent" }) });
+    const otel = new OtelExport({ intervalMs: 60_000, logger: pino({ level: "silent" }), egress: EgressPolicy.none });
     closers.push(() => otel.shutdown());
     const m = tcp(1, { endpoint: `${collector.url}/v1/metrics`, headers: {} });
     otel.sync([m]);
@@ -93,5 +94,21 @@ describe("OTLP export", () => {
     // The last export happens on shutdown, long before the 60 s interval.
     await waitFor("the final export", () => collector.received.length > 0, 5_000, 50);
     expect(metricsIn(collector.received).map((x) => x.name)).toContain("vigil.check.duration");
+  });
+
+  it("an endpoint on a denied port gets no export, and the refusal is logged", async () => {
+    const collector = await otlpCollector();
+    closers.push(collector.close);
+    const lines: string[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => lines.push(line) });
+    const egress = await EgressPolicy.create({ instance: [{ name: "database", url: collector.url }] });
+    const otel = new OtelExport({ intervalMs: 60_000, logger, egress });
+    const endpoint = `${collector.url}/v1/metrics`.replace("127.0.0.1", "localhost");
+    const m = tcp(1, { endpoint, headers: {} });
+    otel.sync([m]);
+    otel.record(m, { status: "success", latencyMs: 5, attempts: 1 });
+    await otel.shutdown();
+    expect(collector.received).toEqual([]);
+    expect(lines.join("\n")).toContain("is this instance's database; refused");
   });
 });

@@ -3,6 +3,7 @@ import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { type CheckResult, kindOf, type ProbeMonitor, redactUrl } from "@vigil/api-contract";
+import { type EgressPolicy, egressHttpAgent } from "@vigil/egress";
 import type { Logger } from "@vigil/service";
 
 /** Seconds; finer at the low end, where healthy checks are. */
@@ -40,7 +41,7 @@ export class OtelExport {
   private readonly sinks = new Map<string, Sink>();
   private region = "";
 
-  constructor(private readonly opts: { intervalMs: number; logger: Logger }) {
+  constructor(private readonly opts: { intervalMs: number; logger: Logger; egress: EgressPolicy }) {
     const warn = (message: string, ...args: unknown[]) => opts.logger.warn({ component: "otel", detail: args.map(String) }, message);
     diag.setLogger({ error: warn, warn, info: () => {}, debug: () => {}, verbose: () => {} }, DiagLogLevel.WARN);
   }
@@ -86,6 +87,8 @@ export class OtelExport {
       url: target.endpoint,
       headers: target.headers,
       timeoutMillis: Math.min(10_000, this.opts.intervalMs),
+      // The endpoint is the tenant's: its connections are checked like a check's (never the instance's database).
+      httpAgentOptions: (protocol) => egressHttpAgent(this.opts.egress, protocol),
     });
     const provider = new MeterProvider({
       resource: resourceFromAttributes({ "service.name": "vigil-private-location", "cloud.region": this.region }),

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { CheckDefinition, IngestResult, ProbeMonitorList, RunRequest } from "@vigil/api-contract";
 import { runCheck } from "@vigil/checks";
+import { EgressPolicy } from "@vigil/egress";
 import type { Logger } from "@vigil/service";
 import type { Registry } from "prom-client";
 import { ulid } from "ulid";
@@ -53,6 +54,8 @@ export class Probe {
     private readonly config: ProbeConfig,
     private readonly logger: Logger,
     registry: Registry,
+    /** What checks and OTLP export may not reach: PROBE_DENY and PROBE_INSTANCE_URLS. */
+    private readonly egress: EgressPolicy,
   ) {
     this.metrics = createProbeMetrics(registry, {
       running: () => this.scheduler.running,
@@ -60,7 +63,7 @@ export class Probe {
       outboxDepth: () => this.outbox.depth,
       outboxBytes: () => this.outbox.bytes,
     });
-    this.otel = new OtelExport({ intervalMs: config.PROBE_OTEL_INTERVAL_MS, logger });
+    this.otel = new OtelExport({ intervalMs: config.PROBE_OTEL_INTERVAL_MS, logger, egress });
     this.scheduler = new Scheduler({
       concurrency: config.PROBE_CONCURRENCY,
       run: (job) => this.runScheduled(job),
@@ -77,7 +80,8 @@ export class Probe {
   }
 
   static async open(config: ProbeConfig, logger: Logger, registry: Registry): Promise<Probe> {
-    const probe = new Probe(config, logger, registry);
+    const egress = await EgressPolicy.create({ instance: config.PROBE_INSTANCE_URLS, deny: config.PROBE_DENY });
+    const probe = new Probe(config, logger, registry, egress);
     probe.outbox = await Outbox.open({
       dir: join(config.PROBE_DATA_DIR, "outbox"),
       maxBytes: config.PROBE_OUTBOX_MAX_MB * 1024 * 1024,
@@ -178,7 +182,7 @@ export class Probe {
 
   private async runScheduled(job: Job): Promise<void> {
     const m = job.monitor;
-    const result = await runCheck(this.identify(m.check), { signal: job.signal, deadline: job.deadline });
+    const result = await runCheck(this.identify(m.check), { signal: job.signal, deadline: job.deadline, egress: this.egress });
     // Aborted because the monitor was removed or the probe stops: that says nothing about the target.
     if (job.signal.aborted) return;
     const record: IngestResult = { ...result, id: ulid(), monitorId: m.id, cronTimestamp: job.slot, startedAt: Math.round(job.startedAt) };
@@ -202,7 +206,7 @@ export class Probe {
   /** An on-demand run: one check, answered straight to the server, not through the outbox. */
   private async answerRun(run: RunRequest): Promise<void> {
     const fields = { runId: run.runId, monitorId: run.monitorId, region: this.region };
-    const result = await runCheck(this.identify(run.check), { signal: this.stopping.signal });
+    const result = await runCheck(this.identify(run.check), { signal: this.stopping.signal, egress: this.egress });
     if (this.stopping.signal.aborted) return;
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {

@@ -1,6 +1,7 @@
 import type { Analytics } from "@vigil/analytics";
 import type { Workspace } from "@vigil/core";
 import type { Db } from "@vigil/db-schema";
+import type { EgressPolicy } from "@vigil/egress";
 import type { NotifierEnv } from "@vigil/notifier";
 import type { EvaluateProducer, ProbeBus } from "@vigil/queue";
 import type { Logger } from "@vigil/service";
@@ -21,6 +22,8 @@ export interface ServerDeps {
   registry: Registry;
   metrics: ServerMetrics;
   notifierEnv: NotifierEnv;
+  /** What channel tests may not reach: this instance's database, Redis and analytics. */
+  egress: EgressPolicy;
   /** Longest a probe long-poll is held open. */
   probeWaitMs: number;
 }

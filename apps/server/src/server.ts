@@ -1,6 +1,7 @@
 import { analyticsFromEnv } from "@vigil/analytics";
 import { resolveQueuePrefix } from "@vigil/core";
 import { createDb } from "@vigil/db-schema";
+import { EgressPolicy } from "@vigil/egress";
 import { NotifierEnv } from "@vigil/notifier";
 import { createRedis, EvaluateProducer, ProbeBus } from "@vigil/queue";
 import { createLogger, createServiceApp, listen } from "@vigil/service";
@@ -50,6 +51,7 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
     registry,
     metrics,
     notifierEnv: NotifierEnv.parse(env),
+    egress: await EgressPolicy.forInstance(env),
     probeWaitMs: env.PROBE_WAIT_MS,
   };
   mountApi(app, deps);

@@ -1,4 +1,5 @@
 import type { Db } from "@vigil/db-schema";
+import type { EgressPolicy } from "@vigil/egress";
 import type { NotifierEnv } from "@vigil/notifier";
 import type { NotifyJob } from "@vigil/queue";
 import type { Logger } from "@vigil/service";
@@ -8,6 +9,8 @@ export interface WorkflowContext {
   db: Db;
   logger: Logger;
   notifierEnv: NotifierEnv;
+  /** What alert deliveries may not reach: this instance's database, Redis and analytics. */
+  egress: EgressPolicy;
   notifyQueue(jobs: NotifyJob[]): Promise<void>;
   metrics: {
     deliveries: Counter<"outcome">;

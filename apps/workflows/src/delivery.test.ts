@@ -16,7 +16,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(n: number, redisUrl = REDIS, extra: Record<string, string> = {}) {
+async function setup(n: number, redisUrl = REDIS, extra: Record<string, string> = {}, hookAt?: (db: string) => string) {
   const t: TestDatabase = await startTestDatabase();
   const receiver = new Receiver();
   await receiver.start();
@@ -29,7 +29,7 @@ async function setup(n: number, redisUrl = REDIS, extra: Record<string, string> 
     () => wf.kill(),
     close,
   );
-  const seeded = await seed(t, n, receiver.url());
+  const seeded = await seed(t, n, hookAt?.(t.url) ?? receiver.url());
   return { t, receiver, wf, producer, ...seeded };
 }
 
@@ -42,6 +42,16 @@ const allDown = (s: Awaited<ReturnType<typeof setup>>) =>
     s.location,
     s.monitors.map((monitorId) => ({ monitorId, cronTimestamp: base, status: "error" as const, errorMessage: "down" })),
   );
+
+/** One monitor goes down; returns the delivery log once its one failure is logged and 2 s passed without a retry. */
+async function failedOnce(s: Awaited<ReturnType<typeof setup>>) {
+  s.wf.start();
+  await s.wf.waitHealthy();
+  await ingest(s.t, s.producer, s.location, [{ monitorId: s.monitors[0]!, cronTimestamp: base, status: "error" }]);
+  await until("failed delivery", async () => (await s.t.db.select().from(notificationDelivery)).length === 1);
+  await new Promise((r) => setTimeout(r, 2000));
+  return s.t.db.select().from(notificationDelivery);
+}
 
 const sentLog = async (t: TestDatabase) => (await t.db.select().from(notificationDelivery)).filter((d) => d.outcome === "sent");
 
@@ -235,15 +245,18 @@ describe("alerts", () => {
   it("a permanent refusal (400) is not retried and marks the channel failing", async () => {
     const s = await setup(1);
     s.receiver.status = 400;
-    s.wf.start();
-    await s.wf.waitHealthy();
-    await ingest(s.t, s.producer, s.location, [{ monitorId: s.monitors[0]!, cronTimestamp: base, status: "error" }]);
-    await until("failed delivery", async () => (await s.t.db.select().from(notificationDelivery)).length === 1);
-    await new Promise((r) => setTimeout(r, 2000));
-    const log = await s.t.db.select().from(notificationDelivery);
+    const log = await failedOnce(s);
     expect(log.map((d) => [d.outcome, d.responseCode])).toEqual([["failed", 400]]);
     const [ch] = await s.t.db.select().from(notificationChannel).where(eq(notificationChannel.id, log[0]!.channelId));
     expect(ch!.failingSince).not.toBeNull();
+  });
+
+  it("an alert to a webhook aimed at the instance's database is refused once, not retried, and logged with the reason", async () => {
+    const s = await setup(1, REDIS, {}, (db) => `${db.replace("127.0.0.1", "localhost")}/`);
+    const log = await failedOnce(s);
+    expect(log.map((d) => [d.outcome, d.error])).toEqual([
+      ["failed", `target localhost:${new URL(s.t.url).port} (127.0.0.1) is this instance's database; refused`],
+    ]);
   });
 
   it("results stored while Redis is down are evaluated once it returns, and a restarted append-only Redis loses nothing", {

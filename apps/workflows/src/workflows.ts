@@ -1,6 +1,7 @@
 import { AnalyticsUnavailableError, analyticsFromEnv, exportResults, isClickHouse } from "@vigil/analytics";
 import { resolveQueuePrefix } from "@vigil/core";
 import { createDb } from "@vigil/db-schema";
+import { EgressPolicy } from "@vigil/egress";
 import { NotifierEnv } from "@vigil/notifier";
 import { createRedis, type EvaluateItem, evaluateJobs, type NotifyJob, notifyJobId, QUEUES } from "@vigil/queue";
 import { createLogger, createServiceApp, listen } from "@vigil/service";
@@ -66,6 +67,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
     db,
     logger,
     notifierEnv: NotifierEnv.parse(env),
+    egress: await EgressPolicy.forInstance(env),
     metrics,
     async notifyQueue(jobs: NotifyJob[]) {
       if (jobs.length === 0) return;

@@ -1,6 +1,13 @@
-/** What one attempt may spend: its own timeout and the caller's signal. */
+import type { EgressPolicy } from "@vigil/egress";
+
+/** What one attempt may spend and reach: its own timeout, the caller's signal, the egress policy. */
 export interface AttemptOptions {
   signal?: AbortSignal;
+  /**
+   * Endpoints a kind that sends bytes must refuse (checked on resolved addresses at every connect);
+   * connect-only kinds ignore it. Unset: nothing refused.
+   */
+  egress?: EgressPolicy;
   /** Overrides the check's timeoutMs, e.g. when the deadline leaves less room. */
   timeoutMs?: number;
 }

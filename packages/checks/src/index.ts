@@ -1,3 +1,5 @@
+import type { EgressPolicy } from "@vigil/egress";
+import type { AttemptOptions } from "./budget";
 import type { CheckDefinition } from "./kinds";
 import { messageOf } from "./net-errors";
 import { errorResult } from "./result";
@@ -18,14 +20,16 @@ export { backoffMs, MIN_ATTEMPT_MS } from "./retry";
 
 export interface RunCheckOptions {
   signal?: AbortSignal;
+  /** What the check may not send bytes to (see AttemptOptions.egress). */
+  egress?: EgressPolicy;
   /** Epoch ms the whole check, retries included, must end by (e.g. the end of its schedule slot). */
   deadline?: number;
 }
 
 /** Runs one check with its retries. A target's failure, a timeout or an abort is a result, never an exception. */
 export async function runCheck(def: CheckDefinition, opts: RunCheckOptions = {}): Promise<CheckResult> {
-  const run = runners[def.kind] as (def: CheckDefinition, opts: { signal?: AbortSignal; timeoutMs: number }) => Promise<CheckResult>;
-  const attempt = (timeoutMs: number): Promise<CheckResult> => run(def, { signal: opts.signal, timeoutMs });
+  const run = runners[def.kind] as (def: CheckDefinition, opts: AttemptOptions) => Promise<CheckResult>;
+  const attempt = (timeoutMs: number): Promise<CheckResult> => run(def, { signal: opts.signal, timeoutMs, egress: opts.egress });
   try {
     return await withRetries({ retry: def.retry, timeoutMs: def.timeoutMs, deadline: opts.deadline, signal: opts.signal }, attempt);
   } catch (err) {

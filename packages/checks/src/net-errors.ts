@@ -1,3 +1,4 @@
+import { EgressRefusedError } from "@vigil/egress";
 import { DnsLookupError } from "./dns";
 
 const CONNECT_ERRORS: Record<string, (target: string) => string> = {
@@ -25,7 +26,7 @@ const messageOf = (err: unknown): string => (err instanceof Error ? err.message 
 
 /** A sentence naming what went wrong while reaching `target` (host:port). */
 export function describeConnectError(err: unknown, target: string): string {
-  if (err instanceof DnsLookupError) return err.message;
+  if (err instanceof DnsLookupError || err instanceof EgressRefusedError) return err.message;
   const code = codeOf(err);
   if (code && CONNECT_ERRORS[code]) return CONNECT_ERRORS[code](target);
   if (code && TLS_CODE.test(code)) return `TLS handshake with ${target} failed: ${messageOf(err)} (${code})`;

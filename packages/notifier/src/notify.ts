@@ -3,7 +3,7 @@ import { validateChannelConfig } from "./config";
 import type { NotifierEnv } from "./env";
 import { NotificationEvent } from "./event";
 import { channels, isChannelKind } from "./registry";
-import { deliver, type SendResult } from "./send";
+import { deliver, type SendOptions, type SendResult } from "./send";
 
 export interface NotifyOptions {
   /** Per request; defaults to NOTIFIER_TIMEOUT_MS. */
@@ -12,6 +12,8 @@ export interface NotifyOptions {
   now?: number;
   /** Stable per (event, channel): sent as `Idempotency-Key` / `x-vigil-delivery` where the channel allows headers. */
   deliveryId?: string;
+  /** What the channel's URL may not reach: the instance's own endpoints. A refusal is permanent. */
+  egress?: SendOptions["egress"];
 }
 
 const permanent = (error: string): SendResult => ({ ok: false, retryable: false, error });
@@ -43,5 +45,8 @@ export async function notify(
     if (err instanceof NotifierSetupError) return permanent(err.message);
     throw err;
   }
-  return deliver(Array.isArray(built) ? built : [built], { timeoutMs: options.timeoutMs ?? env.NOTIFIER_TIMEOUT_MS });
+  return deliver(Array.isArray(built) ? built : [built], {
+    timeoutMs: options.timeoutMs ?? env.NOTIFIER_TIMEOUT_MS,
+    egress: options.egress,
+  });
 }

@@ -1,4 +1,5 @@
 import { redactUrl } from "@vigil/api-contract";
+import { allowedAddresses, EgressPolicy, EgressRefusedError, egressDispatcher } from "@vigil/egress";
 import nodemailer from "nodemailer";
 import { request } from "undici";
 import type { OutgoingHttp, OutgoingMail, OutgoingRequest } from "./channel";
@@ -7,6 +8,8 @@ export type SendResult = { ok: true; status: number } | { ok: false; retryable: 
 
 export interface SendOptions {
   timeoutMs?: number;
+  /** What a channel may not reach (the instance's own database, Redis, analytics). Unset: nothing refused. */
+  egress?: EgressPolicy;
 }
 
 /** Provider error bodies can be whole HTML pages; a delivery log needs the start of it. */
@@ -26,10 +29,14 @@ async function excerpt(body: AsyncIterable<Uint8Array>): Promise<string> {
 /** 408/429 and 5xx say "later"; any other 4xx says the request itself is wrong and will stay wrong. */
 const retryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 
-async function sendHttp(req: OutgoingHttp, timeoutMs: number): Promise<SendResult> {
+/** A refused destination stays refused: the channel's config must change, so it is never retried. */
+const refused = (err: EgressRefusedError): SendResult => ({ ok: false, retryable: false, error: err.message });
+
+async function sendHttp(req: OutgoingHttp, timeoutMs: number, egress: EgressPolicy): Promise<SendResult> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const res = await request(req.url, { method: req.method, headers: req.headers, body: req.body, signal });
+    const dispatcher = egressDispatcher(egress);
+    const res = await request(req.url, { method: req.method, headers: req.headers, body: req.body, signal, dispatcher });
     if (res.statusCode >= 200 && res.statusCode < 300) {
       await res.body.dump();
       return { ok: true, status: res.statusCode };
@@ -42,7 +49,8 @@ async function sendHttp(req: OutgoingHttp, timeoutMs: number): Promise<SendResul
       error: `HTTP ${res.statusCode}${text ? `: ${text}` : ""}`,
     };
   } catch (err) {
-    // Never echo the URL: for webhook-style channels it is the credential.
+    // Never echo the URL: for webhook-style channels it is the credential (the refusal names host:port only).
+    if (err instanceof EgressRefusedError) return refused(err);
     if (signal.aborted) return { ok: false, retryable: true, error: `no response within ${timeoutMs} ms` };
     const { code, message } = err as NodeJS.ErrnoException;
     // The client refusing the request itself (e.g. a header value it cannot encode) will refuse it again.
@@ -51,7 +59,16 @@ async function sendHttp(req: OutgoingHttp, timeoutMs: number): Promise<SendResul
   }
 }
 
-async function sendSmtp(req: OutgoingMail, timeoutMs: number): Promise<SendResult> {
+async function sendSmtp(req: OutgoingMail, timeoutMs: number, egress: EgressPolicy): Promise<SendResult> {
+  // nodemailer resolves the host itself; checking first still keeps a relay URL aimed at Redis or the database out.
+  const url = new URL(req.smtpUrl);
+  const port = Number(url.port) || (url.protocol === "smtps:" ? 465 : 587);
+  try {
+    await allowedAddresses(egress, url.hostname, port, AbortSignal.timeout(timeoutMs));
+  } catch (err) {
+    if (err instanceof EgressRefusedError) return refused(err);
+    // A lookup failure is nodemailer's to report, in its own words.
+  }
   const transport = nodemailer.createTransport(req.smtpUrl, {
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
@@ -79,8 +96,8 @@ async function sendSmtp(req: OutgoingMail, timeoutMs: number): Promise<SendResul
  * Sends one request; never throws for the provider's failure, classifies it as retryable or permanent.
  * The error (kept in the delivery log) shows no URL credential, even one a provider's reply echoes.
  */
-export async function send(req: OutgoingRequest, { timeoutMs = 10_000 }: SendOptions = {}): Promise<SendResult> {
-  const res = await (req.transport === "smtp" ? sendSmtp(req, timeoutMs) : sendHttp(req, timeoutMs));
+export async function send(req: OutgoingRequest, { timeoutMs = 10_000, egress = EgressPolicy.none }: SendOptions = {}): Promise<SendResult> {
+  const res = await (req.transport === "smtp" ? sendSmtp(req, timeoutMs, egress) : sendHttp(req, timeoutMs, egress));
   return res.ok ? res : { ...res, error: redactUrl(res.error) };
 }
 

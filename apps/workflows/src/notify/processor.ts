@@ -37,7 +37,10 @@ export function notifyProcessor(ctx: WorkflowContext) {
     if (!info || !channel) return "gone";
     if (!channel.enabled) return "channel disabled";
     const attempt = job.attemptsMade + 1;
-    const res = await notify(channel, info.event, ctx.notifierEnv, { deliveryId: deliveryKey(eventId, channelId) });
+    const res = await notify(channel, info.event, ctx.notifierEnv, {
+      deliveryId: deliveryKey(eventId, channelId),
+      egress: ctx.egress,
+    });
     if (res.ok) {
       ctx.metrics.deliveries.inc({ outcome: "sent" });
       const sent = { ...log, monitorId: info.event.monitor.id, status: info.event.type, attempt };

@@ -1,8 +1,9 @@
 import type { LookupAddress } from "node:dns";
 import { isIP, connect as netConnect, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
+import type { EgressPolicy } from "@vigil/egress";
 import { type buildConnector, Client } from "undici";
-import { fixedLookup, resolveHost } from "../../dns";
+import { allowedAddresses, fixedLookup } from "../../dns";
 import type { CheckTimings } from "../../schema";
 
 /** Where an exchange was when it stopped; names the step in timeout and error messages. */
@@ -18,6 +19,8 @@ export interface ExchangeRequest {
 export interface ExchangeOptions {
   signal: AbortSignal;
   maxBodyBytes: number;
+  /** Every hop's resolved addresses are checked against it before the connect. */
+  egress: EgressPolicy;
   /** Given the response's content-type, may return a watcher that says when enough of the body has arrived. */
   watchBody?: (contentType: string | undefined) => ((chunk: Uint8Array) => boolean) | undefined;
 }
@@ -70,11 +73,12 @@ export async function exchange(req: ExchangeRequest, opts: ExchangeOptions): Pro
 
   // Our own connector (instead of undici's) so the TCP connect and the TLS handshake can be timed apart.
   const connect: buildConnector.connector = (params, callback) => {
+    const port = Number(params.port) || (https ? 443 : 80);
     const open = (addresses?: LookupAddress[]) => {
       phase = "connect";
       const options = {
         host: params.hostname,
-        port: Number(params.port) || (https ? 443 : 80),
+        port,
         // DNS already ran (and was timed); hand its answer over so connect time holds no lookup.
         ...(addresses && { lookup: fixedLookup(addresses), autoSelectFamily: addresses.length > 1 }),
       };
@@ -108,9 +112,11 @@ export async function exchange(req: ExchangeRequest, opts: ExchangeOptions): Pro
           handOver(null);
         });
     };
-    if (isIP(params.hostname)) return open();
-    resolveHost(params.hostname, opts.signal).then(
+    // The addresses are checked here, at connect time, so neither the URL's spelling nor a DNS change can slip past.
+    const literal = isIP(params.hostname) !== 0;
+    allowedAddresses(opts.egress, params.hostname, port, opts.signal).then(
       (addresses) => {
+        if (literal) return open();
         marks.dnsEnd = performance.now();
         open(addresses);
       },

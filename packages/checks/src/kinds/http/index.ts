@@ -9,6 +9,8 @@ export const HttpCheck = z.object({
   url: z.string().url(),
   method: z.string().default("GET"),
   headers: z.record(z.string(), z.string()).default({}),
+  /** Header names the user marked secret: like credentials, they never follow a redirect to another origin. */
+  secretHeaders: z.array(z.string()).default([]),
   body: z.string().optional(),
   followRedirects: z.boolean().default(true),
   ...checkBase,
@@ -68,6 +70,7 @@ export const http = defineCheckKind({
     url: request.url,
     method: request.method,
     headers: request.headers,
+    ...(request.secretHeaders?.length && { secretHeaders: request.secretHeaders }),
     body: request.body,
     followRedirects: request.followRedirects,
     assertions,

@@ -1,8 +1,8 @@
+import { isSecretHeader } from "../../fields";
 import type { ExchangeRequest } from "./exchange";
 
 export const MAX_REDIRECTS = 10;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const CREDENTIAL_HEADERS = new Set(["authorization", "cookie", "proxy-authorization"]);
 const BODY_HEADERS = new Set(["content-type", "content-length", "content-encoding", "transfer-encoding"]);
 
 export type RedirectStep = { next: ExchangeRequest } | { error: string } | undefined;
@@ -11,7 +11,11 @@ export type RedirectStep = { next: ExchangeRequest } | { error: string } | undef
 export class RedirectChain {
   #seen: string[];
 
-  constructor(first: ExchangeRequest) {
+  /** `secretHeaders`: the names the user marked secret, dropped like credentials on a cross-origin hop. */
+  constructor(
+    first: ExchangeRequest,
+    private readonly secretHeaders: readonly string[] = [],
+  ) {
     this.#seen = [`${first.method} ${first.url.href}`];
   }
 
@@ -32,7 +36,7 @@ export class RedirectChain {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(current.headers)) {
       const name = k.toLowerCase();
-      if ((crossOrigin && CREDENTIAL_HEADERS.has(name)) || (toGet && BODY_HEADERS.has(name))) continue;
+      if ((crossOrigin && isSecretHeader(name, this.secretHeaders)) || (toGet && BODY_HEADERS.has(name))) continue;
       headers[k] = v;
     }
     const key = `${method} ${url.href}`;

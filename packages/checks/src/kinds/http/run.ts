@@ -1,3 +1,4 @@
+import { EgressPolicy } from "@vigil/egress";
 import { evaluateAssertions, type ResponseView } from "../../assertions";
 import { AttemptBudget, type AttemptOptions } from "../../budget";
 import { formatTarget } from "../../dns";
@@ -103,12 +104,13 @@ export async function runHttpCheck(def: HttpCheck, opts: AttemptOptions = {}): P
     } catch (err) {
       return errorResult(`invalid request: ${messageOf(err)}`, budget.elapsed());
     }
-    const chain = new RedirectChain(request);
+    const chain = new RedirectChain(request, def.secretHeaders);
     let timings: CheckTimings | undefined;
     for (;;) {
       const hop = await exchange(request, {
         signal: budget.signal,
         maxBodyBytes: MAX_BODY_BYTES,
+        egress: opts.egress ?? EgressPolicy.none,
         watchBody: ping && ((contentType) => replyArrived(ping, contentType)),
       });
       timings = addTimings(timings, hop.timings);
