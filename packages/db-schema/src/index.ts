@@ -7,6 +7,17 @@ import { drizzle } from "drizzle-orm/libsql/http";
 import * as schema from "./schema";
 
 export * from "./schema";
+export { assertSecretsReadable, unreadableSecrets } from "./secret-rows";
+export {
+  currentKeyring,
+  generateSecretKey,
+  hashToken,
+  parseSecretKey,
+  SECRET_KEY_VAR,
+  SecretKeyError,
+  type SecretKeyring,
+  setSecretKeyring,
+} from "./secrets";
 export { schema };
 export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
 

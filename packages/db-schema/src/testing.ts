@@ -7,6 +7,7 @@ import { freePort } from "@vigil/testing";
 import { and, inArray, isNull, sql } from "drizzle-orm";
 import { checkResult, checkResultRow, createDb, type Db, monitorEvaluation } from "./index";
 import { migrate } from "./migrate";
+import { generateSecretKey, SECRET_KEY_VAR } from "./secrets";
 
 export { freePort };
 
@@ -21,8 +22,12 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-/** A real sqld on a loopback port with a fresh, migrated database. */
+/**
+ * A real sqld on a loopback port with a fresh, migrated database. Secrets need a key: without one in the
+ * environment the process gets a random VIGIL_SECRET_KEY, which the services it spawns inherit.
+ */
 export async function startTestDatabase(): Promise<TestDatabase> {
+  process.env[SECRET_KEY_VAR] ||= generateSecretKey();
   const dir = mkdtempSync(join(tmpdir(), "vigil-sqld-"));
   const opts = { dbPath: join(dir, "data.sqld"), httpPort: await freePort() };
   const sqld = await startSqld(opts);
