@@ -7,7 +7,7 @@ import { drizzle } from "drizzle-orm/libsql/http";
 import * as schema from "./schema";
 
 export * from "./schema";
-export { assertSecretsReadable, unreadableSecrets } from "./secret-rows";
+export { assertSecretsReadable, exitOnSecretKeyError, openSecrets, unreadableSecrets } from "./secret-rows";
 export {
   currentKeyring,
   generateSecretKey,

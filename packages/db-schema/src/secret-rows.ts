@@ -2,9 +2,9 @@
 // (rotation), and checking at start that every row reads.
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Db } from "./index";
+import { type Db, retryThroughOutage } from "./index";
 import { monitor, notificationChannel } from "./schema";
-import { currentKeyring, decryptSecret, isEncrypted, keyIdOf, SecretKeyError } from "./secrets";
+import { currentKeyring, decryptSecret, isEncrypted, keyIdOf, parseSecretKey, SecretKeyError, setSecretKeyring } from "./secrets";
 
 interface SecretColumn {
   table: SQLiteTable;
@@ -61,14 +61,30 @@ export async function unreadableSecrets(db: Db): Promise<string[]> {
  * Stops a service that reads secrets when VIGIL_SECRET_KEY is missing or cannot read every stored one:
  * it must never run on and lose them. Throws SecretKeyError with one line naming the rows.
  */
-export async function assertSecretsReadable(db: Db): Promise<void> {
-  const bad = await unreadableSecrets(db);
+export async function assertSecretsReadable(db: Db, bad?: string[]): Promise<void> {
+  bad ??= await unreadableSecrets(db);
   if (!currentKeyring())
     throw new SecretKeyError(
       `is not set: it is required to store and read secrets${bad.length ? ` (encrypted rows: ${bad.join("; ")})` : ""}`,
     );
   if (bad.length) throw new SecretKeyError(`cannot decrypt stored secrets (wrong key or key id removed): ${bad.join("; ")}`);
 }
+
+/**
+ * A service's start (server, workflows, dashboard): takes VIGIL_SECRET_KEY's value (unset: the key already
+ * in use, e.g. a test's) and checks every stored secret reads, waiting out a database still starting.
+ */
+export async function openSecrets(db: Db, value: string | undefined): Promise<void> {
+  if (value) setSecretKeyring(parseSecretKey(value));
+  await assertSecretsReadable(db, await retryThroughOutage(() => unreadableSecrets(db)));
+}
+
+/** For a service's main: a SecretKeyError ends the process with one line; anything else goes on up. */
+export const exitOnSecretKeyError = (service: string) => (err: unknown) => {
+  if (!(err instanceof SecretKeyError)) throw err;
+  process.stderr.write(`${service}: ${err.message}\n`);
+  process.exit(1);
+};
 
 /**
  * Encrypts legacy plaintext rows and re-encrypts rows under an older key id with the first one, so the
