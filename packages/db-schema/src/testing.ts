@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CHECK_STATUSES } from "@vigil/api-contract";
@@ -17,6 +17,8 @@ export interface TestDatabase {
   /** The running server; `restart()` replaces it. */
   sqld: RunningSqld;
   dir: string;
+  /** Whether any file sqld keeps (database, WAL, metadata) holds `text`, as bytes. */
+  onDisk(text: string): boolean;
   /** Starts sqld again on the same file and port (stopping it first if it runs): clients keep their url. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -38,6 +40,7 @@ export async function startTestDatabase(): Promise<TestDatabase> {
     db,
     sqld,
     dir,
+    onDisk: (text) => filesUnder(dir).some((bytes) => bytes.includes(text)),
     async restart() {
       await t.sqld.stop();
       t.sqld = await startSqld(opts);
@@ -49,6 +52,13 @@ export async function startTestDatabase(): Promise<TestDatabase> {
     },
   };
   return t;
+}
+
+function filesUnder(dir: string): Buffer[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [readFileSync(path)];
+  });
 }
 
 /** A result as the `check_result` view shows it (an `id` or `region` given is ignored: the store makes them). */
