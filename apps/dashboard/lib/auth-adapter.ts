@@ -10,7 +10,10 @@ export function hashedSessions(adapter: Adapter): Adapter {
   if (!createSession || !getSessionAndUser || !updateSession || !deleteSession) throw new Error("the adapter keeps no sessions");
   return {
     ...adapter,
-    createSession: async (s) => ({ ...(await createSession({ ...s, sessionToken: hashToken(s.sessionToken) })), sessionToken: s.sessionToken }),
+    createSession: async (s) => ({
+      ...(await createSession({ ...s, sessionToken: hashToken(s.sessionToken) })),
+      sessionToken: s.sessionToken,
+    }),
     async getSessionAndUser(token) {
       const found = await getSessionAndUser(hashToken(token));
       return found && { ...found, session: { ...found.session, sessionToken: token } };

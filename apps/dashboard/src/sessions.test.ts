@@ -31,8 +31,7 @@ afterAll(async () => {
 });
 
 /** Cookies of a response as `name=value` by name. */
-const cookiesOf = (res: Response) =>
-  Object.fromEntries(res.headers.getSetCookie().map((c) => [c.split("=")[0]!, c.split(";")[0]!]));
+const cookiesOf = (res: Response) => Object.fromEntries(res.headers.getSetCookie().map((c) => [c.split("=")[0]!, c.split(";")[0]!]));
 
 async function call(method: "GET" | "POST", path: string, cookie: string, body?: URLSearchParams) {
   const req = new NextRequest(new URL(path, BASE), {

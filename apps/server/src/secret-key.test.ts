@@ -17,7 +17,14 @@ beforeAll(async () => {
     .returning();
   const [m] = await t.db
     .insert(monitor)
-    .values({ workspaceId: ws!.id, kind: "http", frequency: "1m", regions: ["ams"], url: "https://a.example.com", headers: { authorization: "Bearer x" } })
+    .values({
+      workspaceId: ws!.id,
+      kind: "http",
+      frequency: "1m",
+      regions: ["ams"],
+      url: "https://a.example.com",
+      headers: { authorization: "Bearer x" },
+    })
     .returning();
   ids = { channel: ch!.id, monitor: m!.id };
 });
@@ -27,7 +34,14 @@ afterAll(async () => t?.close());
 async function startServerWith(key: string) {
   const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: t.url, VIGIL_SECRET_KEY: key, PORT: String(await freePort()), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
+    env: {
+      ...process.env,
+      DATABASE_URL: t.url,
+      VIGIL_SECRET_KEY: key,
+      PORT: String(await freePort()),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";

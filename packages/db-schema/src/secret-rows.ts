@@ -17,7 +17,13 @@ interface SecretColumn {
 }
 
 const COLUMNS: SecretColumn[] = [
-  { table: notificationChannel, id: notificationChannel.id, column: notificationChannel.config, field: "config", context: "notification_channel.config" },
+  {
+    table: notificationChannel,
+    id: notificationChannel.id,
+    column: notificationChannel.config,
+    field: "config",
+    context: "notification_channel.config",
+  },
   { table: monitor, id: monitor.id, column: monitor.headers, field: "headers", context: "monitor.headers" },
   { table: monitor, id: monitor.id, column: monitor.otelHeaders, field: "otelHeaders", context: "monitor.otel_headers" },
 ];

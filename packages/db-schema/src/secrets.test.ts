@@ -65,9 +65,7 @@ describe("secrets at rest", () => {
   it("a secret copied into another column does not read there", async () => {
     const { monitorId } = await saveSecrets();
     await t.db.$client.execute({ sql: "update monitor set otel_headers = headers where id = ?", args: [monitorId] });
-    await expect(t.db.select().from(monitor).where(eq(monitor.id, monitorId))).rejects.toThrow(
-      /VIGIL_SECRET_KEY .* monitor\.otel_headers/,
-    );
+    await expect(t.db.select().from(monitor).where(eq(monitor.id, monitorId))).rejects.toThrow(/VIGIL_SECRET_KEY .* monitor\.otel_headers/);
     await t.db.update(monitor).set({ otelHeaders: null }).where(eq(monitor.id, monitorId));
   });
 
@@ -77,7 +75,9 @@ describe("secrets at rest", () => {
     const err = await assertSecretsReadable(t.db).catch((e) => e);
     expect(err).toBeInstanceOf(SecretKeyError);
     expect(err.message).not.toContain("\n");
-    expect(err.message).toMatch(/^VIGIL_SECRET_KEY cannot decrypt stored secrets .*: notification_channel (\d+, )*\d+; monitor (\d+, )*\d+$/);
+    expect(err.message).toMatch(
+      /^VIGIL_SECRET_KEY cannot decrypt stored secrets .*: notification_channel (\d+, )*\d+; monitor (\d+, )*\d+$/,
+    );
     expect(err.message).toContain(String(channelId));
     expect(err.message).toContain(String(monitorId));
     await expect(t.db.select().from(notificationChannel).where(eq(notificationChannel.id, channelId))).rejects.toThrow(/VIGIL_SECRET_KEY/);
@@ -110,8 +110,14 @@ describe("secrets at rest", () => {
 
   it("a legacy plaintext row is encrypted by the migration and reads the same", async () => {
     const { channelId, monitorId } = await saveSecrets();
-    await t.db.$client.execute({ sql: "update notification_channel set config = ? where id = ?", args: [JSON.stringify({ url: WEBHOOK }), channelId] });
-    await t.db.$client.execute({ sql: "update monitor set headers = ? where id = ?", args: [JSON.stringify({ authorization: HEADER }), monitorId] });
+    await t.db.$client.execute({
+      sql: "update notification_channel set config = ? where id = ?",
+      args: [JSON.stringify({ url: WEBHOOK }), channelId],
+    });
+    await t.db.$client.execute({
+      sql: "update monitor set headers = ? where id = ?",
+      args: [JSON.stringify({ authorization: HEADER }), monitorId],
+    });
     // Read as before the migration: legacy plaintext is still understood.
     const [before] = await t.db.select().from(monitor).where(eq(monitor.id, monitorId));
     expect(before!.headers).toEqual({ authorization: HEADER });

@@ -23,8 +23,8 @@ export interface SecretKeyring {
 }
 
 function decodeKey(text: string, where: string): Buffer {
-  const key = BASE64.test(text) ? Buffer.from(text, text.includes("-") || text.includes("_") ? "base64url" : "base64") : null;
-  if (!key || key.length !== 32) throw new SecretKeyError(`${where}${RULE}`);
+  const key = Buffer.from(BASE64.test(text) ? text : "", /[-_]/.test(text) ? "base64url" : "base64");
+  if (key.length !== 32) throw new SecretKeyError(`${where}${RULE}`);
   return key;
 }
 

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningSqld, startSqld } from "@vigil/sqld";
 import { freePort } from "@vigil/testing";
+import { eq } from "drizzle-orm";
 import { migrate as drizzleMigrate } from "drizzle-orm/libsql/migrator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
 import { createDb, type Db, generateSecretKey, monitor, notificationChannel, session } from "./index";
 import { MIGRATIONS_FOLDER, migrate } from "./migrate";
 

@@ -4,7 +4,16 @@ import type { AddressInfo } from "node:net";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { NotifierEnv, signWebhook } from "@vigil/notifier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createChannel, createMonitor, createWorkspace, getChannel, getMonitor, monitorsForLocation, sendTestNotification, setLimits } from "../index";
+import {
+  createChannel,
+  createMonitor,
+  createWorkspace,
+  getChannel,
+  getMonitor,
+  monitorsForLocation,
+  sendTestNotification,
+  setLimits,
+} from "../index";
 
 const SIGNING = "signing-secret-5e0c1a77d2";
 const CHANNEL_HEADER = "Bearer channel-header-secret-83b1";
@@ -54,7 +63,8 @@ describe("secrets at rest", () => {
     );
 
     expect(t.onDisk("https://api.example.com/health")).toBe(true);
-    for (const secret of [SIGNING, CHANNEL_HEADER, MONITOR_HEADER, OTLP_KEY, "path-secret-19fa"]) expect(t.onDisk(secret), secret).toBe(false);
+    for (const secret of [SIGNING, CHANNEL_HEADER, MONITOR_HEADER, OTLP_KEY, "path-secret-19fa"])
+      expect(t.onDisk(secret), secret).toBe(false);
 
     // The API's views keep redacting.
     expect(JSON.stringify(await getChannel(t.db, ws.id, channel.id))).not.toContain(SIGNING);
