@@ -9,5 +9,7 @@ export default defineConfig({
     // The long files (e2e, browser, pnpm start) mostly wait on slots and processes, not the CPU:
     // three at a time on two cores keeps the suite short without starving them.
     maxWorkers: 3,
+    // next-auth imports "next/server" without an extension, which Node's resolver refuses outside Next.
+    server: { deps: { inline: ["next-auth"] } },
   },
 });

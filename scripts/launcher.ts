@@ -35,13 +35,14 @@ function onPath(bin: string): boolean {
   }
 }
 
-/** The sign-in secret: the operator's AUTH_SECRET, else one made on the first run and kept (mode 600) under .data. */
-function authSecret(): string {
-  if (process.env.AUTH_SECRET) return process.env.AUTH_SECRET;
-  const file = `${DATA_DIR}/auth-secret`;
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return readFileSync(file, "utf8").trim();
+/** The operator's `variable`, else a random 32 bytes made on the first run and kept (mode 600) in .data/<file>. */
+function keptSecret(variable: string, file: string, encoding: "base64url" | "base64"): string {
+  const set = process.env[variable];
+  if (set) return set;
+  const path = `${DATA_DIR}/${file}`;
+  if (!existsSync(path)) writeFileSync(path, randomBytes(32).toString(encoding), { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return readFileSync(path, "utf8").trim();
 }
 
 interface Command {
@@ -82,7 +83,9 @@ if (!(await redisAnswers(REDIS_URL))) {
 const web = {
   DATABASE_URL,
   REDIS_URL,
-  AUTH_SECRET: authSecret(),
+  AUTH_SECRET: keptSecret("AUTH_SECRET", "auth-secret", "base64url"),
+  // Encrypts stored secrets; losing the file loses them, so it is kept (and backed up) with the database.
+  VIGIL_SECRET_KEY: keptSecret("VIGIL_SECRET_KEY", "secret-key", "base64"),
   // The workspace the local setup made: the first person to sign in owns it and sees what the CLI created.
   LOCAL_WORKSPACE: "local",
   // With no mail transport, the local run prints sign-in links to the dashboard's log.
@@ -113,7 +116,13 @@ commands.push(
     ],
     env: { RUST_LOG: "warn" },
   },
-  { name: "services", file: process.execPath, args: [`${ROOT}scripts/dist/local-services.js`], labels: true },
+  {
+    name: "services",
+    file: process.execPath,
+    args: [`${ROOT}scripts/dist/local-services.js`],
+    env: { VIGIL_SECRET_KEY: web.VIGIL_SECRET_KEY },
+    labels: true,
+  },
   next("dashboard", PORTS.dashboard, {
     AUTH_URL: `http://${local}:${PORTS.dashboard}`,
     STATUS_PAGE_URL: `http://${local}:${PORTS.statusPage}`,

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { generateSecretKey } from "@vigil/db-schema";
 import { freePort } from "@vigil/db-schema/testing";
 import { type RunningSqld, startSqld } from "@vigil/sqld";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,6 +67,8 @@ function copyContext(dest: string) {
 }
 
 const store = execFileSync("pnpm", ["store", "path"], { cwd: root, encoding: "utf8" }).trim();
+/** The services that read stored secrets need a key to start. */
+const SECRET_KEY = generateSecretKey();
 const built = new Map<string, { dir: string; env: Record<string, string>; cmd?: string[]; user?: string }>();
 
 /** Builds one stage (and the stages it needs) into its own directory. */
@@ -176,24 +179,29 @@ describe("the server image, built by replaying the Dockerfile without Docker", (
   it("migrates a database with the db-migrate bundle and the migrations the image carries", async () => {
     const { stdout } = await sh("node", [join(server.dir, "apps/server/dist/db-migrate.js")], {
       cwd: server.dir,
-      env: processEnv({ PATH: process.env.PATH!, DATABASE_URL: sqld.url }),
+      env: processEnv({ PATH: process.env.PATH!, DATABASE_URL: sqld.url, VIGIL_SECRET_KEY: SECRET_KEY }),
       timeout: 60_000,
     });
     expect(stdout.trim()).toBe(`db-migrate: ${sqld.url} is up to date`);
   });
 
   it("its CMD starts the server from the image's own node_modules and answers /healthz", async () => {
-    await runImage(server, "server", { DATABASE_URL: sqld.url, REDIS_URL: "redis://127.0.0.1:6379" }, (pid) => {
-      // Nothing loads from this repository, and the HTTP-only libSQL client leaves the native SQLite library unloaded.
-      const maps = readFileSync(`/proc/${pid}/maps`, "utf8");
-      expect(maps).not.toContain(`${root}node_modules`);
-      expect(maps).not.toMatch(/libsql\+linux-x64/);
-    });
+    await runImage(
+      server,
+      "server",
+      { DATABASE_URL: sqld.url, REDIS_URL: "redis://127.0.0.1:6379", VIGIL_SECRET_KEY: SECRET_KEY },
+      (pid) => {
+        // Nothing loads from this repository, and the HTTP-only libSQL client leaves the native SQLite library unloaded.
+        const maps = readFileSync(`/proc/${pid}/maps`, "utf8");
+        expect(maps).not.toContain(`${root}node_modules`);
+        expect(maps).not.toMatch(/libsql\+linux-x64/);
+      },
+    );
   });
 
   it("the workflows and private-location images' CMDs answer /healthz", async () => {
     expect(workflows.dir).toBe(server.dir); // same runtime stage, its own CMD
-    await runImage(workflows, "workflows", { DATABASE_URL: sqld.url, REDIS_URL: "redis://127.0.0.1:6379" });
+    await runImage(workflows, "workflows", { DATABASE_URL: sqld.url, REDIS_URL: "redis://127.0.0.1:6379", VIGIL_SECRET_KEY: SECRET_KEY });
     await runImage(probe, "private-location", {
       SERVICE_KEY: "vgl_loc_image_build",
       SERVICE_INGEST_URL: "http://127.0.0.1:9",

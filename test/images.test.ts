@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { generateSecretKey } from "@vigil/db-schema";
 import { freePort } from "@vigil/db-schema/testing";
 import { type RunningSqld, startSqld } from "@vigil/sqld";
 import * as yaml from "js-yaml";
@@ -26,6 +27,8 @@ for (const line of readFileSync(join(root, ".env.example"), "utf8").split("\n"))
   const m = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
   if (m) envFile[m[1]!] = m[2]!;
 }
+// Setup fills in the key that encrypts stored secrets (README: Environment).
+envFile.VIGIL_SECRET_KEY = generateSecretKey();
 
 const dataDir = mkdtempSync(join(tmpdir(), "vigil-images-"));
 const children: ChildProcess[] = [];

@@ -129,6 +129,7 @@ describe("pnpm start", () => {
     // Keys on disk are readable by their owner only.
     expect(statSync(join(dataDir, "local.json")).mode & 0o777).toBe(0o600);
     expect(statSync(join(dataDir, "auth-secret")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dataDir, "secret-key")).mode & 0o777).toBe(0o600);
 
     // The services process crashing takes neither the database nor the web apps down, and it comes back by itself.
     const pid = servicesPid();

@@ -5,6 +5,7 @@ import { sendMail } from "@vigil/notifier";
 import NextAuth, { type NextAuthConfig } from "next-auth";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
+import { hashedSessions } from "./lib/auth-adapter";
 import { getDb } from "./lib/db";
 import { getEnv, signInMail } from "./lib/env";
 import { log } from "./lib/log";
@@ -56,12 +57,14 @@ function providers(): NextAuthConfig["providers"] {
 
 // Database sessions: a session is a row, so signing out or removing a user ends it on the server at once.
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
-  adapter: DrizzleAdapter(getDb(), {
-    usersTable: user,
-    accountsTable: account,
-    sessionsTable: session,
-    verificationTokensTable: verificationToken,
-  }),
+  adapter: hashedSessions(
+    DrizzleAdapter(getDb(), {
+      usersTable: user,
+      accountsTable: account,
+      sessionsTable: session,
+      verificationTokensTable: verificationToken,
+    }),
+  ),
   secret: getEnv().AUTH_SECRET,
   session: { strategy: "database", maxAge: 30 * 24 * 60 * 60 },
   trustHost: true,

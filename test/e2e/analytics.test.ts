@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createComponent, createStatusPage } from "@vigil/core";
-import { session, user, workspaceMember } from "@vigil/db-schema";
+import { hashToken, session, user, workspaceMember } from "@vigil/db-schema";
 import { freePort } from "@vigil/db-schema/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDashboard, type Dashboard, startDashboard } from "../../apps/dashboard/src/testing";
@@ -257,11 +257,11 @@ describe("analytics on ClickHouse, end to end", () => {
       attempts: 1,
     };
     await sql("INSERT INTO vigil.check_results FORMAT JSONEachRow", {}, JSON.stringify(row));
-    // A signed-in owner of the workspace: Auth.js keeps database sessions, so a session row and its cookie sign in.
+    // A signed-in owner of the workspace: Auth.js keeps database sessions, so a session row (its token hashed) and its cookie sign in.
     const token = randomBytes(32).toString("hex");
     await stack.db.insert(user).values({ id: "u-analytics", email: "owner@acme.test" });
     await stack.db.insert(workspaceMember).values({ workspaceId: stack.workspaceId, userId: "u-analytics", role: "owner" });
-    await stack.db.insert(session).values({ sessionToken: token, userId: "u-analytics", expires: new Date(Date.now() + DAY) });
+    await stack.db.insert(session).values({ sessionToken: hashToken(token), userId: "u-analytics", expires: new Date(Date.now() + DAY) });
     dashboard = await startDashboard({
       DATABASE_URL: stack.dbUrl,
       AUTH_SECRET: "e2e-secret-0123456789abcdef",

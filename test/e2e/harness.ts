@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApiKey, createPrivateLocation, createWorkspace, setLimits } from "@vigil/core";
-import { createDb, type Db } from "@vigil/db-schema";
+import { createDb, type Db, generateSecretKey } from "@vigil/db-schema";
 import { migrate } from "@vigil/db-schema/migrate";
 import { type RunningSqld, startSqld } from "@vigil/sqld";
 import { freePort, prng, until } from "@vigil/testing";
@@ -183,6 +183,8 @@ export async function startStack(
   regions: string[] = ["iad"],
   extra: { server?: Record<string, string>; workflows?: Record<string, string>; probe?: Record<string, string> } = {},
 ): Promise<Stack> {
+  // The services (and the dashboard a test starts) inherit the key that encrypts stored secrets.
+  process.env.VIGIL_SECRET_KEY ||= generateSecretKey();
   const dir = mkdtempSync(join(tmpdir(), "vigil-e2e-"));
   const dbPort = await freePort();
   let sqld = await startSqld({ dbPath: join(dir, "db.sqld"), httpPort: dbPort });

@@ -12,6 +12,7 @@ export const DashboardEnv = z.object({
   NODE_ENV: z.string().default("development"),
   DATABASE_URL: env.DATABASE_URL,
   DATABASE_AUTH_TOKEN: env.DATABASE_AUTH_TOKEN,
+  VIGIL_SECRET_KEY: env.VIGIL_SECRET_KEY,
   LOG_LEVEL: env.LOG_LEVEL,
   AUTH_SECRET: z.string().min(16, "must be at least 16 characters (generate one with: openssl rand -base64 32)"),
   /** The dashboard's public URL; links in mail (sign-in, invitations) point here. Unset: the request's host. */

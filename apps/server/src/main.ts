@@ -1,5 +1,6 @@
 import { loadEnv } from "@vigil/config";
+import { exitOnSecretKeyError } from "@vigil/db-schema";
 import { ServerEnv } from "./env";
 import { startServer } from "./server";
 
-await startServer(loadEnv(ServerEnv, "server"));
+await startServer(loadEnv(ServerEnv, "server")).catch(exitOnSecretKeyError("server"));

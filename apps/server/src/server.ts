@@ -1,6 +1,6 @@
 import { analyticsFromEnv } from "@vigil/analytics";
 import { resolveQueuePrefix } from "@vigil/core";
-import { createDb } from "@vigil/db-schema";
+import { createDb, openSecrets } from "@vigil/db-schema";
 import { EgressPolicy } from "@vigil/egress";
 import { NotifierEnv } from "@vigil/notifier";
 import { createRedis, EvaluateProducer, ProbeBus } from "@vigil/queue";
@@ -14,9 +14,6 @@ import type { ServerEnv } from "./env";
 export async function startServer(env: ServerEnv, opts: { handleSignals?: boolean } = {}) {
   const logger = createLogger("server", env.LOG_LEVEL);
   const db = createDb(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN, { uncompressed: true });
-  const redis = createRedis(env.REDIS_URL, "producer");
-  const sub = createRedis(env.REDIS_URL, "subscriber");
-  for (const r of [redis, sub]) r.on("error", (err) => logger.warn({ err: err.message }, "redis"));
   const { app, registry } = createServiceApp("server", logger, () => ({ redis: redis.status }));
   const metrics = {
     requests: new Counter({
@@ -41,6 +38,11 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
   const prefix = await resolveQueuePrefix(db, env.QUEUE_PREFIX, (err) =>
     logger.warn({ err: err.message }, "waiting for the database to name the queues"),
   );
+  // Monitors and channels carry secrets: a key that cannot read them all stops the start.
+  await openSecrets(db, env.VIGIL_SECRET_KEY);
+  const redis = createRedis(env.REDIS_URL, "producer");
+  const sub = createRedis(env.REDIS_URL, "subscriber");
+  for (const r of [redis, sub]) r.on("error", (err) => logger.warn({ err: err.message }, "redis"));
   const evaluate = new EvaluateProducer(redis, prefix);
   const deps: ServerDeps = {
     db,

@@ -16,6 +16,7 @@ export const WorkflowsEnv = z.object({
   HOST: z.string().default("0.0.0.0"),
   DATABASE_URL: env.DATABASE_URL,
   DATABASE_AUTH_TOKEN: env.DATABASE_AUTH_TOKEN,
+  VIGIL_SECRET_KEY: env.VIGIL_SECRET_KEY,
   REDIS_URL: env.REDIS_URL,
   LOG_LEVEL: env.LOG_LEVEL,
   QUEUE_PREFIX: z

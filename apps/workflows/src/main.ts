@@ -1,5 +1,6 @@
 import { loadEnv } from "@vigil/config";
+import { exitOnSecretKeyError } from "@vigil/db-schema";
 import { WorkflowsEnv } from "./env";
 import { startWorkflows } from "./workflows";
 
-await startWorkflows(loadEnv(WorkflowsEnv, "workflows"));
+await startWorkflows(loadEnv(WorkflowsEnv, "workflows")).catch(exitOnSecretKeyError("workflows"));

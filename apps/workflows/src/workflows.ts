@@ -1,6 +1,6 @@
 import { AnalyticsUnavailableError, analyticsFromEnv, exportResults, isClickHouse } from "@vigil/analytics";
 import { resolveQueuePrefix } from "@vigil/core";
-import { createDb } from "@vigil/db-schema";
+import { createDb, openSecrets } from "@vigil/db-schema";
 import { EgressPolicy } from "@vigil/egress";
 import { NotifierEnv } from "@vigil/notifier";
 import { createRedis, type EvaluateItem, evaluateJobs, type NotifyJob, notifyJobId, QUEUES } from "@vigil/queue";
@@ -19,11 +19,13 @@ const ROLLUP_EVERY_MS = 60_000;
 export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: boolean } = {}) {
   const logger = createLogger("workflows", env.LOG_LEVEL);
   const db = createDb(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN, { uncompressed: true });
-  const connection = createRedis(env.REDIS_URL, "worker");
-  connection.on("error", (err) => logger.warn({ err: err.message }, "redis"));
   const prefix = await resolveQueuePrefix(db, env.QUEUE_PREFIX, (err) =>
     logger.warn({ err: err.message }, "waiting for the database to name the queues"),
   );
+  // Alerts read channel secrets: a key that cannot read them all stops the start, before any job runs.
+  await openSecrets(db, env.VIGIL_SECRET_KEY);
+  const connection = createRedis(env.REDIS_URL, "worker");
+  connection.on("error", (err) => logger.warn({ err: err.message }, "redis"));
 
   const queues = {
     evaluate: new Queue(QUEUES.evaluate, { connection, prefix }),

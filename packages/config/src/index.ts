@@ -61,6 +61,8 @@ export const env = {
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// URL")
     .default("redis://127.0.0.1:6379"),
+  /** Encrypts stored secrets; its format is checked where the key is used (@vigil/db-schema). */
+  VIGIL_SECRET_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 };
 

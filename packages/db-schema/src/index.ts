@@ -9,6 +9,17 @@ import * as schema from "./schema";
 export { withoutQueryParams } from "./query-errors";
 
 export * from "./schema";
+export { assertSecretsReadable, exitOnSecretKeyError, openSecrets, unreadableSecrets } from "./secret-rows";
+export {
+  currentKeyring,
+  generateSecretKey,
+  hashToken,
+  parseSecretKey,
+  SECRET_KEY_VAR,
+  SecretKeyError,
+  type SecretKeyring,
+  setSecretKeyring,
+} from "./secrets";
 export { schema };
 export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
 

@@ -1,11 +1,19 @@
 import { CHANNEL_KINDS, CHECK_KINDS, CHECK_STATUSES, MONITOR_STATUSES } from "@vigil/api-contract";
 import { sql } from "drizzle-orm";
 import { customType, index, integer, primaryKey, sqliteTable, sqliteView, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { encryptSecret, readSecretJson } from "./secrets";
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 const createdAt = () => integer("created_at").notNull().default(now);
 const updatedAt = () => integer("updated_at").notNull().default(now);
 const json = <T>(name: string) => text(name, { mode: "json" }).$type<T>();
+/** JSON stored encrypted under VIGIL_SECRET_KEY (secrets.ts); reads accept legacy plaintext. Nothing queries inside it. */
+const encryptedJson = <T>(table: string, name: string) =>
+  customType<{ data: T; driverData: string }>({
+    dataType: () => "text",
+    toDriver: (value) => encryptSecret(JSON.stringify(value), `${table}.${name}`),
+    fromDriver: (stored) => readSecretJson(stored, `${table}.${name}`) as T,
+  })(name);
 
 /** One row: this install's identity (random, made by the migration); names its queues in a shared Redis. */
 export const instance = sqliteTable("instance", {
@@ -148,7 +156,7 @@ export const monitor = sqliteTable(
     // HTTP
     url: text("url"),
     method: text("method"),
-    headers: json<HeaderMap>("headers"),
+    headers: encryptedJson<HeaderMap>("monitor", "headers"),
     /** Header names the user marked secret, beyond those secret by name (authorization, cookie, …). */
     secretHeaders: json<string[]>("secret_headers"),
     body: text("body"),
@@ -159,7 +167,7 @@ export const monitor = sqliteTable(
     port: integer("port"),
     // OTLP metric export
     otelEndpoint: text("otel_endpoint"),
-    otelHeaders: json<HeaderMap>("otel_headers"),
+    otelHeaders: encryptedJson<HeaderMap>("monitor", "otel_headers"),
     /** Current status, moved only by evaluation. */
     status: text("status", { enum: MONITOR_STATUSES }).notNull().default("active"),
     statusCronTimestamp: integer("status_cron_timestamp"),
@@ -333,7 +341,7 @@ export const notificationChannel = sqliteTable(
       .references(() => workspace.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     kind: text("kind", { enum: CHANNEL_KINDS }).notNull(),
-    config: json<Record<string, unknown>>("config").notNull(),
+    config: encryptedJson<Record<string, unknown>>("notification_channel", "config").notNull(),
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
     failingSince: integer("failing_since"),
     createdAt: createdAt(),

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CHECK_STATUSES } from "@vigil/api-contract";
@@ -7,6 +7,7 @@ import { freePort } from "@vigil/testing";
 import { and, inArray, isNull, sql } from "drizzle-orm";
 import { checkResult, checkResultRow, createDb, type Db, monitorEvaluation } from "./index";
 import { migrate } from "./migrate";
+import { generateSecretKey, SECRET_KEY_VAR } from "./secrets";
 
 export { freePort };
 
@@ -16,13 +17,19 @@ export interface TestDatabase {
   /** The running server; `restart()` replaces it. */
   sqld: RunningSqld;
   dir: string;
+  /** Whether any file sqld keeps (database, WAL, metadata) holds `text`, as bytes. */
+  onDisk(text: string): boolean;
   /** Starts sqld again on the same file and port (stopping it first if it runs): clients keep their url. */
   restart(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** A real sqld on a loopback port with a fresh, migrated database. */
+/**
+ * A real sqld on a loopback port with a fresh, migrated database. Secrets need a key: without one in the
+ * environment the process gets a random VIGIL_SECRET_KEY, which the services it spawns inherit.
+ */
 export async function startTestDatabase(): Promise<TestDatabase> {
+  process.env[SECRET_KEY_VAR] ||= generateSecretKey();
   const dir = mkdtempSync(join(tmpdir(), "vigil-sqld-"));
   const opts = { dbPath: join(dir, "data.sqld"), httpPort: await freePort() };
   const sqld = await startSqld(opts);
@@ -33,6 +40,7 @@ export async function startTestDatabase(): Promise<TestDatabase> {
     db,
     sqld,
     dir,
+    onDisk: (text) => filesUnder(dir).some((bytes) => bytes.includes(text)),
     async restart() {
       await t.sqld.stop();
       t.sqld = await startSqld(opts);
@@ -44,6 +52,13 @@ export async function startTestDatabase(): Promise<TestDatabase> {
     },
   };
   return t;
+}
+
+function filesUnder(dir: string): Buffer[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [readFileSync(path)];
+  });
 }
 
 /** A result as the `check_result` view shows it (an `id` or `region` given is ignored: the store makes them). */

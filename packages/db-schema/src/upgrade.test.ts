@@ -4,15 +4,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningSqld, startSqld } from "@vigil/sqld";
 import { freePort } from "@vigil/testing";
+import { eq } from "drizzle-orm";
 import { migrate as drizzleMigrate } from "drizzle-orm/libsql/migrator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db } from "./index";
+import { createDb, type Db, generateSecretKey, monitor, notificationChannel, session } from "./index";
 import { MIGRATIONS_FOLDER, migrate } from "./migrate";
 
 const dir = mkdtempSync(join(tmpdir(), "vigil-upgrade-"));
 let sqld: RunningSqld;
 let db: Db;
 beforeAll(async () => {
+  process.env.VIGIL_SECRET_KEY ||= generateSecretKey();
   sqld = await startSqld({ dbPath: join(dir, "data.sqld"), httpPort: await freePort() });
   db = createDb(sqld.url);
   // The migrations as they were before the compact store.
@@ -22,6 +24,15 @@ beforeAll(async () => {
   journal.entries = journal.entries.filter((e: { tag: string }) => e.tag < "0008");
   writeFileSync(join(before, "meta/_journal.json"), JSON.stringify(journal));
   await drizzleMigrate(db, { migrationsFolder: before });
+  // Secrets and a session as they were stored before: in the clear.
+  await db.$client.executeMultiple(`
+    insert into workspace (id, name) values (2, 'legacy');
+    insert into monitor (id, workspace_id, kind, frequency, regions, url, headers, otel_headers)
+      values (20, 2, 'http', '1m', '["ams"]', 'https://api.example.com', '{"authorization":"Bearer legacy-header"}', '{"x-key":"legacy-otlp"}');
+    insert into notification_channel (id, workspace_id, name, kind, config) values (21, 2, 'hook', 'webhook', '{"url":"https://hooks.example.com/legacy"}');
+    insert into user (id, email) values ('u-legacy', 'legacy@example.com');
+    insert into session (sessionToken, userId, expires) values ('raw-legacy-token', 'u-legacy', 9999999999999);
+  `);
 });
 afterAll(async () => {
   db?.$client.close();
@@ -87,5 +98,21 @@ describe("upgrading to the compact result store", () => {
     ]);
     const [mark] = (await db.$client.execute("select through, cron from monitor_evaluation where monitor_id = 7")).rows;
     expect({ ...mark }).toEqual({ through: 2, cron: 60000 });
+  });
+});
+
+describe("upgrading to secrets at rest", () => {
+  it("encrypts the secrets stored in the clear, keeps their values, and ends the sessions stored raw", async () => {
+    await migrate(db);
+    const raw = await db.$client.execute(
+      "select m.headers, m.otel_headers, c.config from monitor m, notification_channel c where m.id = 20 and c.id = 21",
+    );
+    for (const value of Object.values(raw.rows[0]!)) expect(String(value)).toMatch(/^vgl1:/);
+    const [m] = await db.select().from(monitor).where(eq(monitor.id, 20));
+    expect(m!.headers).toEqual({ authorization: "Bearer legacy-header" });
+    expect(m!.otelHeaders).toEqual({ "x-key": "legacy-otlp" });
+    const [c] = await db.select().from(notificationChannel).where(eq(notificationChannel.id, 21));
+    expect(c!.config).toEqual({ url: "https://hooks.example.com/legacy" });
+    expect(await db.select().from(session)).toEqual([]);
   });
 });

@@ -96,7 +96,10 @@ async function sendSmtp(req: OutgoingMail, timeoutMs: number, egress: EgressPoli
  * Sends one request; never throws for the provider's failure, classifies it as retryable or permanent.
  * The error (kept in the delivery log) shows no URL credential, even one a provider's reply echoes.
  */
-export async function send(req: OutgoingRequest, { timeoutMs = 10_000, egress = EgressPolicy.none }: SendOptions = {}): Promise<SendResult> {
+export async function send(
+  req: OutgoingRequest,
+  { timeoutMs = 10_000, egress = EgressPolicy.none }: SendOptions = {},
+): Promise<SendResult> {
   const res = await (req.transport === "smtp" ? sendSmtp(req, timeoutMs, egress) : sendHttp(req, timeoutMs, egress));
   return res.ok ? res : { ...res, error: redactUrl(res.error) };
 }

@@ -77,13 +77,23 @@ export interface NextApp {
   stop(): Promise<void>;
 }
 
-/** Spawns `next start` of `apps/<name>` with exactly `env` (plus PATH/HOME); does not wait. */
+/**
+ * Spawns `next start` of `apps/<name>` with exactly `env` (plus PATH/HOME, and the VIGIL_SECRET_KEY the
+ * test's database was given); does not wait.
+ */
 export function spawnNextApp(name: string, port: number, env: Record<string, string>): Proc {
   const app = join(ROOT, "apps", name);
   return new Proc(
     spawn(process.execPath, [join(app, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
       cwd: app,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", ...env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "/tmp",
+        NEXT_TELEMETRY_DISABLED: "1",
+        NODE_ENV: "production",
+        ...(process.env.VIGIL_SECRET_KEY ? { VIGIL_SECRET_KEY: process.env.VIGIL_SECRET_KEY } : {}),
+        ...env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     }),
   );
