@@ -1,17 +1,24 @@
 // `pnpm db:migrate`: also the compose `db-migrate` one-shot. Waits for the database, migrates, exits.
 
+import { env, loadEnv, z } from "@vigil/config";
 import { waitForSqld } from "@vigil/sqld";
 import { createDb } from "./index";
 import { migrate } from "./migrate";
 
-const url = process.env.DATABASE_URL || "http://127.0.0.1:8080";
+const { DATABASE_URL: url, DATABASE_AUTH_TOKEN } = loadEnv(
+  z.object({ DATABASE_URL: env.DATABASE_URL, DATABASE_AUTH_TOKEN: env.DATABASE_AUTH_TOKEN }),
+  "db-migrate",
+);
 try {
-  if (url.startsWith("http")) await waitForSqld(url, Number(process.env.DATABASE_WAIT_MS ?? 60_000));
-  const db = createDb(url, process.env.DATABASE_AUTH_TOKEN || undefined);
+  await waitForSqld(url, Number(process.env.DATABASE_WAIT_MS ?? 60_000));
+  const db = createDb(url, DATABASE_AUTH_TOKEN);
   await migrate(db);
   db.$client.close();
   console.log(`db-migrate: ${url} is up to date`);
 } catch (err) {
-  console.error(`db-migrate: ${(err as Error).message}`);
+  // drizzle's message is the failed query; what went wrong (e.g. sqld's 401) is in its cause.
+  let cause = err as Error;
+  while (cause.cause instanceof Error) cause = cause.cause;
+  console.error(`db-migrate: ${cause.message}`);
   process.exit(1);
 }

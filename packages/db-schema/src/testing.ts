@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CHECK_STATUSES } from "@vigil/api-contract";
-import { type RunningSqld, startSqld } from "@vigil/sqld";
+import { type DbKeys, ensureDbKeys, type RunningSqld, startSqld } from "@vigil/sqld";
 import { freePort } from "@vigil/testing";
 import { and, inArray, isNull, sql } from "drizzle-orm";
 import { checkResult, checkResultRow, createDb, type Db, monitorEvaluation } from "./index";
@@ -16,23 +16,30 @@ export interface TestDatabase {
   /** The running server; `restart()` replaces it. */
   sqld: RunningSqld;
   dir: string;
+  /** With `auth`: the key files and the services' token, which `db` already sends. */
+  keys?: DbKeys;
+  /** What a service started against this database needs: DATABASE_URL, and DATABASE_AUTH_TOKEN with `auth`. */
+  env: { DATABASE_URL: string; DATABASE_AUTH_TOKEN?: string };
   /** Starts sqld again on the same file and port (stopping it first if it runs): clients keep their url. */
   restart(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** A real sqld on a loopback port with a fresh, migrated database. */
-export async function startTestDatabase(): Promise<TestDatabase> {
+/** A real sqld on a loopback port with a fresh, migrated database; `auth`: JWT auth on, as deployments run it. */
+export async function startTestDatabase(options: { auth?: boolean } = {}): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), "vigil-sqld-"));
-  const opts = { dbPath: join(dir, "data.sqld"), httpPort: await freePort() };
+  const keys = options.auth ? ensureDbKeys(join(dir, "keys")) : undefined;
+  const opts = { dbPath: join(dir, "data.sqld"), httpPort: await freePort(), authKeyFile: keys?.publicKeyFile };
   const sqld = await startSqld(opts);
-  const db = createDb(sqld.url);
+  const db = createDb(sqld.url, keys?.token);
   await migrate(db);
   const t: TestDatabase = {
     url: sqld.url,
     db,
     sqld,
     dir,
+    keys,
+    env: keys ? { DATABASE_URL: sqld.url, DATABASE_AUTH_TOKEN: keys.token } : { DATABASE_URL: sqld.url },
     async restart() {
       await t.sqld.stop();
       t.sqld = await startSqld(opts);
