@@ -7,8 +7,8 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { createInterface } from "node:readline";
-import { sqldBinary } from "@vigil/sqld";
-import { DATA_DIR, DATABASE_URL, PORTS, REDIS_URL, ROOT, SERVER_URL } from "./local";
+import { ensureDbKeys, sqldBinary } from "@vigil/sqld";
+import { DATA_DIR, DATABASE_URL, DB_KEYS_DIR, PORTS, REDIS_URL, ROOT, SERVER_URL } from "./local";
 
 /** Whether something answers Redis's PING at `url` (a Redis that wants a password is there too). */
 function redisAnswers(url: string): Promise<boolean> {
@@ -62,6 +62,8 @@ interface Command {
 const SQLD_LOG_FLAGS = ["--max-log-size", "16", "--max-log-duration", "60", "--checkpoint-interval-s", "60"];
 
 mkdirSync(DATA_DIR, { recursive: true });
+// sqld answers only requests with a token signed by this key pair (made on the first start, kept after).
+const dbKeys = ensureDbKeys(DB_KEYS_DIR);
 const local = "127.0.0.1";
 const commands: Command[] = [];
 
@@ -81,6 +83,7 @@ if (!(await redisAnswers(REDIS_URL))) {
 
 const web = {
   DATABASE_URL,
+  DATABASE_AUTH_TOKEN: dbKeys.token,
   REDIS_URL,
   AUTH_SECRET: authSecret(),
   // The workspace the local setup made: the first person to sign in owns it and sees what the CLI created.
@@ -109,11 +112,19 @@ commands.push(
       "--grpc-listen-addr",
       `${local}:${PORTS.dbGrpc}`,
       "--no-welcome",
+      "--auth-jwt-key-file",
+      dbKeys.publicKeyFile,
       ...SQLD_LOG_FLAGS,
     ],
     env: { RUST_LOG: "warn" },
   },
-  { name: "services", file: process.execPath, args: [`${ROOT}scripts/dist/local-services.js`], labels: true },
+  {
+    name: "services",
+    file: process.execPath,
+    args: [`${ROOT}scripts/dist/local-services.js`],
+    env: { DATABASE_AUTH_TOKEN: dbKeys.token },
+    labels: true,
+  },
   next("dashboard", PORTS.dashboard, {
     AUTH_URL: `http://${local}:${PORTS.dashboard}`,
     STATUS_PAGE_URL: `http://${local}:${PORTS.statusPage}`,

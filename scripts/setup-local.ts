@@ -16,11 +16,11 @@ import { waitForSqld } from "@vigil/sqld";
 import { DATABASE_URL, LOCAL_STATE, type LocalState, PORTS, SERVER_URL } from "./local";
 
 /** Returns the local state and the lines to show the operator. */
-export async function setupLocal(): Promise<{ state: LocalState; lines: string[] }> {
+export async function setupLocal(dbToken?: string): Promise<{ state: LocalState; lines: string[] }> {
   const region = process.env.VIGIL_LOCAL_REGION || "iad";
 
   await waitForSqld(DATABASE_URL, 30_000);
-  const db = createDb(DATABASE_URL);
+  const db = createDb(DATABASE_URL, dbToken);
   await migrate(db);
 
   const previous: Partial<LocalState> = existsSync(LOCAL_STATE) ? JSON.parse(readFileSync(LOCAL_STATE, "utf8")) : {};
