@@ -32,8 +32,17 @@ const cell = (v: Value) => (v === null ? "NULL" : typeof v === "object" ? JSON.s
 function table(columns: string[], rows: Value[][]): string {
   const text = rows.map((r) => r.map(cell));
   const widths = columns.map((c, i) => Math.max(c.length, ...text.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
-  return [line(columns), line(widths.map((w) => "-".repeat(w))), ...text.map(line), `(${rows.length} ${rows.length === 1 ? "row" : "rows"})`].join("\n");
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
+  return [
+    line(columns),
+    line(widths.map((w) => "-".repeat(w))),
+    ...text.map(line),
+    `(${rows.length} ${rows.length === 1 ? "row" : "rows"})`,
+  ].join("\n");
 }
 
 function readArgs() {
@@ -97,6 +106,8 @@ for (const [i, outcome] of (JSON.parse(body) as Outcome[]).entries()) {
     continue;
   }
   const { columns, rows, rows_written } = outcome.results;
-  process.stdout.write(`${columns.length > 0 ? table(columns, rows) : `(${rows_written} ${rows_written === 1 ? "row" : "rows"} written)`}\n`);
+  process.stdout.write(
+    `${columns.length > 0 ? table(columns, rows) : `(${rows_written} ${rows_written === 1 ? "row" : "rows"} written)`}\n`,
+  );
 }
 process.exit(failed ? 1 : 0);

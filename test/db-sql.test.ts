@@ -19,15 +19,21 @@ afterAll(async () => {
   rmSync(emptyDataDir, { recursive: true, force: true });
 });
 
-const dbSql = (args: string[], env: Record<string, string> = {}) => {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DATABASE_")));
-  return spawnSync("pnpm", ["-s", "db:sql", ...args], {
+const dbSql = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync("pnpm", ["-s", "db:sql", ...args], {
     cwd: root,
-    env: { ...clean, DATABASE_URL: t.url, VIGIL_DATA_DIR: emptyDataDir, ...env },
+    // Empty counts as unset: only what the test gives reaches the command.
+    env: {
+      ...process.env,
+      DATABASE_AUTH_TOKEN: "",
+      DATABASE_AUTH_TOKEN_FILE: "",
+      DATABASE_URL: t.url,
+      VIGIL_DATA_DIR: emptyDataDir,
+      ...env,
+    },
     encoding: "utf8",
     timeout: 60_000,
   });
-};
 
 describe("pnpm db:sql", () => {
   it("prints the rows of a statement as a table", () => {

@@ -19,7 +19,10 @@ describe("the README", () => {
   });
 
   it("its curl examples for operating the database run as written with the local run's token, and fail without it", async () => {
-    const section = readme.slice(readme.indexOf("## Operating the database"), readme.indexOf("\n## ", readme.indexOf("## Operating the database") + 5));
+    const section = readme.slice(
+      readme.indexOf("## Operating the database"),
+      readme.indexOf("\n## ", readme.indexOf("## Operating the database") + 5),
+    );
     const commands = [...section.matchAll(/^curl [^\n]*\\\n[^\n]*$/gm)].map((m) => m[0]);
     expect(commands.length).toBe(3);
     const t = await startTestDatabase({ auth: true });
@@ -28,7 +31,8 @@ describe("the README", () => {
       // A working directory shaped like the repository after `pnpm start`: .data/db-token.
       mkdirSync(join(t.dir, ".data"));
       copyFileSync(t.keys!.tokenFile, join(t.dir, ".data", "db-token"));
-      const run = (command: string) => execFileSync("sh", ["-c", command.replaceAll("http://127.0.0.1:8080", t.url)], { cwd: t.dir, encoding: "utf8" });
+      const run = (command: string) =>
+        execFileSync("sh", ["-c", command.replaceAll("http://127.0.0.1:8080", t.url)], { cwd: t.dir, encoding: "utf8" });
       for (const command of commands) {
         expect(command).toContain('-H "Authorization: Bearer $(cat .data/db-token)"');
         const answer = JSON.parse(run(command)) as { error?: unknown }[];

@@ -143,7 +143,14 @@ describe("pnpm start", () => {
     // The operator's way in: pnpm db:sql finds the local run's token by itself.
     const dbSql = spawnSync("pnpm", ["-s", "db:sql", "SELECT name FROM workspace ORDER BY id"], {
       cwd: root,
-      env: { ...process.env, ...PORT_ENV, VIGIL_DATA_DIR: dataDir, DATABASE_URL: "", DATABASE_AUTH_TOKEN: "", DATABASE_AUTH_TOKEN_FILE: "" },
+      env: {
+        ...process.env,
+        ...PORT_ENV,
+        VIGIL_DATA_DIR: dataDir,
+        DATABASE_URL: "",
+        DATABASE_AUTH_TOKEN: "",
+        DATABASE_AUTH_TOKEN_FILE: "",
+      },
       encoding: "utf8",
       timeout: 60_000,
     });

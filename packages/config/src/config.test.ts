@@ -49,7 +49,9 @@ describe("the database token from a file (DATABASE_AUTH_TOKEN_FILE)", () => {
       new EnvError("DATABASE_AUTH_TOKEN_FILE", `cannot be read (${join(dir, "nope")}: ENOENT)`),
     );
     writeFileSync(join(dir, "empty"), "\n");
-    expect(() => parseEnv(Schema, { DATABASE_AUTH_TOKEN_FILE: join(dir, "empty") })).toThrow(/^DATABASE_AUTH_TOKEN_FILE: names an empty file/);
+    expect(() => parseEnv(Schema, { DATABASE_AUTH_TOKEN_FILE: join(dir, "empty") })).toThrow(
+      /^DATABASE_AUTH_TOKEN_FILE: names an empty file/,
+    );
   });
 
   it("a service that does not talk to the database ignores it", () => {
