@@ -39,7 +39,9 @@ COPY --from=node-build /app/apps/server/dist apps/server/dist
 COPY --from=node-build /app/apps/workflows/dist apps/workflows/dist
 COPY --from=node-build /app/apps/private-location/dist apps/private-location/dist
 COPY --from=node-build /app/apps/cli/dist apps/cli/dist
-RUN mkdir -p /data/probe && chown node:node /data/probe
+# /keys: the db-keys one-shot (running as node) writes the database's JWT keys into the volume mounted there;
+# a new volume takes this directory's owner.
+RUN mkdir -p /data/probe /keys && chown node:node /data/probe /keys
 
 FROM node-runtime AS server
 ENV PORT=3001

@@ -7,8 +7,8 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { createInterface } from "node:readline";
-import { sqldBinary } from "@vigil/sqld";
-import { DATA_DIR, DATABASE_URL, PORTS, REDIS_URL, ROOT, SERVER_URL } from "./local";
+import { ensureDbKeys, sqldBinary } from "@vigil/sqld";
+import { DATA_DIR, DATABASE_URL, DB_KEYS_DIR, PORTS, REDIS_URL, ROOT, SERVER_URL } from "./local";
 
 /** Whether something answers Redis's PING at `url` (a Redis that wants a password is there too). */
 function redisAnswers(url: string): Promise<boolean> {
@@ -63,6 +63,8 @@ interface Command {
 const SQLD_LOG_FLAGS = ["--max-log-size", "16", "--max-log-duration", "60", "--checkpoint-interval-s", "60"];
 
 mkdirSync(DATA_DIR, { recursive: true });
+// sqld answers only requests with a token signed by this key pair (made on the first start, kept after).
+const dbKeys = ensureDbKeys(DB_KEYS_DIR);
 const local = "127.0.0.1";
 const commands: Command[] = [];
 
@@ -82,6 +84,7 @@ if (!(await redisAnswers(REDIS_URL))) {
 
 const web = {
   DATABASE_URL,
+  DATABASE_AUTH_TOKEN: dbKeys.token,
   REDIS_URL,
   AUTH_SECRET: keptSecret("AUTH_SECRET", "auth-secret", "base64url"),
   // Encrypts stored secrets; losing the file loses them, so it is kept (and backed up) with the database.
@@ -112,6 +115,8 @@ commands.push(
       "--grpc-listen-addr",
       `${local}:${PORTS.dbGrpc}`,
       "--no-welcome",
+      "--auth-jwt-key-file",
+      dbKeys.publicKeyFile,
       ...SQLD_LOG_FLAGS,
     ],
     env: { RUST_LOG: "warn" },
@@ -120,7 +125,7 @@ commands.push(
     name: "services",
     file: process.execPath,
     args: [`${ROOT}scripts/dist/local-services.js`],
-    env: { VIGIL_SECRET_KEY: web.VIGIL_SECRET_KEY },
+    env: { VIGIL_SECRET_KEY: web.VIGIL_SECRET_KEY, DATABASE_AUTH_TOKEN: dbKeys.token },
     labels: true,
   },
   next("dashboard", PORTS.dashboard, {

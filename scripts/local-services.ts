@@ -11,9 +11,11 @@ import { DATA_DIR, DATABASE_URL, PORTS, REDIS_URL, SERVER_URL } from "./local";
 import { setupLocal } from "./setup-local";
 
 const local = "127.0.0.1";
-const base = { ...process.env, DATABASE_URL, REDIS_URL, HOST: local };
+// The launcher hands over the database's token (.data/db-token).
+const DATABASE_AUTH_TOKEN = process.env.DATABASE_AUTH_TOKEN;
+const base = { ...process.env, DATABASE_URL, DATABASE_AUTH_TOKEN, REDIS_URL, HOST: local };
 
-const { state, lines } = await setupLocal();
+const { state, lines } = await setupLocal(DATABASE_AUTH_TOKEN);
 // Plain lines (not JSON logs): the launcher shows them under [setup].
 for (const line of lines) console.log(`setup: ${line}`);
 

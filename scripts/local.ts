@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const DATA_DIR = process.env.VIGIL_DATA_DIR || `${ROOT}.data`;
 export const LOCAL_STATE = `${DATA_DIR}/local.json`;
+/** The database's JWT keys and the services' token live beside the data (ensureDbKeys from @vigil/sqld). */
+export const DB_KEYS_DIR = DATA_DIR;
 
 const port = (name: string, fallback: number) => {
   const v = process.env[name];

@@ -12,15 +12,15 @@ import {
 } from "@vigil/core";
 import { createDb } from "@vigil/db-schema";
 import { migrate } from "@vigil/db-schema/migrate";
-import { waitForSqld } from "@vigil/sqld";
-import { DATABASE_URL, LOCAL_STATE, type LocalState, PORTS, SERVER_URL } from "./local";
+import { DB_KEY_FILES, waitForSqld } from "@vigil/sqld";
+import { DATABASE_URL, DB_KEYS_DIR, LOCAL_STATE, type LocalState, PORTS, SERVER_URL } from "./local";
 
 /** Returns the local state and the lines to show the operator. */
-export async function setupLocal(): Promise<{ state: LocalState; lines: string[] }> {
+export async function setupLocal(dbToken?: string): Promise<{ state: LocalState; lines: string[] }> {
   const region = process.env.VIGIL_LOCAL_REGION || "iad";
 
   await waitForSqld(DATABASE_URL, 30_000);
-  const db = createDb(DATABASE_URL);
+  const db = createDb(DATABASE_URL, dbToken);
   await migrate(db);
 
   const previous: Partial<LocalState> = existsSync(LOCAL_STATE) ? JSON.parse(readFileSync(LOCAL_STATE, "utf8")) : {};
@@ -64,7 +64,7 @@ export async function setupLocal(): Promise<{ state: LocalState; lines: string[]
     state,
     lines: [
       ...lines,
-      `Database ready at ${DATABASE_URL}; workspace ${workspaceId}; local probe location ${locationId}.`,
+      `Database ready at ${DATABASE_URL} (token in ${DB_KEYS_DIR}/${DB_KEY_FILES.token}; pnpm db:sql "<statement>" sends it); workspace ${workspaceId}; local probe location ${locationId}.`,
       `Dashboard http://127.0.0.1:${PORTS.dashboard} (sign in with any e-mail; the link is printed in the [dashboard] log)   Status pages http://127.0.0.1:${PORTS.statusPage}   API ${SERVER_URL}`,
       "Next, in another terminal:",
       `  export VIGIL_API_URL=${SERVER_URL} VIGIL_API_TOKEN=${apiKey}`,

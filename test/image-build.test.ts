@@ -122,6 +122,7 @@ async function build(
         .replace(/--mount=\S+\s*/g, "")
         .replaceAll("/pnpm/store", store)
         .replace(/\/data\//g, `${dir}/data/`)
+        .replace(/ \/keys\b/g, ` ${dir}/keys`)
         .replace(/\s*&&\s*chown [^&]+/g, "");
       await sh("sh", ["-c", command], {
         cwd: dir,
@@ -183,6 +184,31 @@ describe("the server image, built by replaying the Dockerfile without Docker", (
       timeout: 60_000,
     });
     expect(stdout.trim()).toBe(`db-migrate: ${sqld.url} is up to date`);
+  });
+
+  it("the db-keys bundle makes the database's keys as compose mounts them; db-migrate passes with db-token only", async () => {
+    const keysDir = join(work, "keys-volume");
+    const run = (entry: string, env: Record<string, string>) =>
+      sh("node", [join(server.dir, `apps/server/dist/${entry}.js`)], {
+        cwd: server.dir,
+        env: processEnv({ PATH: process.env.PATH!, ...env }),
+        timeout: 60_000,
+      });
+    const made = await run("db-keys", { DB_KEYS_DIR: keysDir });
+    expect(made.stdout).toMatch(/^db-keys: .*db-jwt\.pub, .*db-jwt\.key and .*db-token are ready/);
+    expect(readdirSync(keysDir).sort()).toEqual(["db-jwt.key", "db-jwt.pub", "db-token"]);
+    const secured = await startSqld({
+      dbPath: join(work, "db-auth", "data.sqld"),
+      httpPort: await freePort(),
+      authKeyFile: join(keysDir, "db-jwt.pub"),
+    });
+    try {
+      await expect(run("db-migrate", { DATABASE_URL: secured.url })).rejects.toMatchObject({ stderr: expect.stringMatching(/401/) });
+      const { stdout } = await run("db-migrate", { DATABASE_URL: secured.url, DATABASE_AUTH_TOKEN_FILE: join(keysDir, "db-token") });
+      expect(stdout.trim()).toBe(`db-migrate: ${secured.url} is up to date`);
+    } finally {
+      await secured.stop();
+    }
   });
 
   it("its CMD starts the server from the image's own node_modules and answers /healthz", async () => {

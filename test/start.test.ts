@@ -1,5 +1,5 @@
 // `pnpm start` on the embedded defaults: every service answers /healthz, Ctrl-C stops all, data survives.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -99,14 +99,19 @@ function servicesPid(): number | undefined {
   return undefined;
 }
 
-const sql = async (statements: string[]) => {
-  const res = await fetch(`http://127.0.0.1:${db}/`, {
+/** The operator's `POST /` to the database, with the local run's token (.data/db-token) unless told otherwise. */
+const post = (statements: string[], token: string | null = readFileSync(join(dataDir, "db-token"), "utf8").trim()) =>
+  fetch(`http://127.0.0.1:${db}/`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ statements }),
   });
+const sql = async (statements: string[]) => {
+  const res = await post(statements);
+  expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as { results: { rows: unknown[][] } }[];
 };
+const DB_KEY_FILES = ["db-jwt.key", "db-jwt.pub", "db-token"];
 
 let current: Run | undefined;
 afterAll(async () => {
@@ -126,10 +131,31 @@ describe("pnpm start", () => {
     expect(first).toMatch(/\[server\] .*"msg":"listening"/);
     expect(first).toMatch(/VIGIL_API_TOKEN=vgl_key_/);
     await sql(["INSERT INTO workspace (name) VALUES ('kept across restarts')"]);
-    // Keys on disk are readable by their owner only.
+    // Keys on disk are readable by their owner only (the database's public key is public).
     expect(statSync(join(dataDir, "local.json")).mode & 0o777).toBe(0o600);
     expect(statSync(join(dataDir, "auth-secret")).mode & 0o777).toBe(0o600);
     expect(statSync(join(dataDir, "secret-key")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dataDir, "db-jwt.key")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dataDir, "db-token")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dataDir, "db-jwt.pub")).mode & 0o777).toBe(0o644);
+    // The database answers only with the token: what reaches its port without it runs nothing.
+    const refused = await post(["SELECT name FROM workspace"], null);
+    expect(refused.status).toBe(401);
+    // The operator's way in: pnpm db:sql finds the local run's token by itself.
+    const dbSql = spawnSync("pnpm", ["-s", "db:sql", "SELECT name FROM workspace ORDER BY id"], {
+      cwd: root,
+      env: {
+        ...process.env,
+        ...PORT_ENV,
+        VIGIL_DATA_DIR: dataDir,
+        DATABASE_URL: "",
+        DATABASE_AUTH_TOKEN: "",
+        DATABASE_AUTH_TOKEN_FILE: "",
+      },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(dbSql.stdout, dbSql.stderr).toBe("name\n--------------------\nLocal\nkept across restarts\n(2 rows)\n");
 
     // The services process crashing takes neither the database nor the web apps down, and it comes back by itself.
     const pid = servicesPid();
@@ -148,12 +174,17 @@ describe("pnpm start", () => {
       await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
     }
 
+    // A data dir from before the database had keys: the next start makes them and everything runs on them.
+    const oldToken = readFileSync(join(dataDir, "db-token"), "utf8");
+    for (const file of DB_KEY_FILES) rmSync(join(dataDir, file));
     current = start();
     await waitHealthy(current);
     expect(current.output()).not.toMatch(/Created workspace/);
     expect(current.output()).not.toMatch(/Created private location/);
     const [res] = await sql(["SELECT name FROM workspace ORDER BY id"]);
     expect(res!.results.rows).toEqual([["Local"], ["kept across restarts"]]);
+    expect(readFileSync(join(dataDir, "db-token"), "utf8")).not.toBe(oldToken);
+    expect((await post(["SELECT 1"], oldToken)).status).toBe(401);
     await stop(current);
   });
 });

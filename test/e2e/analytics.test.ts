@@ -212,7 +212,7 @@ describe("analytics on ClickHouse, end to end", () => {
     };
     await sql("INSERT INTO vigil.check_results FORMAT JSONEachRow", {}, JSON.stringify(row));
     site = await startStatusPage({
-      DATABASE_URL: stack.dbUrl,
+      ...stack.dbEnv,
       AUTH_SECRET: "e2e-secret-0123456789abcdef",
       ANALYTICS_URL: ch.url,
       ANALYTICS_API_KEY: PASSWORD,
@@ -263,7 +263,7 @@ describe("analytics on ClickHouse, end to end", () => {
     await stack.db.insert(workspaceMember).values({ workspaceId: stack.workspaceId, userId: "u-analytics", role: "owner" });
     await stack.db.insert(session).values({ sessionToken: hashToken(token), userId: "u-analytics", expires: new Date(Date.now() + DAY) });
     dashboard = await startDashboard({
-      DATABASE_URL: stack.dbUrl,
+      ...stack.dbEnv,
       AUTH_SECRET: "e2e-secret-0123456789abcdef",
       ANALYTICS_URL: ch.url,
       ANALYTICS_API_KEY: PASSWORD,

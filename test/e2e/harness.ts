@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { createApiKey, createPrivateLocation, createWorkspace, setLimits } from "@vigil/core";
 import { createDb, type Db, generateSecretKey } from "@vigil/db-schema";
 import { migrate } from "@vigil/db-schema/migrate";
-import { type RunningSqld, startSqld } from "@vigil/sqld";
+import { ensureDbKeys, type RunningSqld, startSqld } from "@vigil/sqld";
 import { freePort, prng, until } from "@vigil/testing";
 
 export { until };
@@ -165,6 +165,8 @@ export interface Stack {
   dir: string;
   db: Db;
   dbUrl: string;
+  /** DATABASE_URL and DATABASE_AUTH_TOKEN: sqld runs with JWT auth, as in both deployments. */
+  dbEnv: { DATABASE_URL: string; DATABASE_AUTH_TOKEN: string };
   sqld: RunningSqld;
   restartSqld(): Promise<void>;
   redis: Awaited<ReturnType<typeof startTestRedis>>;
@@ -187,9 +189,12 @@ export async function startStack(
   process.env.VIGIL_SECRET_KEY ||= generateSecretKey();
   const dir = mkdtempSync(join(tmpdir(), "vigil-e2e-"));
   const dbPort = await freePort();
-  let sqld = await startSqld({ dbPath: join(dir, "db.sqld"), httpPort: dbPort });
+  const keys = ensureDbKeys(join(dir, "keys"));
+  const sqldOptions = { dbPath: join(dir, "db.sqld"), httpPort: dbPort, authKeyFile: keys.publicKeyFile };
+  let sqld = await startSqld(sqldOptions);
   const dbUrl = sqld.url;
-  const db = createDb(dbUrl);
+  const dbEnv = { DATABASE_URL: dbUrl, DATABASE_AUTH_TOKEN: keys.token };
+  const db = createDb(dbUrl, keys.token);
   await migrate(db);
   const redis = await startTestRedis(dir);
   const prefix = `e2e-${randomBytes(3).toString("hex")}`;
@@ -197,7 +202,7 @@ export async function startStack(
   const ws = (await createWorkspace(db, { name: "e2e" }, "operator")).id;
   await setLimits(db, ws, "unlimited", "operator");
   const { key: apiKey } = await createApiKey(db, ws, { name: "e2e" }, "operator");
-  const common = { DATABASE_URL: dbUrl, REDIS_URL: redis.url, QUEUE_PREFIX: prefix, HOST: "127.0.0.1", LOG_LEVEL: "warn" };
+  const common = { ...dbEnv, REDIS_URL: redis.url, QUEUE_PREFIX: prefix, HOST: "127.0.0.1", LOG_LEVEL: "warn" };
   const serverPort = String(await freePort());
   const server = new Service("server", "apps/server/src/main.ts", { ...common, PORT: serverPort, PROBE_WAIT_MS: "5000", ...extra.server });
   const workflows = new Service("workflows", "apps/workflows/src/main.ts", {
@@ -232,12 +237,13 @@ export async function startStack(
     dir,
     db,
     dbUrl,
+    dbEnv,
     get sqld() {
       return sqld;
     },
     async restartSqld() {
       await sqld.stop("SIGKILL");
-      sqld = await startSqld({ dbPath: join(dir, "db.sqld"), httpPort: dbPort });
+      sqld = await startSqld(sqldOptions);
     },
     redis,
     server,

@@ -4,7 +4,7 @@ import { TriangleAlert } from "lucide-react";
 
 /** The statement an operator runs against sqld to set limits (as the README shows). */
 export function limitsStatement(workspaceId: number) {
-  return `curl -s http://127.0.0.1:8080/ -H 'Content-Type: application/json' \\
+  return `curl -s http://127.0.0.1:8080/ -H "Authorization: Bearer $(cat .data/db-token)" -H 'Content-Type: application/json' \\
   -d '{"statements": ["UPDATE workspace SET limits = '"'"'{\\"monitors\\":100,\\"private-locations\\":true,\\"members\\":\\"Unlimited\\",\\"audit-log\\":true}'"'"' WHERE id = ${workspaceId}"]}'`;
 }
 

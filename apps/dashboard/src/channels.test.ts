@@ -83,7 +83,7 @@ beforeAll(async () => {
   mail = m;
   [dash, browser] = await Promise.all([
     startDashboard({
-      DATABASE_URL: stack.dbUrl,
+      ...stack.dbEnv,
       AUTH_SECRET: randomBytes(32).toString("base64url"),
       EMAIL_PROVIDER_API_URL: mail.url,
       EMAIL_PROVIDER_API_KEY: "re_test_key",

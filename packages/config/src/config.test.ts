@@ -1,6 +1,9 @@
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { EnvError, env, parseEnv, z } from "./index";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
@@ -25,6 +28,48 @@ describe("environment parsing", () => {
     expect(() => parseEnv(Schema, { SERVICE_KEY: "k", DATABASE_URL: "nope" })).toThrow(/^DATABASE_URL: must be a URL/);
     expect(() => parseEnv(Schema, { SERVICE_KEY: "k", PORT: "70000" })).toThrow(/^PORT: /);
   });
+});
+
+describe("the database token from a file (DATABASE_AUTH_TOKEN_FILE)", () => {
+  const Schema = z.object({ DATABASE_URL: env.DATABASE_URL, DATABASE_AUTH_TOKEN: env.DATABASE_AUTH_TOKEN });
+  const dir = mkdtempSync(join(tmpdir(), "vigil-config-"));
+  const file = join(dir, "db-token");
+  writeFileSync(file, "header.claims.signature\n");
+
+  it("reads the token once from the file, without its trailing newline", () => {
+    expect(parseEnv(Schema, { DATABASE_AUTH_TOKEN_FILE: file }).DATABASE_AUTH_TOKEN).toBe("header.claims.signature");
+  });
+
+  it("DATABASE_AUTH_TOKEN set wins over the file", () => {
+    expect(parseEnv(Schema, { DATABASE_AUTH_TOKEN: "direct", DATABASE_AUTH_TOKEN_FILE: file }).DATABASE_AUTH_TOKEN).toBe("direct");
+  });
+
+  it("a missing or empty file is named with the rule", () => {
+    expect(() => parseEnv(Schema, { DATABASE_AUTH_TOKEN_FILE: join(dir, "nope") })).toThrow(
+      new EnvError("DATABASE_AUTH_TOKEN_FILE", `cannot be read (${join(dir, "nope")}: ENOENT)`),
+    );
+    writeFileSync(join(dir, "empty"), "\n");
+    expect(() => parseEnv(Schema, { DATABASE_AUTH_TOKEN_FILE: join(dir, "empty") })).toThrow(
+      /^DATABASE_AUTH_TOKEN_FILE: names an empty file/,
+    );
+  });
+
+  it("a service that does not talk to the database ignores it", () => {
+    expect(parseEnv(z.object({ PORT: env.port(1) }), { DATABASE_AUTH_TOKEN_FILE: join(dir, "nope") })).toEqual({ PORT: 1 });
+  });
+
+  it("the server with an unreadable token file names the variable and exits 1", () => {
+    const r = spawnSync(`${root}node_modules/.bin/tsx`, ["apps/server/src/main.ts"], {
+      cwd: root,
+      env: { ...process.env, PORT: "0", DATABASE_AUTH_TOKEN: "", DATABASE_AUTH_TOKEN_FILE: join(dir, "absent") },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toBe(`server: invalid environment: DATABASE_AUTH_TOKEN_FILE cannot be read (${join(dir, "absent")}: ENOENT)`);
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 });
 
 describe("service start-up", () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 
 export class EnvError extends Error {
@@ -10,11 +11,34 @@ export class EnvError extends Error {
   }
 }
 
+/**
+ * Secrets a service may also take from a file, `<NAME>_FILE` (compose mounts them from a volume or as
+ * secrets); the variable itself wins when both are set.
+ */
+export const FILE_VARIABLES = new Set(["DATABASE_AUTH_TOKEN"]);
+
+/** Fills `NAME` from `NAME_FILE` for the schema's file variables; a file that cannot be read is an EnvError. */
+function readFileVariables(shape: Record<string, unknown>, cleaned: Record<string, string>): void {
+  for (const name of FILE_VARIABLES) {
+    const path = cleaned[`${name}_FILE`];
+    if (!(name in shape) || path === undefined || cleaned[name] !== undefined) continue;
+    let value: string;
+    try {
+      value = readFileSync(path, "utf8").trim();
+    } catch (err) {
+      throw new EnvError(`${name}_FILE`, `cannot be read (${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+    if (value === "") throw new EnvError(`${name}_FILE`, `names an empty file (${path})`);
+    cleaned[name] = value;
+  }
+}
+
 /** Parses env against a zod object schema; throws EnvError naming the first bad variable. */
 export function parseEnv<S extends z.ZodObject>(schema: S, env: Record<string, string | undefined> = process.env): z.infer<S> {
   // Empty strings count as unset so that `FOO=` in an env file falls back to defaults.
   const cleaned: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== "") cleaned[k] = v;
+  readFileVariables(schema.shape, cleaned);
   const parsed = schema.safeParse(cleaned);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;

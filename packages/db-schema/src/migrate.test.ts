@@ -6,14 +6,15 @@ import { startTestDatabase, type TestDatabase } from "./testing";
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 let t: TestDatabase;
 beforeAll(async () => {
-  t = await startTestDatabase();
+  t = await startTestDatabase({ auth: true });
 });
 afterAll(async () => t?.close());
 
-const migrateCli = () =>
+const migrateCli = (env: Record<string, string> = {}) =>
   spawnSync(`${root}node_modules/.bin/tsx`, ["packages/db-schema/src/migrate-cli.ts"], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: t.url },
+    // As compose's db-migrate gets it: the token from the keys volume.
+    env: { ...process.env, DATABASE_URL: t.url, DATABASE_AUTH_TOKEN_FILE: t.keys!.tokenFile, ...env },
     encoding: "utf8",
     timeout: 60_000,
   });
@@ -43,6 +44,18 @@ describe("pnpm db:migrate", () => {
     ]) {
       expect(tables).toContain(name);
     }
+  });
+
+  it("without the database's token it is refused and says so", () => {
+    const r = migrateCli({ DATABASE_AUTH_TOKEN_FILE: "" });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^db-migrate: .*401/);
+  });
+
+  it("a token file that cannot be read stops it with one line naming the variable", () => {
+    const r = migrateCli({ DATABASE_AUTH_TOKEN_FILE: "/nonexistent/db-token" });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe("db-migrate: invalid environment: DATABASE_AUTH_TOKEN_FILE cannot be read (/nonexistent/db-token: ENOENT)\n");
   });
 
   it("the workspace table has the spec's columns", async () => {

