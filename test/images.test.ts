@@ -53,7 +53,10 @@ function composed(name: string, overrides: Record<string, string> = {}) {
   for (const [k, v] of Object.entries(service.environment ?? {})) env[k] = interpolate(v ?? "", dotEnv);
   for (const [k, v] of Object.entries(env)) {
     env[k] = v
-      .replace(/\/\/([^@/]*@)?(database|redis|server|analytics):(\d+)/, (_, auth = "", host: string, port: string) => `//${auth}${hosts[`${host}:${port}`]}`)
+      .replace(
+        /\/\/([^@/]*@)?(database|redis|server|analytics):(\d+)/,
+        (_, auth = "", host: string, port: string) => `//${auth}${hosts[`${host}:${port}`]}`,
+      )
       .replace(/^\/keys\//, `${dataDir}/keys/`);
   }
   const command = (service.command ?? []).map((part) => part.replace(/^\/app\//, root));

@@ -8,7 +8,7 @@ afterAll(() => {
 
 describe("the dashboard without Redis (lite deployment)", () => {
   it("with REDIS_URL unset there is no probe bus, and a monitor change goes through without trying one", async () => {
-    process.env = { PATH: saved.PATH, AUTH_SECRET: "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==" };
+    process.env = { NODE_ENV: "production", PATH: saved.PATH, AUTH_SECRET: "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==" };
     const { getBus, monitorsChanged } = await import("../lib/bus");
     const { getEnv } = await import("../lib/env");
     expect(getEnv().REDIS_URL).toBeUndefined();

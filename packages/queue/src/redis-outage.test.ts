@@ -43,9 +43,7 @@ describe("a Redis the service can run without", () => {
   });
 
   it("backs off from 1 s to a minute", () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 8, 20].map(optionalRedisRetry)).toEqual([
-      1000, 2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000, 60_000,
-    ]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 20].map(optionalRedisRetry)).toEqual([1000, 2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000, 60_000]);
   });
 
   it("a reachable Redis logs nothing", async () => {
