@@ -39,8 +39,9 @@ COPY --from=node-build /app/apps/server/dist apps/server/dist
 COPY --from=node-build /app/apps/workflows/dist apps/workflows/dist
 COPY --from=node-build /app/apps/private-location/dist apps/private-location/dist
 COPY --from=node-build /app/apps/cli/dist apps/cli/dist
-# /keys: the db-keys one-shot (running as node) writes the database's JWT keys into the volume mounted there;
-# a new volume takes this directory's owner.
+# Code and modules stay root's (the node user cannot change what it runs); node owns only where it writes:
+# the probe's outbox and /keys, where db-keys writes the database's keys (a new volume takes the directory's
+# owner and mode: node, 755).
 RUN mkdir -p /data/probe /keys && chown node:node /data/probe /keys
 
 FROM node-runtime AS server
@@ -93,11 +94,12 @@ FROM ${NODE_IMAGE} AS web-runtime
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 HOSTNAME=0.0.0.0
 WORKDIR /app
 
+# The standalone files stay root's; Next.js writes only .next/cache, a tmpfs in compose.
 FROM web-runtime AS dashboard
 ENV PORT=3002
-COPY --from=web-build --chown=node:node /app/apps/dashboard/.next/standalone/ ./
-COPY --from=web-build --chown=node:node /app/apps/dashboard/.next/static apps/dashboard/.next/static
-COPY --from=web-build --chown=node:node /app/apps/dashboard/public apps/dashboard/public
+COPY --from=web-build /app/apps/dashboard/.next/standalone/ ./
+COPY --from=web-build /app/apps/dashboard/.next/static apps/dashboard/.next/static
+COPY --from=web-build /app/apps/dashboard/public apps/dashboard/public
 USER node
 EXPOSE 3002
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
@@ -106,9 +108,9 @@ CMD ["node", "/app/apps/dashboard/server.js"]
 
 FROM web-runtime AS status-page
 ENV PORT=3003
-COPY --from=web-build --chown=node:node /app/apps/status-page/.next/standalone/ ./
-COPY --from=web-build --chown=node:node /app/apps/status-page/.next/static apps/status-page/.next/static
-COPY --from=web-build --chown=node:node /app/apps/status-page/public apps/status-page/public
+COPY --from=web-build /app/apps/status-page/.next/standalone/ ./
+COPY --from=web-build /app/apps/status-page/.next/static apps/status-page/.next/static
+COPY --from=web-build /app/apps/status-page/public apps/status-page/public
 USER node
 EXPOSE 3003
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \

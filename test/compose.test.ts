@@ -20,12 +20,25 @@ type Service = {
   environment?: Record<string, string | null>;
   env_file?: string;
   volumes?: string[];
+  networks?: string[];
+  network_mode?: string;
+  user?: string;
+  read_only?: boolean;
+  tmpfs?: string[];
+  cap_drop?: string[];
+  cap_add?: string[];
+  security_opt?: string[];
   restart?: string;
   profiles?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: Healthcheck;
 };
-type Compose = { name: string; services: Record<string, Service>; volumes: Record<string, unknown> };
+type Compose = {
+  name: string;
+  services: Record<string, Service>;
+  volumes: Record<string, unknown>;
+  networks: Record<string, { internal?: boolean } | null>;
+};
 
 const read = (f: string) => readFileSync(join(root, f), "utf8");
 // Compose resolves `<<:` merge keys (YAML 1.1) but otherwise reads YAML 1.2, as the core schema does.
@@ -80,7 +93,7 @@ const buildOutputs = (app: string): string[] => {
   return [...script.matchAll(/\s([\w.-]+)=/g)].map((m) => `/app/apps/${app}/dist/${m[1]}.js`);
 };
 
-const oneShots = ["db-migrate", "analytics-deploy", "cli"];
+const oneShots = ["db-keys", "db-migrate", "analytics-deploy", "cli"];
 
 describe("docker-compose.yaml (full deployment)", () => {
   const { services, volumes } = load("docker-compose.yaml");
@@ -106,7 +119,6 @@ describe("docker-compose.yaml (full deployment)", () => {
     expect(services.redis!.ports).toBeUndefined();
     // Publishing wider is one variable, and the database then needs its JWT key from .env.
     expect(ports(services.database!, { DATABASE_BIND: "0.0.0.0" }).map((p) => p.ip)).toEqual(["0.0.0.0", "0.0.0.0"]);
-    expect(services.database!.environment).toHaveProperty("SQLD_AUTH_JWT_KEY", null);
   });
 
   it("the apps start only after db-migrate has completed, which waits for a healthy database", () => {
@@ -125,9 +137,9 @@ describe("docker-compose.yaml (full deployment)", () => {
     expect(services.redis!.volumes).toEqual(["redis:/data"]);
   });
 
-  it("keeps data in named volumes: database, Redis, analytics and the probe's outbox", () => {
-    expect(Object.keys(volumes).sort()).toEqual(["analytics", "database", "probe", "redis"]);
-    expect(services.database!.volumes).toEqual(["database:/var/lib/sqld"]);
+  it("keeps data in named volumes: database, its keys, Redis, analytics and the probe's outbox", () => {
+    expect(Object.keys(volumes).sort()).toEqual(["analytics", "database", "db-keys", "probe", "redis"]);
+    expect(services.database!.volumes).toEqual(["database:/var/lib/sqld", "db-keys:/keys:ro"]);
     expect(services.analytics!.volumes).toEqual(["analytics:/var/lib/clickhouse"]);
     const probe = services["private-location"]!;
     expect(probe.volumes).toEqual([`probe:${probe.environment?.PROBE_DATA_DIR}`]);
@@ -154,8 +166,9 @@ describe("docker-compose.yaml (full deployment)", () => {
     const probe = services["private-location"]!;
     expect(probe.profiles).toEqual(["probe"]);
     expect(probe.environment?.SERVICE_INGEST_URL).toBe("http://server:3001");
-    expect(probe.environment).not.toHaveProperty("SERVICE_KEY");
-    expect(probe.env_file).toBe(".env");
+    expect(interpolate(probe.environment!.SERVICE_KEY!, { SERVICE_KEY: "vgl_loc_k" })).toBe("vgl_loc_k");
+    // Unset, compose still starts the rest of the stack; the probe itself refuses with a line naming it.
+    expect(interpolate(probe.environment!.SERVICE_KEY!, {})).toBe("");
     expect(services["analytics-deploy"]!.profiles).toEqual(["tools"]);
     expect(services["analytics-deploy"]!.depends_on).toEqual({ analytics: { condition: "service_healthy" } });
     expect(services.cli!.profiles).toEqual(["tools"]);
@@ -164,6 +177,7 @@ describe("docker-compose.yaml (full deployment)", () => {
       "analytics",
       "dashboard",
       "database",
+      "db-keys",
       "db-migrate",
       "redis",
       "server",
@@ -179,15 +193,16 @@ describe("docker-compose.yaml (full deployment)", () => {
       const port = s.environment?.PORT;
       if (port) expect(s.healthcheck!.test!.join(" "), name).toContain(`http://127.0.0.1:${port}/healthz`);
     }
-    for (const name of ["db-migrate", "analytics-deploy"]) expect(services[name]!.restart, name).toBe("no");
+    for (const name of oneShots) expect(services[name]!.restart, name).toBe("no");
   });
 
   it("app services reach the database, Redis and the server by service name", () => {
     for (const name of ["db-migrate", "workflows", "server", "dashboard", "status-page"]) {
       expect(services[name]!.environment?.DATABASE_URL, name).toBe("http://database:8080");
     }
-    expect(services.server!.environment?.REDIS_URL).toBe("redis://redis:6379");
-    expect(services.workflows!.environment?.REDIS_URL).toBe("redis://redis:6379");
+    for (const name of ["server", "workflows", "dashboard"]) {
+      expect(interpolate(services[name]!.environment!.REDIS_URL!, { REDIS_PASSWORD: "pw" }), name).toBe("redis://:pw@redis:6379");
+    }
     expect(services.cli!.environment?.VIGIL_API_URL).toBe("http://server:3001");
   });
 
@@ -207,7 +222,7 @@ describe("docker-compose.lite.yaml (status page and dashboard only)", () => {
   const { services, volumes } = load("docker-compose.lite.yaml");
 
   it("has the database on 8080, dashboard on 3000, status page on 3001, a one-shot db-migrate, and no server, workflows, analytics or probe", () => {
-    expect(Object.keys(services).sort()).toEqual(["dashboard", "database", "db-migrate", "status-page"]);
+    expect(Object.keys(services).sort()).toEqual(["dashboard", "database", "db-keys", "db-migrate", "status-page"]);
     expect(hostPorts(services.database!)).toEqual([8080]);
     expect(ports(services.database!)[0]!.ip).toBe("127.0.0.1");
     expect(hostPorts(services.dashboard!)).toEqual([3000]);
@@ -216,10 +231,10 @@ describe("docker-compose.lite.yaml (status page and dashboard only)", () => {
     expect(services["db-migrate"]!.restart).toBe("no");
   });
 
-  it("keeps all data in one volume", () => {
-    expect(Object.keys(volumes)).toEqual(["data"]);
-    const mounts = Object.values(services).flatMap((s) => s.volumes ?? []);
-    expect(mounts).toEqual(["data:/var/lib/sqld"]);
+  it("keeps all data in one volume, and the database's keys in another", () => {
+    expect(Object.keys(volumes)).toEqual(["data", "db-keys"]);
+    const mounts = new Set(Object.values(services).flatMap((s) => s.volumes ?? []));
+    expect([...mounts].sort()).toEqual(["data:/var/lib/sqld", "db-keys:/keys", "db-keys:/keys:ro"]);
   });
 
   it("the dashboard and status page wait for migrations, which wait for a healthy database", () => {
@@ -233,7 +248,7 @@ describe("docker-compose.lite.yaml (status page and dashboard only)", () => {
 
   it("uses the same images and commands as the full deployment", () => {
     const full = load("docker-compose.yaml").services;
-    for (const name of ["db-migrate", "dashboard", "status-page"]) {
+    for (const name of ["db-keys", "database", "db-migrate", "dashboard", "status-page"]) {
       expect(services[name]!.image, name).toBe(full[name]!.image);
       expect(services[name]!.build, name).toEqual(full[name]!.build);
       expect(services[name]!.command, name).toEqual(full[name]!.command);
@@ -356,17 +371,286 @@ describe(".env.example", () => {
   });
 });
 
-describe("the compose environment against each app's env schema", () => {
-  /** What `env_file: .env` gives every service after docs/self-hosting.md step 1 (and step 9 for the probe). */
-  const envFile: Record<string, string> = {};
-  for (const m of read(".env.example").matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)) envFile[m[1]!] = m[2]!;
-  Object.assign(envFile, { AUTH_SECRET: "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==", ANALYTICS_API_KEY: "ab".repeat(32) });
-  Object.assign(envFile, { SERVICE_KEY: "vgl_loc_example" });
+// ── Least privilege: networks, environment, keys, ports, images, capabilities ─────────────────────
 
-  const schemas: Record<
-    string,
-    () => Promise<{ schema: import("../packages/config/src/index").z.ZodObject; crossCheck?: (e: never) => [string, string] | null }>
-  > = {
+/** .env after docs/self-hosting.md step 1 (the secrets it generates), and step 9 for the probe. */
+const dotEnv: Record<string, string> = {};
+for (const m of read(".env.example").matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)) dotEnv[m[1]!] = m[2]!;
+Object.assign(dotEnv, {
+  AUTH_SECRET: "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==",
+  REDIS_PASSWORD: "cd".repeat(32),
+  ANALYTICS_API_KEY: "ab".repeat(32),
+  VIGIL_SECRET_KEY: "a2V5LWtleS1rZXkta2V5LWtleS1rZXkta2V5LWtleS0=",
+  SERVICE_KEY: "vgl_loc_example",
+});
+
+/** A service's environment as compose hands it over with this .env: only what the file lists, interpolated. */
+const composedEnv = (s: Service, env = dotEnv): Record<string, string> =>
+  Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, interpolate(v ?? "", env)]));
+
+/** The networks a service is attached to (compose's `default` when it names none). */
+const networksOf = (s: Service): string[] => (s.network_mode ? [] : (s.networks ?? ["default"]));
+const shareNetwork = (a: Service, b: Service) => networksOf(a).some((n) => networksOf(b).includes(n));
+
+type Schema = import("../packages/config/src/index").z.ZodObject;
+/**
+ * What each service's program reads, from the program itself: its env schema's keys, or the variables a
+ * small entry point reads from process.env. Next.js' own server reads PORT and HOSTNAME.
+ */
+async function readVariables(): Promise<Record<string, Set<string>>> {
+  const keys = (schema: Schema) => Object.keys(schema.shape);
+  const fromSource = (file: string) => [...read(file).matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!);
+  const analytics = keys((await import("../packages/analytics/src/env")).AnalyticsEnv);
+  return {
+    server: new Set(keys((await import("../apps/server/src/env")).ServerEnv)),
+    workflows: new Set(keys((await import("../apps/workflows/src/env")).WorkflowsEnv)),
+    "private-location": new Set(keys((await import("../apps/private-location/src/env")).ProbeEnv)),
+    dashboard: new Set([...keys((await import("../apps/dashboard/lib/env")).DashboardEnv), "PORT", "HOSTNAME"]),
+    "status-page": new Set([...keys((await import("../apps/status-page/lib/env")).StatusPageEnv), "PORT", "HOSTNAME"]),
+    "db-migrate": new Set(fromSource("packages/db-schema/src/migrate-cli.ts")),
+    "analytics-deploy": new Set(analytics),
+    cli: new Set(fromSource("apps/cli/src/config.ts")),
+  };
+}
+/**
+ * Read by the parts of this issue built beside this one: every database user reads its token from
+ * DATABASE_AUTH_TOKEN_FILE, db-keys writes into DB_KEYS_DIR, and the services that hold secrets decrypt
+ * them with VIGIL_SECRET_KEY.
+ */
+const alsoRead: Record<string, string[]> = {
+  "db-keys": ["DB_KEYS_DIR"],
+  "db-migrate": ["DATABASE_AUTH_TOKEN_FILE", "VIGIL_SECRET_KEY"],
+  server: ["DATABASE_AUTH_TOKEN_FILE", "VIGIL_SECRET_KEY"],
+  workflows: ["DATABASE_AUTH_TOKEN_FILE", "VIGIL_SECRET_KEY"],
+  dashboard: ["DATABASE_AUTH_TOKEN_FILE", "VIGIL_SECRET_KEY"],
+  "status-page": ["DATABASE_AUTH_TOKEN_FILE"],
+};
+const thirdParty = ["database", "redis", "analytics"];
+
+for (const file of ["docker-compose.yaml", "docker-compose.lite.yaml"]) {
+  describe(`${file}: least privilege`, () => {
+    const { services, networks } = load(file);
+    const usesDatabase = Object.entries(services).filter(([, s]) => s.environment?.DATABASE_URL !== undefined);
+
+    it("no service gets the whole .env: each lists only the variables its program reads", async () => {
+      const reads = await readVariables();
+      for (const [name, s] of Object.entries(services)) {
+        expect(s.env_file, name).toBeUndefined();
+        if (thirdParty.includes(name)) continue;
+        const allowed = new Set([...(reads[name] ?? []), ...(alsoRead[name] ?? [])]);
+        const extra = Object.keys(s.environment ?? {}).filter((k) => !allowed.has(k));
+        expect(extra, name).toEqual([]);
+      }
+    });
+
+    it("every service runs with no capabilities and no privilege gain; only the probe may open raw sockets (ICMP)", () => {
+      for (const [name, s] of Object.entries(services)) {
+        expect(s.cap_drop, name).toEqual(["ALL"]);
+        expect(s.security_opt, name).toContain("no-new-privileges:true");
+        expect(s.cap_add ?? [], name).toEqual(name === "private-location" ? ["NET_RAW"] : []);
+        expect(s.user ?? "", name).not.toMatch(/^(0|root)(:|$)/);
+      }
+    });
+
+    it("our services run on a read-only root filesystem with a tmpfs /tmp, and Next.js with its cache on tmpfs", () => {
+      for (const [name, s] of Object.entries(services)) {
+        if (!s.build) continue;
+        expect(s.read_only, name).toBe(true);
+        expect(s.tmpfs, name).toContain("/tmp");
+        if (s.command?.at(-1)?.endsWith("/server.js")) expect(s.tmpfs, name).toContain(`/app/apps/${name}/.next/cache`);
+      }
+    });
+
+    it("third-party images are pinned: no `latest` and no missing tag by default", () => {
+      for (const [name, s] of Object.entries(services)) {
+        if (s.build) continue; // ours, built from this checkout
+        const image = interpolate(s.image!, {});
+        const tag = /:([^/:]+)$/.exec(image)?.[1];
+        expect(tag, `${name}: ${image}`).toBeDefined();
+        expect(tag, `${name}: ${image}`).not.toBe("latest");
+      }
+      expect(interpolate(services.database!.image!, {})).toBe("ghcr.io/tursodatabase/libsql-server:v0.24.32");
+    });
+
+    it("the backend network is internal and holds the database; only services that use the database, Redis or analytics share a network with it", () => {
+      expect(networks.backend?.internal).toBe(true);
+      expect(networksOf(services.database!)).toContain("backend");
+      for (const [name, s] of Object.entries(services)) {
+        if (thirdParty.includes(name) || !shareNetwork(s, services.database!)) continue;
+        const uses = ["DATABASE_URL", "REDIS_URL", "ANALYTICS_URL"].some((v) => s.environment?.[v] !== undefined);
+        expect(uses, `${name} shares a network with the database`).toBe(true);
+      }
+      // The database's second network exists only to publish it on the host's loopback.
+      for (const n of networksOf(services.database!).filter((n) => n !== "backend")) {
+        const members = Object.entries(services).filter(([, s]) => networksOf(s).includes(n));
+        expect(
+          members.map(([m]) => m).filter((m) => !thirdParty.includes(m)),
+          n,
+        ).toEqual([]);
+      }
+    });
+
+    it("sqld requires a token: its key comes from the db-keys one-shot, and every database user mounts the token read-only", () => {
+      const db = services.database!;
+      expect(db.environment?.SQLD_AUTH_JWT_KEY_FILE).toBe("/keys/db-jwt.pub");
+      expect(db.environment).not.toHaveProperty("SQLD_AUTH_JWT_KEY");
+      expect(db.volumes).toContain("db-keys:/keys:ro");
+      expect(db.depends_on?.["db-keys"]).toEqual({ condition: "service_completed_successfully" });
+      const keys = services["db-keys"]!;
+      expect(keys.command).toEqual(["node", "/app/apps/server/dist/db-keys.js"]);
+      expect(keys.environment).toEqual({ DB_KEYS_DIR: "/keys" });
+      expect(keys.volumes).toEqual(["db-keys:/keys"]);
+      expect(keys.network_mode).toBe("none");
+      expect(keys.restart).toBe("no");
+      expect(usesDatabase.length).toBeGreaterThan(2);
+      for (const [name, s] of usesDatabase) {
+        expect(s.environment?.DATABASE_AUTH_TOKEN_FILE, name).toBe("/keys/db-token");
+        expect(s.environment, name).not.toHaveProperty("DATABASE_AUTH_TOKEN");
+        expect(s.volumes, name).toContain("db-keys:/keys:ro");
+      }
+      // Nobody else sees the keys.
+      for (const [name, s] of Object.entries(services)) {
+        if (name === "db-keys" || name === "database" || usesDatabase.some(([n]) => n === name)) continue;
+        expect(s.volumes?.filter((v) => v.startsWith("db-keys:")) ?? [], name).toEqual([]);
+      }
+    });
+
+    it("compose refuses to start without AUTH_SECRET and VIGIL_SECRET_KEY, naming the variable and how to make one", () => {
+      const env = { ...dotEnv };
+      delete env.VIGIL_SECRET_KEY;
+      expect(() => composedEnv(services.dashboard!, env)).toThrow(/^VIGIL_SECRET_KEY: set VIGIL_SECRET_KEY in \.env \(openssl rand/);
+      delete env.AUTH_SECRET;
+      expect(() => composedEnv(services["status-page"]!, env)).toThrow(/^AUTH_SECRET: set AUTH_SECRET in \.env/);
+      for (const name of ["db-migrate", "dashboard"]) {
+        expect(composedEnv(services[name]!).VIGIL_SECRET_KEY, name).toBe(dotEnv.VIGIL_SECRET_KEY);
+      }
+    });
+
+    it("only the dashboard and status page (and, in the full deployment, the server) are published on all interfaces", () => {
+      const wide = Object.entries(services)
+        .filter(([, s]) => ports(s).some((p) => p.ip === "0.0.0.0"))
+        .map(([n]) => n)
+        .sort();
+      expect(wide).toEqual(file === "docker-compose.yaml" ? ["dashboard", "server", "status-page"] : ["dashboard", "status-page"]);
+      for (const [name, s] of Object.entries(services)) {
+        if (!wide.includes(name)) for (const p of ports(s)) expect(p.ip, `${name}:${p.host}`).toBe("127.0.0.1");
+      }
+    });
+  });
+}
+
+describe("docker-compose.yaml: the probe cannot reach the instance's internals", () => {
+  const { services, networks } = load("docker-compose.yaml");
+  const probe = services["private-location"]!;
+
+  it("the probe is on no network with the database, Redis or analytics, and shares one with the server", () => {
+    for (const internal of thirdParty) expect(shareNetwork(probe, services[internal]!), internal).toBe(false);
+    expect(shareNetwork(probe, services.server!)).toBe(true);
+    // Its network reaches the outside world (its checks), and holds the server and nothing else.
+    for (const n of networksOf(probe)) {
+      expect(networks[n]?.internal ?? false, n).toBe(false);
+      const members = Object.entries(services).filter(([, s]) => networksOf(s).includes(n));
+      expect(members.map(([m]) => m).sort(), n).toEqual(["private-location", "server"]);
+    }
+  });
+
+  it("the database, Redis and analytics sit on the internal backend network, and every service that reaches them is ours", () => {
+    for (const name of thirdParty) expect(networksOf(services[name]!), name).toContain("backend");
+    expect(networksOf(services.redis!)).toEqual(["backend"]);
+    const onBackend = Object.entries(services)
+      .filter(([, s]) => networksOf(s).includes("backend"))
+      .map(([n]) => n)
+      .sort();
+    expect(onBackend).toEqual([
+      "analytics",
+      "analytics-deploy",
+      "dashboard",
+      "database",
+      "db-migrate",
+      "redis",
+      "server",
+      "status-page",
+      "workflows",
+    ]);
+    // Alerts and mail leave through a network with a way out.
+    for (const name of ["workflows", "dashboard", "status-page", "server"]) {
+      expect(
+        networksOf(services[name]!).some((n) => !networks[n]?.internal),
+        name,
+      ).toBe(true);
+    }
+  });
+
+  it("the probe gets its key, the server's address and its own settings, and no database, Redis, analytics or signing secret", () => {
+    const names = Object.keys(probe.environment ?? {});
+    expect(names.filter((n) => /^(DATABASE_|REDIS_|ANALYTICS_|AUTH_|VIGIL_SECRET|QUEUE_)/.test(n))).toEqual([]);
+    expect(names.filter((n) => !/^(SERVICE_KEY|SERVICE_INGEST_URL|PROBE_\w+|LOG_LEVEL|PORT|HOST)$/.test(n))).toEqual([]);
+    expect(probe.volumes).toEqual(["probe:/data/probe"]);
+  });
+
+  it("the cli tool reaches the server only, with only its address and API token", () => {
+    const cli = services.cli!;
+    expect(Object.keys(cli.environment ?? {}).sort()).toEqual(["VIGIL_API_TOKEN", "VIGIL_API_URL"]);
+    for (const [name, s] of Object.entries(services)) {
+      if (name !== "cli" && name !== "server") expect(shareNetwork(cli, s), name).toBe(false);
+    }
+    expect(shareNetwork(cli, services.server!)).toBe(true);
+  });
+
+  it("Redis requires REDIS_PASSWORD: the server, its healthcheck and the apps' REDIS_URL all use it, and compose refuses without it", () => {
+    const redis = services.redis!;
+    const command = redis.command!.map((c) => interpolate(c, dotEnv));
+    expect(command.slice(command.indexOf("--requirepass"), command.indexOf("--requirepass") + 2)).toEqual([
+      "--requirepass",
+      dotEnv.REDIS_PASSWORD,
+    ]);
+    expect(composedEnv(redis).REDISCLI_AUTH).toBe(dotEnv.REDIS_PASSWORD);
+    expect(redis.healthcheck?.test).toEqual(["CMD", "redis-cli", "ping"]);
+    const users = Object.entries(services).filter(([, s]) => s.environment?.REDIS_URL !== undefined);
+    expect(users.map(([n]) => n).sort()).toEqual(["dashboard", "server", "workflows"]);
+    for (const [name, s] of users) expect(composedEnv(s).REDIS_URL, name).toBe(`redis://:${dotEnv.REDIS_PASSWORD}@redis:6379`);
+    const { REDIS_PASSWORD: _, ...without } = dotEnv;
+    expect(() => composedEnv(services.server!, without)).toThrow(/^REDIS_PASSWORD: set REDIS_PASSWORD in \.env \(openssl rand -hex 32\)/);
+  });
+
+  it("ClickHouse's user has no access management, and the analytics migrations need none (no users, roles or grants)", () => {
+    expect(services.analytics!.environment).not.toHaveProperty("CLICKHOUSE_DEFAULT_ACCESS_MANAGEMENT");
+    const dir = join(root, "packages/analytics/clickhouse");
+    const sql = readdirSync(dir).map((f) => read(`packages/analytics/clickhouse/${f}`));
+    expect(sql.length).toBeGreaterThan(0);
+    for (const text of sql) expect(text).not.toMatch(/\b(CREATE|ALTER|DROP)\s+(USER|ROLE|QUOTA|ROW POLICY|SETTINGS PROFILE)\b|\bGRANT\b/i);
+  });
+
+  it("workflows and the probe publish on the host's loopback until the operator opts in", () => {
+    expect(ports(services.workflows!)).toEqual([{ ip: "127.0.0.1", host: 3000, container: 3000 }]);
+    expect(ports(services.workflows!, { WORKFLOWS_BIND: "0.0.0.0" })[0]!.ip).toBe("0.0.0.0");
+    expect(ports(probe)).toEqual([{ ip: "127.0.0.1", host: 8081, container: 8081 }]);
+    expect(ports(probe, { PROBE_BIND: "0.0.0.0" })[0]!.ip).toBe("0.0.0.0");
+  });
+});
+
+describe("docker-compose.lite.yaml: no Redis", () => {
+  const { services } = load("docker-compose.lite.yaml");
+
+  it("has no Redis, and its dashboard gets no REDIS_URL, so it never tries one", () => {
+    expect(services).not.toHaveProperty("redis");
+    for (const [name, s] of Object.entries(services)) expect(s.environment ?? {}, name).not.toHaveProperty("REDIS_URL");
+    expect(composedEnv(services.dashboard!, { ...dotEnv, REDIS_URL: "redis://127.0.0.1:6379" })).not.toHaveProperty("REDIS_URL");
+  });
+});
+
+describe("Dockerfile: app code is not writable by the user that runs it", () => {
+  const text = read("Dockerfile");
+
+  it("copies files as root and gives node only the probe's outbox and the keys directory", () => {
+    expect(text).not.toMatch(/--chown/);
+    const chowned = [...text.matchAll(/chown\s+(?:-R\s+)?node(?::node)?\s+([^&\n]+)/g)].flatMap((m) => m[1]!.trim().split(/\s+/));
+    expect(chowned.sort()).toEqual(["/data/probe", "/keys"]);
+  });
+});
+
+describe("the compose environment against each app's env schema", () => {
+  const schemas: Record<string, () => Promise<{ schema: Schema; crossCheck?: (e: never) => [string, string] | null }>> = {
     server: async () => ({ schema: (await import("../apps/server/src/env")).ServerEnv }),
     workflows: async () => ({ schema: (await import("../apps/workflows/src/env")).WorkflowsEnv }),
     "private-location": async () => ({ schema: (await import("../apps/private-location/src/env")).ProbeEnv }),
@@ -381,18 +665,25 @@ describe("the compose environment against each app's env schema", () => {
   };
 
   for (const file of ["docker-compose.yaml", "docker-compose.lite.yaml"]) {
-    it(`every app in ${file} accepts the environment of .env.example filled in as the setup steps say`, async () => {
+    it(`every app in ${file} accepts the environment compose gives it from .env.example filled in as the setup steps say`, async () => {
       const { parseEnv } = await import("../packages/config/src/index");
       const { services } = load(file);
       for (const [name, service] of Object.entries(services)) {
         const schemaOf = schemas[name];
         if (!schemaOf) continue;
         const { schema, crossCheck } = await schemaOf();
-        const env = { ...envFile };
-        for (const [k, v] of Object.entries(service.environment ?? {})) if (v !== null) env[k] = v;
-        const parsed = parseEnv(schema, env as NodeJS.ProcessEnv);
+        const parsed = parseEnv(schema, composedEnv(service));
         expect(crossCheck?.(parsed as never) ?? null, name).toBeNull();
       }
     });
   }
+
+  it("the lite dashboard runs without Redis: its parsed environment has no REDIS_URL", async () => {
+    const { parseEnv } = await import("../packages/config/src/index");
+    const { DashboardEnv } = await import("../apps/dashboard/lib/env");
+    const lite = parseEnv(DashboardEnv, composedEnv(load("docker-compose.lite.yaml").services.dashboard!));
+    expect(lite.REDIS_URL).toBeUndefined();
+    const full = parseEnv(DashboardEnv, composedEnv(load("docker-compose.yaml").services.dashboard!));
+    expect(full.REDIS_URL).toBe(`redis://:${dotEnv.REDIS_PASSWORD}@redis:6379`);
+  });
 });

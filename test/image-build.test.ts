@@ -1,7 +1,7 @@
 // No Docker engine here, so the Dockerfile's Node stages are replayed by a small interpreter: each stage's
 // /app is a temp directory, COPY and RUN do what they say (RUN through sh), and any instruction it does not
 // know fails the test. The only liberties: pnpm and turbo come from this machine (same versions, checked),
-// `--mount` cache flags are dropped, the pnpm store is this machine's, and `/data` maps into the stage.
+// `--mount` cache flags are dropped, the pnpm store is this machine's, and `/data` and `/keys` map into the stage.
 import { execFile, execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,6 +1,6 @@
 // Each Node service's image command, run outside Docker: the build step's bundles (dist/*.js), the compose
-// environment (.env.example plus the service's `environment`), compose hostnames mapped to 127.0.0.1 and
-// free ports. The Next.js apps (dashboard, status page) are built and started by their own tests.
+// environment (the service's `environment`, filled in from .env.example and the secrets the setup steps
+// generate), compose hostnames mapped to 127.0.0.1 and free ports, /keys to a directory of the test. The Next.js apps (dashboard, status page) are built and started by their own tests.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,14 +21,27 @@ const compose = yaml.load(readFileSync(join(root, "docker-compose.yaml"), "utf8"
   schema: yaml.CORE_SCHEMA.withTags([yaml.mergeTag]),
 }) as { services: Record<string, Service> };
 
-/** What `env_file: .env` gives a service when .env is a copy of .env.example. */
-const envFile: Record<string, string> = {};
+/** .env as docs/self-hosting.md step 1 leaves it: a copy of .env.example with its secrets generated. */
+const dotEnv: Record<string, string> = {};
 for (const line of readFileSync(join(root, ".env.example"), "utf8").split("\n")) {
   const m = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
-  if (m) envFile[m[1]!] = m[2]!;
+  if (m) dotEnv[m[1]!] = m[2]!;
 }
-// Setup fills in the key that encrypts stored secrets (README: Environment).
-envFile.VIGIL_SECRET_KEY = generateSecretKey();
+Object.assign(dotEnv, {
+  AUTH_SECRET: "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==",
+  // The test's Redis has no password; ioredis goes on when a server needs none.
+  REDIS_PASSWORD: "cd".repeat(32),
+  ANALYTICS_API_KEY: "ab".repeat(32),
+  // Setup fills in the key that encrypts stored secrets (README: Environment).
+  VIGIL_SECRET_KEY: generateSecretKey(),
+});
+/** Compose's interpolation of `${VAR}`, `${VAR:-default}` and `${VAR:?error}`. */
+const interpolate = (text: string, env: Record<string, string>) =>
+  text.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_, name: string, op?: string, arg?: string) => {
+    if (env[name]) return env[name];
+    if (op === "?") throw new Error(`${name}: ${arg}`);
+    return op === "-" ? (arg ?? "") : "";
+  });
 
 const dataDir = mkdtempSync(join(tmpdir(), "vigil-images-"));
 const children: ChildProcess[] = [];
@@ -38,10 +51,15 @@ let hosts: Record<string, string>;
 /** The service's command and environment as compose would run it, with its hostnames and ports mapped here. */
 function composed(name: string, overrides: Record<string, string> = {}) {
   const service = compose.services[name]!;
-  const env: Record<string, string> = { PATH: process.env.PATH!, HOME: process.env.HOME ?? dataDir, ...envFile };
-  for (const [k, v] of Object.entries(service.environment ?? {})) if (v !== null) env[k] = v;
+  const env: Record<string, string> = { PATH: process.env.PATH!, HOME: process.env.HOME ?? dataDir };
+  for (const [k, v] of Object.entries(service.environment ?? {})) env[k] = interpolate(v ?? "", dotEnv);
   for (const [k, v] of Object.entries(env)) {
-    env[k] = v.replace(/\/\/(database|redis|server|analytics):(\d+)/, (_, host: string, port: string) => `//${hosts[`${host}:${port}`]}`);
+    env[k] = v
+      .replace(
+        /\/\/([^@/]*@)?(database|redis|server|analytics):(\d+)/,
+        (_, auth = "", host: string, port: string) => `//${auth}${hosts[`${host}:${port}`]}`,
+      )
+      .replace(/^\/keys\//, `${dataDir}/keys/`);
   }
   const command = (service.command ?? []).map((part) => part.replace(/^\/app\//, root));
   return { command, env: { ...env, ...overrides } as NodeJS.ProcessEnv };

@@ -1,5 +1,5 @@
 import { defaultQueuePrefix } from "@vigil/core";
-import { createRedis, ProbeBus } from "@vigil/queue";
+import { createRedis, logRedisOutages, optionalRedisRetry, ProbeBus } from "@vigil/queue";
 import { getDb } from "./db";
 import { getEnv } from "./env";
 import { log } from "./log";
@@ -14,9 +14,12 @@ export function getBus(): Promise<ProbeBus> | null {
   const env = getEnv();
   if (!env.REDIS_URL) return null;
   bus ??= (async () => {
-    const redis = createRedis(env.REDIS_URL!, "producer");
-    const sub = createRedis(env.REDIS_URL!, "subscriber");
-    for (const r of [redis, sub]) r.on("error", (err) => log().warn({ err: err.message }, "redis"));
+    // The dashboard works without Redis (only Test now and instant probe wake-ups need it): one warning
+    // when it is away, and retries backing off to a minute.
+    const options = { retryStrategy: optionalRedisRetry };
+    const redis = createRedis(env.REDIS_URL!, "producer", options);
+    const sub = createRedis(env.REDIS_URL!, "subscriber", options);
+    for (const r of [redis, sub]) logRedisOutages(r, log());
     const prefix = env.QUEUE_PREFIX ?? (await defaultQueuePrefix(getDb()));
     return new ProbeBus(redis, sub, prefix);
   })();

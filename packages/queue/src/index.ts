@@ -62,6 +62,29 @@ export function createRedis(url: string, role: "worker" | "producer" | "subscrib
   });
 }
 
+/** Retries for a Redis a service can run without: 1 s, doubling up to a minute, so an absent one costs nothing. */
+export const optionalRedisRetry = (times: number) => Math.min(1000 * 2 ** Math.min(times - 1, 6), 60_000);
+
+/**
+ * Logs a connection's outage once (its first error), and its return, instead of one line per retry:
+ * a Redis that stays away must not fill the log.
+ */
+export function logRedisOutages(
+  redis: Redis,
+  log: { warn(fields: object, message: string): void; info(fields: object, message: string): void },
+): void {
+  let down = false;
+  redis.on("error", (err: Error) => {
+    if (down) return;
+    down = true;
+    log.warn({ err: err.message }, "redis unreachable; retrying with backoff");
+  });
+  redis.on("ready", () => {
+    if (down) log.info({}, "redis reachable again");
+    down = false;
+  });
+}
+
 export class QueueUnavailableError extends Error {
   constructor(cause: unknown) {
     super(`queue unavailable: ${(cause as Error)?.message ?? cause}`);
