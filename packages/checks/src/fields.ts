@@ -63,7 +63,9 @@ export function keepSecret(
   const before = to.stored ? (originOf(to.stored) ?? to.stored) : DEFAULT;
   const after = to.draft ? (originOf(to.draft) ?? to.draft) : DEFAULT;
   if (before !== after)
-    return { refused: `the URL's origin changed (${before} → ${after}): enter the secret again; "***" keeps a stored secret only for the same origin` };
+    return {
+      refused: `the URL's origin changed (${before} → ${after}): enter the secret again; "***" keeps a stored secret only for the same origin`,
+    };
   return { value: stored };
 }
 

@@ -1,6 +1,6 @@
+import { keepSecret, originOf } from "@vigil/api-contract";
 import { type Conn, type Db, monitor, monitorChannel, notificationChannel } from "@vigil/db-schema";
 import { assertWithinLimits, type LimitCheck } from "@vigil/limits";
-import { keepSecret } from "@vigil/api-contract";
 import { CHANNEL_KINDS, type ChannelKind, channels, redactConfig, validateChannelConfig } from "@vigil/notifier";
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
@@ -108,6 +108,12 @@ function keepSecrets(kind: ChannelKind, next: Record<string, unknown>, stored: R
 }
 
 const asUrl = (v: unknown) => (typeof v === "string" ? v : null);
+
+/** The origin a channel sends to (no path, no query: a Slack-style URL is itself the secret), or null when the operator fixes it. */
+export function channelDestination(kind: ChannelKind, config: Record<string, unknown>): string | null {
+  const field = channels[kind].destination ?? Object.keys(config).find((k) => /url$/i.test(k));
+  return field ? originOf(asUrl(config[field])) : null;
+}
 
 async function linkedMonitors(tx: Conn, channelIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(channelIds.map((id) => [id, []]));

@@ -76,7 +76,9 @@ export const http = defineCheckKind({
     url: m?.request.url ?? null,
     method: m?.request.method ?? null,
     // "***" keeps a stored header only while the request goes to the same origin.
-    headers: m ? keepStored(m.request.headers, previous?.headers, { path: "request.headers", stored: previous?.url, draft: m.request.url }) : null,
+    headers: m
+      ? keepStored(m.request.headers, previous?.headers, { path: "request.headers", stored: previous?.url, draft: m.request.url })
+      : null,
     secretHeaders: m?.request.secretHeaders?.length ? [...new Set(m.request.secretHeaders)] : null,
     body: m?.request.body ?? null,
     followRedirects: m?.request.followRedirects ?? null,
