@@ -138,19 +138,28 @@ describe("monitor request headers", () => {
   });
 
   it("a Test now run is in the audit log with its actor, target origin and outcome", async () => {
-    const r = await s.call("POST", "/v1/monitors/test", {
+    const loc = await s.call("POST", "/v1/private-locations", { name: "audit-probe", region: "scl" });
+    const running = s.call("POST", "/v1/monitors/test", {
       kind: "http",
       frequency: "1m",
       regions: ["scl"],
+      timeout: "2s",
       request: { url: `${own.origin}/path?token=never-logged`, headers: { Accept: "text/plain" } },
     });
-    expect(r.status).toBe(409); // no probe serves scl: the attempt is still recorded
+    // Answered the way a probe answers: its long poll hands out the run, it posts the result.
+    let runs: { runId: string }[] = [];
+    for (let i = 0; i < 20 && runs.length === 0; i++) {
+      runs = (await s.call("GET", "/v1/probe/wait?timeout=500", undefined, loc.body.serviceKey)).body.runs;
+    }
+    const answer = { status: "success", latencyMs: 7, attempts: 1, statusCode: 200 };
+    expect((await s.call("POST", `/v1/probe/runs/${runs[0]!.runId}`, answer, loc.body.serviceKey)).status).toBe(204);
+    expect((await running).status).toBe(200);
     const log = await s.call("GET", "/v1/audit-log?limit=5");
     const entry = log.body.entries.find((e: { action: string }) => e.action === "monitor.test");
     expect(entry).toMatchObject({
       actor: expect.stringMatching(/^api-key:/),
       targetType: "monitor",
-      metadata: { kind: "http", target: own.origin, outcome: "no_probe" },
+      metadata: { kind: "http", target: own.origin, outcome: "success", statusCode: 200 },
     });
     expect(JSON.stringify(entry)).not.toContain("never-logged");
   });

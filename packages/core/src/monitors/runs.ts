@@ -72,7 +72,7 @@ function destinationOf(check: CheckDefinition): string {
   return /^https?:/i.test(target) ? (originOf(target) ?? target) : target;
 }
 
-/** Runs a check on a probe and records the run in the audit log: who ran what where, and what came of it. */
+/** Runs a check on a probe and records the run in the audit log: who ran what where, and what came of it (not the URL's path or query). */
 async function auditedRun(
   db: Db,
   bus: RunBus,
@@ -96,7 +96,8 @@ async function auditedRun(
     await record("probe bus unavailable");
     throw err;
   }
-  await record(out.ok ? out.result.status : out.code, out.ok ? out.result.statusCode : undefined);
+  // No probe serves the regions: nothing was sent anywhere, so there is no run to record.
+  if (out.ok || out.code !== "no_probe") await record(out.ok ? out.result.status : out.code, out.ok ? out.result.statusCode : undefined);
   return out;
 }
 
