@@ -1,4 +1,5 @@
 "use client";
+import { originOf } from "@vigil/api-contract";
 import { Lock, Plus, Save, X } from "lucide-react";
 import { useActionState, useState } from "react";
 import { createChannelAction, updateChannelAction } from "../lib/channel-actions";
@@ -22,11 +23,13 @@ function MapField({
   initial,
   error,
   editing,
+  moved,
 }: {
   spec: FieldSpec;
   initial: { name: string; value: string }[];
   error?: string;
   editing: boolean;
+  moved: Moved;
 }) {
   const name = `config.${spec.key}`;
   const [rows, setRows] = useState(() => initial.map((r, i) => ({ ...r, id: i, kept: editing && spec.secret })));
@@ -41,6 +44,7 @@ function MapField({
         {spec.label} {spec.secret ? <span className="ml-1 text-xs font-normal text-zinc-500">(values write-only)</span> : null}
       </legend>
       {rows.length === 0 ? <p className="text-sm text-zinc-500">None.</p> : null}
+      {rows.some((r) => r.kept) ? <MovedNote moved={moved} testId={`moved-${spec.key}`} /> : null}
       {rows.map((r, i) => (
         <div key={r.id} className="flex items-center gap-2">
           {r.kept ? <input type="hidden" name={`${name}.kept`} value={r.name} /> : null}
@@ -58,7 +62,7 @@ function MapField({
             defaultValue={r.value}
             type={spec.secret ? "password" : "text"}
             autoComplete="off"
-            placeholder={r.kept ? "set — leave blank to keep" : "value"}
+            placeholder={r.kept ? (moved ? `enter again for ${moved.to}` : "set — leave blank to keep") : "value"}
             className="font-mono"
             invalid={!!error}
           />
@@ -88,10 +92,39 @@ function MapField({
   );
 }
 
+/** The destination's origin changed since it was stored: stored secrets are not sent there. */
+type Moved = { from: string; to: string } | null;
+
+function MovedNote({ moved, testId }: { moved: Moved; testId: string }) {
+  if (!moved) return null;
+  return (
+    <p className="text-xs text-amber-700" data-testid={testId}>
+      The URL now goes to {moved.to} (was {moved.from}): a stored secret is only sent to the origin it was entered for. Enter it again, or
+      the change is refused.
+    </p>
+  );
+}
+
 /** One control for one schema field; secrets are never pre-filled, only said to be set or not. */
-function ConfigField({ spec, values, error, editing }: { spec: FieldSpec; values: FormValues; error?: string; editing: boolean }) {
+function ConfigField({
+  spec,
+  values,
+  error,
+  editing,
+  moved,
+  onDestination,
+}: {
+  spec: FieldSpec;
+  values: FormValues;
+  error?: string;
+  editing: boolean;
+  moved: Moved;
+  /** Set on the destination field: reports what the user types. */
+  onDestination?: (url: string) => void;
+}) {
   const name = `config.${spec.key}`;
-  if (spec.type === "map") return <MapField spec={spec} initial={values.maps[spec.key] ?? []} error={error} editing={editing} />;
+  if (spec.type === "map")
+    return <MapField spec={spec} initial={values.maps[spec.key] ?? []} error={error} editing={editing} moved={moved} />;
   const label = spec.required ? spec.label : `${spec.label} (optional)`;
   const help = spec.help;
   if (spec.type === "boolean") {
@@ -146,7 +179,7 @@ function ConfigField({ spec, values, error, editing }: { spec: FieldSpec; values
               name={name}
               type="password"
               autoComplete="off"
-              placeholder={isSet ? "set — leave blank to keep" : (spec.example ?? "")}
+              placeholder={isSet ? (moved ? `enter again for ${moved.to}` : "set — leave blank to keep") : (spec.example ?? "")}
               invalid={!!error}
               aria-describedby={error ? `${name}-error` : undefined}
             />
@@ -155,6 +188,7 @@ function ConfigField({ spec, values, error, editing }: { spec: FieldSpec; values
             </span>
           </div>
         </Field>
+        {isSet ? <MovedNote moved={moved} testId={`moved-${spec.key}`} /> : null}
         {isSet ? <input type="hidden" name={`${name}.set`} value="1" /> : null}
         {isSet && !spec.required ? (
           <label className="flex items-center gap-2 text-xs text-zinc-600">
@@ -172,6 +206,7 @@ function ConfigField({ spec, values, error, editing }: { spec: FieldSpec; values
         type={spec.secret ? "password" : (INPUT_TYPE[spec.type] ?? "text")}
         autoComplete="off"
         defaultValue={spec.secret ? undefined : String(values.values[spec.key] ?? "")}
+        onChange={onDestination ? (e) => onDestination(e.target.value) : undefined}
         placeholder={spec.example ?? ""}
         invalid={!!error}
         aria-describedby={error ? `${name}-error` : undefined}
@@ -204,6 +239,11 @@ export function ChannelForm({
   );
   const values = { ...stored, values: { ...stored.values, ...typed } };
   const fields = state.fields ?? {};
+  // The same rule core enforces: a secret left as stored keeps it only for the origin it was stored for.
+  const storedDestination = spec.destination ? String(stored.values[spec.destination] ?? "") : "";
+  const [destination, setDestination] = useState(spec.destination ? String(values.values[spec.destination] ?? "") : "");
+  const [from, to] = [originOf(storedDestination), originOf(destination)];
+  const moved: Moved = editing && from !== to ? { from: from ?? "the default", to: to ?? "the default" } : null;
   const formError = state.error && Object.keys(fields).length === 0 ? state.error : null;
   return (
     <form action={action} className="grid gap-5" noValidate data-testid="channel-form">
@@ -221,7 +261,15 @@ export function ChannelForm({
         />
       </Field>
       {spec.fields.map((f) => (
-        <ConfigField key={f.key} spec={f} values={values} error={fields[`config.${f.key}`]} editing={editing} />
+        <ConfigField
+          key={f.key}
+          spec={f}
+          values={values}
+          error={fields[`config.${f.key}`]}
+          editing={editing}
+          moved={moved}
+          onDestination={f.key === spec.destination ? setDestination : undefined}
+        />
       ))}
       {formError ? (
         <div role="alert" data-testid="form-error">

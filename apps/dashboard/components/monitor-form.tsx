@@ -1,5 +1,5 @@
 "use client";
-import { isSecretHeader } from "@vigil/api-contract";
+import { isSecretHeader, originOf } from "@vigil/api-contract";
 import { FlaskConical, Plus, Save, Sparkles, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { type FormEvent, type ReactNode, startTransition, useActionState, useEffect, useRef, useState } from "react";
@@ -48,7 +48,10 @@ function HeaderRows({
   allSecret,
   error,
   add,
+  moved,
 }: {
+  /** The destination's origin changed since it was stored: stored secrets are not sent there, so they must be typed again. */
+  moved?: { from: string; to: string } | null;
   prefix: string;
   label: string;
   /** The add button's text. */
@@ -63,6 +66,12 @@ function HeaderRows({
     <fieldset className="grid gap-2">
       <legend className="mb-1.5 text-sm font-medium text-zinc-800">{label}</legend>
       {rows.length === 0 ? <p className="text-xs text-zinc-500">None.</p> : null}
+      {moved && rows.some((h) => h.stored) ? (
+        <p className="text-xs text-amber-700" data-testid={`${prefix}-moved`}>
+          The URL now goes to {moved.to} (was {moved.from}): stored secrets are only sent to the origin they were entered for. Enter them
+          again, or they are refused.
+        </p>
+      ) : null}
       {rows.map((h, i) => {
         const alwaysSecret = allSecret || (h.name.trim() !== "" && isSecretHeader(h.name.trim()));
         const secret = alwaysSecret || h.secret;
@@ -82,7 +91,7 @@ function HeaderRows({
               aria-label={`${label} ${i + 1} value`}
               type={secret ? "password" : "text"}
               autoComplete="off"
-              placeholder={h.stored ? "•••••• set — leave empty to keep" : "Value"}
+              placeholder={h.stored ? (moved ? `enter again for ${moved.to}` : "•••••• set — leave empty to keep") : "Value"}
               value={h.value}
               onChange={(e) => set(i, { value: e.target.value })}
               className="font-mono"
@@ -313,6 +322,11 @@ export function MonitorForm({
   const set = (patch: Partial<Draft>) => setD((x) => ({ ...x, ...patch }));
   const latest = (tested.at ?? 0) > (saved.at ?? 0) ? tested : saved;
   const fields = latest.fields ?? {};
+  // The same rule core enforces: "***" (a stored secret left empty) keeps it only for the origin it was stored for.
+  const movedFrom = (stored: string, now: string) => {
+    const [from, to] = [originOf(stored), originOf(now)];
+    return monitorId && from && from !== to ? { from, to: to ?? "no URL" } : null;
+  };
   const f = (name: string) => fields[name];
   const resultRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -416,6 +430,7 @@ export function MonitorForm({
             add="Add header"
             rows={d.headers}
             onChange={(headers) => set({ headers })}
+            moved={movedFrom(initial.url, d.url)}
             error={f("headers")}
           />
           <Field label="Body" name="body" error={f("body")} hint="Sent as is (up to 64 KiB).">
@@ -570,6 +585,7 @@ export function MonitorForm({
           add="Add OTLP header"
           rows={d.otelHeaders}
           onChange={(otelHeaders) => set({ otelHeaders })}
+          moved={movedFrom(initial.otelEndpoint, d.otelEndpoint)}
           allSecret
           error={f("otelHeaders")}
         />

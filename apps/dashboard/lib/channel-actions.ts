@@ -128,7 +128,7 @@ export async function testChannelAction(_prev: ActionState, form: FormData): Pro
   const m = await actionMember(form);
   if (!m.ok) return { error: m.error, at: now() };
   try {
-    const res = await sendTestNotification(getDb(), m.workspace.id, idOf(form), getEnv(), await getEgress());
+    const res = await sendTestNotification(getDb(), m.workspace.id, idOf(form), getEnv(), `user:${m.user.id}`, await getEgress());
     if (res.ok) return { ok: true, info: { status: String(res.status) }, at: now() };
     return { ok: false, error: res.error, info: res.status !== undefined ? { status: String(res.status) } : {}, at: now() };
   } catch (err) {

@@ -30,6 +30,8 @@ export interface KindSpec {
   /** The limit keys creating one checks beyond `notifications` and `notification-channels`. */
   needs: string[];
   fields: FieldSpec[];
+  /** The field holding the URL the secrets go to (webhook url, ntfy server), when the user sets it. */
+  destination?: string;
 }
 
 interface JsonField {
@@ -71,6 +73,7 @@ function build(kind: ChannelKind): KindSpec {
     title: schema.title ?? kind,
     description: schema.description ?? "",
     needs: NEEDS[kind] ?? [],
+    ...(def.destination !== undefined && { destination: def.destination }),
     fields: Object.entries(schema.properties).map(([key, f]) => ({
       key,
       label: f.title ?? humanize(key),

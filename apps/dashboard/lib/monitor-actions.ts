@@ -1,6 +1,6 @@
 "use server";
 import { createHash } from "node:crypto";
-import { type Monitor, MonitorInput, REDACTED, toCheckDefinition } from "@vigil/api-contract";
+import { type Monitor, MonitorInput, REDACTED } from "@vigil/api-contract";
 import {
   type ApplyPlan,
   applyMonitors,
@@ -8,8 +8,7 @@ import {
   createMonitor,
   listMonitors,
   NotFoundError,
-  runOnProbe,
-  storedHeaders,
+  testMonitorDraft,
   updateMonitor,
   ValidationError,
 } from "@vigil/core";
@@ -106,41 +105,32 @@ async function freeKey(workspaceId: number, name: string): Promise<string> {
   return key;
 }
 
-/** Runs the unsaved definition once on a probe serving its regions and shows what happened. */
+/**
+ * Runs the unsaved definition once on a probe serving its regions and shows what happened. A kept
+ * secret ("***") is filled in core from the stored monitor, and only while the URL's origin is unchanged.
+ */
 export async function testMonitorAction(_prev: MonitorFormState, form: FormData): Promise<MonitorFormState> {
   const m = await actionMember(form);
   if (!m.ok) return { error: m.error, at: Date.now() };
   const draft = draftFromForm(form);
-  if (draft.headers.some((h) => h.stored && h.value === "") || draft.otelHeaders.some((h) => h.stored && h.value === "")) {
-    // A kept secret's value is on the server only: test with the stored one.
-    const id = idOf(form);
-    if (id !== null) await fillStoredSecrets(m.workspace.id, id, draft);
-  }
   const parsed = parseDraft(draft);
   if (!parsed.ok) return { ...parsed.state, error: parsed.state.error.replace(/^Not saved/, "Cannot test") };
   const bus = getBus();
   if (!bus)
     return { test: { ok: false, message: "Test now needs the server's Redis (REDIS_URL is not set for the dashboard)." }, at: Date.now() };
+  let out: Awaited<ReturnType<typeof testMonitorDraft>>;
   try {
-    const out = await runOnProbe(getDb(), await bus, m.workspace.id, parsed.input.regions, null, toCheckDefinition(parsed.input));
-    if (!out.ok) return { test: { ok: false, message: out.message }, at: Date.now() };
-    return { test: { ok: true, location: { name: out.location.name, region: out.location.region }, result: out.result }, at: Date.now() };
+    out = await testMonitorDraft(getDb(), await bus, m.workspace.id, inputOf(draft), idOf(form), `user:${m.user.id}`);
   } catch (err) {
+    if (err instanceof ValidationError || err instanceof NotFoundError) {
+      const state = refused(err, draft);
+      return { ...state, error: state.error?.replace(/^Not saved/, "Cannot test") };
+    }
     log().warn({ err }, "test now failed");
     return { test: { ok: false, message: "Could not reach the probe bus (Redis); try again in a moment." }, at: Date.now() };
   }
-}
-
-/** Puts the stored values of kept secret headers into the draft, server side only, for a test run. */
-async function fillStoredSecrets(workspaceId: number, id: number, draft: Draft) {
-  const stored = await storedHeaders(getDb(), workspaceId, id);
-  if (!stored) return;
-  const fill = (rows: Draft["headers"], from: Record<string, string>) => {
-    const byName = new Map(Object.entries(from).map(([k, v]) => [k.toLowerCase(), v]));
-    for (const h of rows) if (h.stored && h.value === "") h.value = byName.get(h.name.trim().toLowerCase()) ?? "";
-  };
-  fill(draft.headers, stored.headers);
-  fill(draft.otelHeaders, stored.otelHeaders);
+  if (!out.ok) return { test: { ok: false, message: out.message }, at: Date.now() };
+  return { test: { ok: true, location: { name: out.location.name, region: out.location.region }, result: out.result }, at: Date.now() };
 }
 
 // ── Monitors as code ─────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
 "use server";
-import { ConflictError, deleteMonitor, monitorCheck, NotFoundError, runOnProbe, updateMonitor, ValidationError } from "@vigil/core";
+import { ConflictError, deleteMonitor, NotFoundError, runMonitorNow, updateMonitor, ValidationError } from "@vigil/core";
 import { LimitExceededError } from "@vigil/limits";
 import { revalidatePath } from "next/cache";
 import { notFound, redirect } from "next/navigation";
@@ -48,33 +48,29 @@ export async function triggerMonitorAction(_prev: ActionState, form: FormData): 
   const m = await actionMember(form);
   if (!m.ok) return { error: m.error, at: Date.now() };
   const id = monitorIdOf(form);
-  let def: Awaited<ReturnType<typeof monitorCheck>>;
-  try {
-    def = await monitorCheck(getDb(), m.workspace.id, id);
-  } catch (err) {
-    return refused(err);
-  }
   const bus = getBus();
   if (!bus) return { error: "Running a check now needs the server's Redis (REDIS_URL is not set for the dashboard).", at: Date.now() };
+  let out: Awaited<ReturnType<typeof runMonitorNow>>;
   try {
-    const out = await runOnProbe(getDb(), await bus, m.workspace.id, def.regions, id, def.check);
-    if (!out.ok) return { error: out.message, at: Date.now() };
-    const r = out.result;
-    return {
-      ok: true,
-      info: {
-        status: r.status,
-        location: `${out.location.name} (${out.location.region})`,
-        latency: `${r.latencyMs} ms`,
-        ...(r.statusCode ? { code: String(r.statusCode) } : {}),
-        ...(r.errorMessage ? { error: r.errorMessage } : {}),
-      },
-      at: Date.now(),
-    };
+    out = await runMonitorNow(getDb(), await bus, m.workspace.id, id, `user:${m.user.id}`);
   } catch (err) {
+    if (err instanceof NotFoundError) return refused(err);
     log().warn({ err }, "check now failed");
     return { error: "Could not reach the probe bus (Redis); try again in a moment.", at: Date.now() };
   }
+  if (!out.ok) return { error: out.message, at: Date.now() };
+  const r = out.result;
+  return {
+    ok: true,
+    info: {
+      status: r.status,
+      location: `${out.location.name} (${out.location.region})`,
+      latency: `${r.latencyMs} ms`,
+      ...(r.statusCode ? { code: String(r.statusCode) } : {}),
+      ...(r.errorMessage ? { error: r.errorMessage } : {}),
+    },
+    at: Date.now(),
+  };
 }
 
 /** Deletes the monitor (audited in core) and returns to the list. */

@@ -91,4 +91,12 @@ describe("channel forms generated from the notifier's schemas", () => {
     expect(fieldOf("config.url")).toBe("config.url");
     expect(fieldOf("name")).toBe("name");
   });
+
+  it("the form knows which field is a kind's destination, so a changed origin asks for its secrets again", () => {
+    expect(kindSpec("webhook").destination).toBe("url");
+    expect(kindSpec("ntfy").destination).toBe("server");
+    // The secret is the URL itself, or the operator fixes where it goes: nothing to compare.
+    expect(kindSpec("slack").destination).toBeUndefined();
+    expect(kindSpec("telegram").destination).toBeUndefined();
+  });
 });

@@ -6,10 +6,14 @@ export {
   httpUrl,
   isSecretHeader,
   isSecretQueryKey,
+  keepSecret,
   keepStored,
+  originOf,
   REDACTED,
   redactUrl,
   replaceUrlSecrets,
+  type SecretDestination,
+  SecretNotKeptError,
   type UrlSecret,
 } from "./fields";
 export * from "./kinds";

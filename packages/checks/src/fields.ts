@@ -20,7 +20,7 @@ export function isSecretHeader(name: string, marked: readonly string[] = []): bo
   return SECRET_HEADER_RE.test(name) || marked.some((m) => m.toLowerCase() === lower);
 }
 
-/** What every response shows in place of a secret value; sending it back keeps the stored one. */
+/** What every response shows in place of a secret value; sending it back keeps the stored one (see keepSecret). */
 export const REDACTED = "***";
 
 /** Query keys whose values are credentials, beyond what a secret header name already says. */
@@ -61,8 +61,70 @@ export function replaceUrlSecrets(text: string, replace: (secret: UrlSecret, val
 /** `https://user:pass@host/x?token=abc&page=2` becomes `https://***@host/x?token=***&page=2`, wherever it stands in `text`. */
 export const redactUrl = (text: string): string => replaceUrlSecrets(text, () => REDACTED);
 
-/** "***" sent back for a header keeps the value stored under that name (names compare case-insensitively). */
-export function keepStored(given: Record<string, string>, stored: Record<string, string> | null | undefined): Record<string, string> {
+/** A URL's origin (scheme, host, port): where a secret sent with it goes. Null when there is no URL. */
+export function originOf(url: string | null | undefined): string | null {
+  return url && URL.canParse(url) ? new URL(url).origin : null;
+}
+
+/** Where the secrets of one field are sent, before (stored) and after (draft) an edit; null: a fixed destination. */
+export interface SecretDestination {
+  /** The field as errors name it, e.g. `request.headers`. */
+  path: string;
+  stored: string | null | undefined;
+  draft: string | null | undefined;
+}
+
+/** "***" sent where it may not keep a stored secret; every field that broke the rule. */
+export class SecretNotKeptError extends Error {
+  constructor(readonly issues: { path: string; message: string }[]) {
+    super(`${issues[0]!.path}: ${issues[0]!.message}`);
+    this.name = "SecretNotKeptError";
+  }
+}
+
+// No URL: the kind's default destination (the operator's), the same before and after.
+const DEFAULT = "(default)";
+
+/**
+ * The rule for a secret sent back as "***": it keeps the stored value only while the destination's
+ * origin is unchanged, so an edit cannot point a stored secret at another host. Returns the value to
+ * use, or the reason it may not be kept.
+ */
+export function keepSecret(
+  stored: unknown,
+  draft: unknown,
+  to: Pick<SecretDestination, "stored" | "draft">,
+): { value: unknown } | { refused: string } {
+  if (draft !== REDACTED) return { value: draft };
+  if (stored === undefined || stored === null)
+    return { refused: `"***" stands for a stored secret, and none is stored here: enter the value` };
+  const before = to.stored ? (originOf(to.stored) ?? to.stored) : DEFAULT;
+  const after = to.draft ? (originOf(to.draft) ?? to.draft) : DEFAULT;
+  if (before !== after)
+    return {
+      refused: `the URL's origin changed (${before} → ${after}): enter the secret again; "***" keeps a stored secret only for the same origin`,
+    };
+  return { value: stored };
+}
+
+/**
+ * A header map with each "***" swapped for the value stored under that name (names compare
+ * case-insensitively), under keepSecret's rule; throws SecretNotKeptError naming every refused header.
+ */
+export function keepStored(
+  given: Record<string, string>,
+  stored: Record<string, string> | null | undefined,
+  to: SecretDestination,
+): Record<string, string> {
   const byName = new Map(Object.entries(stored ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-  return Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v === REDACTED ? (byName.get(k.toLowerCase()) ?? "") : v]));
+  const issues: { path: string; message: string }[] = [];
+  const out = Object.fromEntries(
+    Object.entries(given).map(([k, v]) => {
+      const kept = keepSecret(byName.get(k.toLowerCase()), v, to);
+      if ("refused" in kept) issues.push({ path: `${to.path}.${k}`, message: kept.refused });
+      return [k, "value" in kept ? String(kept.value) : v];
+    }),
+  );
+  if (issues.length > 0) throw new SecretNotKeptError(issues);
+  return out;
 }

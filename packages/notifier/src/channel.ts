@@ -45,6 +45,11 @@ export interface Channel<K extends string = string, C extends z.ZodObject = z.Zo
   readonly kind: K;
   readonly config: C;
   readonly secrets: readonly (keyof z.input<C> & string)[];
+  /**
+   * The config field holding the URL the secrets are sent to, when the user sets it: "***" keeps a
+   * stored secret only while its origin is unchanged. Absent: the secret is the URL, or the operator fixes it.
+   */
+  readonly destination?: keyof z.input<C> & string;
   build(config: z.output<C>, event: NotificationEvent, ctx: BuildContext): OutgoingRequest | OutgoingRequest[];
 }
 

@@ -150,7 +150,14 @@ describeRoute({
   response: TestOutput,
 });
 channels.post("/:id/test", async (c) => {
-  const outcome = await sendTestNotification(c.var.deps.db, c.var.workspace.id, idParam(c), c.var.deps.notifierEnv, c.var.deps.egress);
+  const outcome = await sendTestNotification(
+    c.var.deps.db,
+    c.var.workspace.id,
+    idParam(c),
+    c.var.deps.notifierEnv,
+    c.var.actor,
+    c.var.deps.egress,
+  );
   if (outcome.ok) return c.json({ ok: true, status: outcome.status });
   return c.json(errorBody("delivery_failed", outcome.error, { status: outcome.status, retryable: outcome.retryable }), 502);
 });

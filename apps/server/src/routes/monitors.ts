@@ -8,15 +8,14 @@ import {
   MonitorList,
   MonitorListQuery,
   RunOutput,
-  toCheckDefinition,
 } from "@vigil/api-contract";
-import { applyMonitors, createMonitor, createMonitors, deleteMonitor, getMonitor, listMonitors, toInput, updateMonitor } from "@vigil/core";
+import { applyMonitors, createMonitor, createMonitors, deleteMonitor, getMonitor, listMonitors, updateMonitor } from "@vigil/core";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Env } from "../context";
 import { errorBody } from "../errors";
 import { describeRoute, withBody, withQuery } from "../openapi";
-import { runOnProbe } from "../runs";
+import { runs } from "../runs";
 import { idParam } from "./params";
 
 export const monitors = new Hono<Env>();
@@ -110,8 +109,8 @@ const postMonitorsTestBody = withBody(
   "monitor",
 );
 monitors.post("/test", postMonitorsTestBody, async (c) => {
-  const input = c.req.valid("json");
-  const out = await runOnProbe(c.var.deps, c.var.workspace.id, input.regions, null, toCheckDefinition(input));
+  // A draft has no stored monitor: a "***" header has no secret to keep and is refused.
+  const out = await runs.test(c.var.deps, c.var.workspace.id, c.req.valid("json"), c.var.actor);
   if (!out.ok) return c.json(errorBody(out.code, out.message), out.code === "no_probe" ? 409 : 504);
   return c.json({ location: out.location, result: out.result });
 });
@@ -153,8 +152,7 @@ describeRoute({
   response: RunOutput,
 });
 monitors.post("/:id/trigger", async (c) => {
-  const m = await getMonitor(c.var.deps.db, c.var.workspace.id, idParam(c));
-  const out = await runOnProbe(c.var.deps, c.var.workspace.id, m.regions, m.id, toCheckDefinition(toInput(m)));
+  const out = await runs.trigger(c.var.deps, c.var.workspace.id, idParam(c), c.var.actor);
   if (!out.ok) return c.json(errorBody(out.code, out.message), out.code === "no_probe" ? 409 : 504);
   return c.json({ location: out.location, result: out.result });
 });

@@ -1,6 +1,7 @@
+import { keepSecret, originOf } from "@vigil/api-contract";
 import { type Conn, type Db, monitor, monitorChannel, notificationChannel } from "@vigil/db-schema";
 import { assertWithinLimits, type LimitCheck } from "@vigil/limits";
-import { CHANNEL_KINDS, type ChannelKind, REDACTED, redactConfig, validateChannelConfig } from "@vigil/notifier";
+import { CHANNEL_KINDS, type ChannelKind, channels, redactConfig, validateChannelConfig } from "@vigil/notifier";
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { getWorkspace, limitsOf } from "../access";
@@ -78,21 +79,40 @@ function validConfig(kind: ChannelKind, config: unknown): Record<string, unknown
   return config as Record<string, unknown>;
 }
 
-/** "***" in an edit means "keep the stored secret", at the top level and one level down (header maps). */
-function keepSecrets(next: Record<string, unknown>, stored: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
+/**
+ * "***" in an edit keeps the stored secret, at the top level and one level down (header maps), but
+ * only while the kind's destination URL keeps its origin: a stored secret never follows a new host.
+ */
+function keepSecrets(kind: ChannelKind, next: Record<string, unknown>, stored: Record<string, unknown>): Record<string, unknown> {
+  const { destination: field, secrets } = channels[kind] as { destination?: string; secrets: readonly string[] };
+  const to = field ? { stored: asUrl(stored[field]), draft: asUrl(next[field]) } : { stored: null, draft: null };
+  const issues: { path: string; message: string }[] = [];
+  const keep = (path: string, s: unknown, v: unknown) => {
+    const kept = keepSecret(s, v, to);
+    if ("refused" in kept) issues.push({ path: `config.${path}`, message: kept.refused });
+    return "value" in kept ? kept.value : v;
+  };
+  const out = Object.fromEntries(
     Object.entries(next).map(([k, v]) => {
-      if (v === REDACTED) return [k, stored[k]];
       const s = stored[k];
-      if (v && typeof v === "object" && !Array.isArray(v) && s && typeof s === "object") {
-        return [
-          k,
-          Object.fromEntries(Object.entries(v).map(([hk, hv]) => [hk, hv === REDACTED ? (s as Record<string, unknown>)[hk] : hv])),
-        ];
+      if (!secrets.includes(k)) return [k, v];
+      if (v && typeof v === "object" && !Array.isArray(v)) {
+        const inner = s && typeof s === "object" ? (s as Record<string, unknown>) : {};
+        return [k, Object.fromEntries(Object.entries(v).map(([hk, hv]) => [hk, keep(`${k}.${hk}`, inner[hk], hv)]))];
       }
-      return [k, v];
+      return [k, keep(k, s, v)];
     }),
   );
+  if (issues.length > 0) throw new ValidationError(`${issues[0]!.path}: ${issues[0]!.message}`, issues);
+  return out;
+}
+
+const asUrl = (v: unknown) => (typeof v === "string" ? v : null);
+
+/** The origin a channel sends to (no path, no query: a Slack-style URL is itself the secret), or null when the operator fixes it. */
+export function channelDestination(kind: ChannelKind, config: Record<string, unknown>): string | null {
+  const field = channels[kind].destination ?? Object.keys(config).find((k) => /url$/i.test(k));
+  return field ? originOf(asUrl(config[field])) : null;
 }
 
 async function linkedMonitors(tx: Conn, channelIds: number[]): Promise<Map<number, number[]>> {
@@ -136,7 +156,7 @@ async function assertNameFree(tx: Conn, workspaceId: number, channelName: string
 
 export async function createChannel(db: Db, workspaceId: number, raw: unknown, actor: Actor): Promise<ChannelView> {
   const input = parseInput(ChannelInput, raw, "channel");
-  const config = validConfig(input.kind, input.config);
+  const config = validConfig(input.kind, keepSecrets(input.kind, input.config, {}));
   const row = await db.transaction(
     async (tx) => {
       const ws = await getWorkspace(tx, workspaceId);
@@ -208,7 +228,7 @@ export async function updateChannel(db: Db, workspaceId: number, id: number, raw
         await assertNameFree(tx, workspaceId, patch.name, id);
         set.name = patch.name;
       }
-      if (patch.config !== undefined) set.config = validConfig(row.kind, keepSecrets(patch.config, row.config));
+      if (patch.config !== undefined) set.config = validConfig(row.kind, keepSecrets(row.kind, patch.config, row.config));
       if (patch.enabled !== undefined) {
         set.enabled = patch.enabled;
         // Re-enabling is the user saying "try again": clear the failing mark.

@@ -48,11 +48,13 @@ export async function applyMonitors(
       const byKey = new Map(rows.filter((r) => r.key).map((r) => [r.key!, r]));
       const plan: ApplyPlan = { create: [], update: [], delete: [], unchanged: [], applied: false };
       const wanted = new Set(inputs.map((x) => x.input.key!));
-      for (const { input } of inputs) {
+      for (const { input, path } of inputs) {
         const row = byKey.get(input.key!);
-        if (!row) plan.create.push(input.key!);
-        else {
-          const cols = toColumns(input, row);
+        if (!row) {
+          toColumns(input, undefined, path); // a "***" with nothing stored is refused before anything is written
+          plan.create.push(input.key!);
+        } else {
+          const cols = toColumns(input, row, path);
           const same =
             Object.entries(cols).every(([k, v]) => stable(v) === stable(row[k as keyof Row])) &&
             (input.channels === undefined || stable([...new Set(input.channels)].sort()) === stable(names.get(row.id) ?? []));

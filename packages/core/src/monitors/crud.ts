@@ -31,7 +31,7 @@ export async function createMonitors(db: Db, workspaceId: number, raw: unknown[]
       // 100 monitors per statement: the write lock is held for a few round trips, not one per monitor.
       const rows: Row[] = [];
       for (let i = 0; i < inputs.length; i += 100) {
-        const chunk = inputs.slice(i, i + 100).map(({ input }) => ({ workspaceId, ...toColumns(input) }));
+        const chunk = inputs.slice(i, i + 100).map(({ input, path }) => ({ workspaceId, ...toColumns(input, undefined, path) }));
         rows.push(...(await tx.insert(monitor).values(chunk).returning()).sort((a, b) => a.id - b.id));
       }
       for (const [i, { input }] of inputs.entries()) await linkChannels(tx, rows[i]!.id, input, byName, false);

@@ -7,8 +7,10 @@ import {
   type MonitorHealth,
   type MonitorInput,
   REDACTED,
+  SecretNotKeptError,
 } from "@vigil/api-contract";
 import type { monitor } from "@vigil/db-schema";
+import { ValidationError } from "../errors";
 
 export type Row = typeof monitor.$inferSelect;
 
@@ -79,9 +81,28 @@ export function toInput(m: Monitor): MonitorInput {
   return { ...base, kind: m.kind, ...Object.fromEntries(own) } as MonitorInput;
 }
 
-export function toColumns(input: MonitorInput, previous?: Row) {
-  // "***" is what the API shows for a stored secret; sending it back keeps the stored value.
-  const otelHeaders = input.openTelemetry ? keepStored(input.openTelemetry.headers, previous?.otelHeaders) : null;
+/**
+ * The columns to store for `input` over `previous`. "***" keeps a stored secret only while its
+ * destination's origin is unchanged; otherwise a ValidationError names each header (`at` prefixes the paths).
+ */
+export function toColumns(input: MonitorInput, previous?: Row, at = "") {
+  try {
+    return columns(input, previous);
+  } catch (err) {
+    if (!(err instanceof SecretNotKeptError)) throw err;
+    const issues = err.issues.map((i) => ({ path: [at, i.path].filter(Boolean).join("."), message: i.message }));
+    throw new ValidationError(`${issues[0]!.path}: ${issues[0]!.message}`, issues);
+  }
+}
+
+function columns(input: MonitorInput, previous?: Row) {
+  const otelHeaders = input.openTelemetry
+    ? keepStored(input.openTelemetry.headers, previous?.otelHeaders, {
+        path: "openTelemetry.headers",
+        stored: previous?.otelEndpoint,
+        draft: input.openTelemetry.endpoint,
+      })
+    : null;
   // Every kind's columns: the monitor's own kind fills them, the others are cleared.
   const kindColumns: Partial<Row> = Object.assign(
     {},

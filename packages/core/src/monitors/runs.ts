@@ -1,8 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { type CheckDefinition, CheckResult } from "@vigil/api-contract";
+import { type CheckDefinition, CheckResult, monitorTarget, originOf, toCheckDefinition } from "@vigil/api-contract";
 import { type Db, monitor } from "@vigil/db-schema";
 import { and, eq, isNull } from "drizzle-orm";
 import { locationsServing } from "../access";
+import { type Actor, auditInsert } from "../audit";
+import { type Row, toColumns, toInput, toMonitor } from "./mapping";
+import { getRow } from "./queries";
+import { parseMonitor } from "./validation";
+import { monitorCheck } from "./views";
 
 /** The part of the probe bus (packages/queue) an on-demand run needs. */
 export interface RunBus {
@@ -51,9 +56,75 @@ export async function runOnProbe(
 }
 
 /**
- * The stored header values of a monitor, secrets included: "Test now" on an edited monitor runs
- * with the secrets the form only shows as set. Server side only; null when not this workspace's.
+ * The check an unsaved draft runs. "***" takes the secret stored for `previous` under the rule a save
+ * follows (same origin only; a ValidationError names the header otherwise), so Test now can never send
+ * a stored secret anywhere Save could not.
  */
+function draftCheck(raw: unknown, previous: Row | undefined): { regions: string[]; check: CheckDefinition } {
+  const input = parseMonitor(raw, "");
+  const row = { ...(previous ?? ({} as Row)), ...toColumns(input, previous), otelHeaders: null } as Row;
+  return { regions: input.regions, check: toCheckDefinition(toInput(toMonitor(row, [], { reveal: true }))) };
+}
+
+/** Where a check goes, without path, query or credentials: an HTTP origin, or host:port. */
+function destinationOf(check: CheckDefinition): string {
+  const target = monitorTarget(check as Parameters<typeof monitorTarget>[0]);
+  return /^https?:/i.test(target) ? (originOf(target) ?? target) : target;
+}
+
+/** Runs a check on a probe and records the run in the audit log: who ran what where, and what came of it (not the URL's path or query). */
+async function auditedRun(
+  db: Db,
+  bus: RunBus,
+  workspaceId: number,
+  run: { regions: readonly string[]; check: CheckDefinition; monitorId: number | null; action: "monitor.test" | "monitor.run" },
+  actor: Actor,
+): Promise<RunOutcome> {
+  const record = (outcome: string, statusCode?: number) =>
+    auditInsert(db, {
+      workspaceId,
+      actor,
+      action: run.action,
+      targetType: "monitor",
+      targetId: run.monitorId,
+      metadata: { kind: run.check.kind, target: destinationOf(run.check), outcome, ...(statusCode !== undefined && { statusCode }) },
+    });
+  let out: RunOutcome;
+  try {
+    out = await runOnProbe(db, bus, workspaceId, run.regions, run.monitorId, run.check);
+  } catch (err) {
+    await record("probe bus unavailable");
+    throw err;
+  }
+  // No probe serves the regions: nothing was sent anywhere, so there is no run to record.
+  if (out.ok || out.code !== "no_probe") await record(out.ok ? out.result.status : out.code, out.ok ? out.result.statusCode : undefined);
+  return out;
+}
+
+/**
+ * Test now: runs an unsaved definition once. With `monitorId` (an edit), "***" keeps that monitor's
+ * stored secrets only for the same origin; without one there is nothing to keep and "***" is refused.
+ */
+export async function testMonitorDraft(
+  db: Db,
+  bus: RunBus,
+  workspaceId: number,
+  raw: unknown,
+  monitorId: number | null,
+  actor: Actor,
+): Promise<RunOutcome> {
+  const previous = monitorId === null ? undefined : await getRow(db, workspaceId, monitorId);
+  const { regions, check } = draftCheck(raw, previous);
+  return auditedRun(db, bus, workspaceId, { regions, check, monitorId, action: "monitor.test" }, actor);
+}
+
+/** Runs a saved monitor now (trigger, "Check now"), recorded in the audit log. */
+export async function runMonitorNow(db: Db, bus: RunBus, workspaceId: number, id: number, actor: Actor): Promise<RunOutcome> {
+  const { regions, check } = await monitorCheck(db, workspaceId, id);
+  return auditedRun(db, bus, workspaceId, { regions, check, monitorId: id, action: "monitor.run" }, actor);
+}
+
+/** The stored header values of a monitor, secrets included. Server side only; null when not this workspace's. */
 export async function storedHeaders(
   db: Db,
   workspaceId: number,

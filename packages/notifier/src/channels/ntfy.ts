@@ -28,6 +28,7 @@ export const ntfy = defineChannel({
     })
     .meta({ title: "ntfy", description: "A push notification to an ntfy topic." }),
   secrets: ["token"],
+  destination: "server",
   build: (config, event, { env }) => {
     const server = (config.server ?? env.NTFY_URL).replace(/\/+$/, "");
     const headers: Record<string, string> = {

@@ -28,6 +28,7 @@ export const webhook = defineChannel({
     })
     .meta({ title: "Webhook", description: "A POST of the JSON payload to your own URL." }),
   secrets: ["headers", "secret"],
+  destination: "url",
   build: (config, event, { now, deliveryId }) => {
     const body = JSON.stringify(toWebhookPayload(event)); // exactly the spec's fields, nothing more
     // Header names are case-insensitive: lower-casing the user's keeps one value per name.

@@ -78,8 +78,10 @@ export const http = defineCheckKind({
   toRow: (m, previous): HttpColumns => ({
     url: m?.request.url ?? null,
     method: m?.request.method ?? null,
-    // "***" is what the API shows for a stored secret; sending it back keeps the stored value.
-    headers: m ? keepStored(m.request.headers, previous?.headers) : null,
+    // "***" keeps a stored header only while the request goes to the same origin.
+    headers: m
+      ? keepStored(m.request.headers, previous?.headers, { path: "request.headers", stored: previous?.url, draft: m.request.url })
+      : null,
     secretHeaders: m?.request.secretHeaders?.length ? [...new Set(m.request.secretHeaders)] : null,
     body: m?.request.body ?? null,
     followRedirects: m?.request.followRedirects ?? null,

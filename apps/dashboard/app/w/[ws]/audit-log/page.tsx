@@ -20,7 +20,7 @@ export default async function AuditLog({
   const m = await memberOf((await params).ws);
   const sp = await searchParams;
   const id = m.workspace.id;
-  const header = <PageHeader title="Audit log" description="Every change to this workspace: who did what, and when." />;
+  const header = <PageHeader title="Audit log" description="Every change and test run in this workspace: who did what, and when." />;
   if (!limitsOf(m.workspace).limits["audit-log"]) {
     return (
       <>
