@@ -1,4 +1,4 @@
-import { auditLog, checkResult, monitorLocationStatus, privateLocation } from "@vigil/db-schema";
+import { auditLog, checkResult, monitorLocationStatus, notificationChannel, privateLocation } from "@vigil/db-schema";
 import { eq } from "drizzle-orm";
 import { ulid } from "ulid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -332,8 +332,12 @@ describe("notification channels", () => {
     expect(c.body.monitors).toEqual([m.body.id]);
     const renamed = await s.call("PATCH", `/v1/channels/${c.body.id}`, { config: c.body.config, name: "ops" });
     expect(renamed.status).toBe(200);
-    const stored = await s.database.db.$client.execute({ sql: "select config from notification_channel where id = ?", args: [c.body.id] });
-    expect(String(stored.rows[0]!.config)).toContain("top-secret");
+    // Read as the services read it (decrypted): the stored secret was kept.
+    const [stored] = await s.database.db
+      .select({ config: notificationChannel.config })
+      .from(notificationChannel)
+      .where(eq(notificationChannel.id, c.body.id));
+    expect(JSON.stringify(stored!.config)).toContain("top-secret");
     expect((await s.call("POST", `/v1/channels/${c.body.id}/disable`)).body.enabled).toBe(false);
     expect((await s.call("POST", `/v1/channels/${c.body.id}/enable`)).body.enabled).toBe(true);
     expect((await s.call("PUT", `/v1/channels/${c.body.id}/monitors`, { monitors: [] })).body.monitors).toEqual([]);
