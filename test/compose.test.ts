@@ -1,11 +1,13 @@
 // No Docker engine or compose v2 CLI here (Debian bookworm ships neither the compose plugin nor hadolint):
 // both compose files and the Dockerfile are checked against the spec's tables and each other.
 // test/images.test.ts starts each service's image command outside Docker.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureDbKeys } from "@vigil/sqld";
 import * as yaml from "js-yaml";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -650,6 +652,13 @@ describe("Dockerfile: app code is not writable by the user that runs it", () => 
 });
 
 describe("the compose environment against each app's env schema", () => {
+  // The apps read the database token from the db-keys volume: here a directory the real one-shot's code fills.
+  const keysDir = mkdtempSync(join(tmpdir(), "vigil-compose-keys-"));
+  ensureDbKeys(keysDir);
+  afterAll(() => rmSync(keysDir, { recursive: true, force: true }));
+  const inContainer = (env: Record<string, string>) =>
+    Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.startsWith("/keys/") ? join(keysDir, v.slice("/keys/".length)) : v]));
+
   const schemas: Record<string, () => Promise<{ schema: Schema; crossCheck?: (e: never) => [string, string] | null }>> = {
     server: async () => ({ schema: (await import("../apps/server/src/env")).ServerEnv }),
     workflows: async () => ({ schema: (await import("../apps/workflows/src/env")).WorkflowsEnv }),
@@ -672,7 +681,7 @@ describe("the compose environment against each app's env schema", () => {
         const schemaOf = schemas[name];
         if (!schemaOf) continue;
         const { schema, crossCheck } = await schemaOf();
-        const parsed = parseEnv(schema, composedEnv(service));
+        const parsed = parseEnv(schema, inContainer(composedEnv(service)));
         expect(crossCheck?.(parsed as never) ?? null, name).toBeNull();
       }
     });
@@ -681,9 +690,9 @@ describe("the compose environment against each app's env schema", () => {
   it("the lite dashboard runs without Redis: its parsed environment has no REDIS_URL", async () => {
     const { parseEnv } = await import("../packages/config/src/index");
     const { DashboardEnv } = await import("../apps/dashboard/lib/env");
-    const lite = parseEnv(DashboardEnv, composedEnv(load("docker-compose.lite.yaml").services.dashboard!));
+    const lite = parseEnv(DashboardEnv, inContainer(composedEnv(load("docker-compose.lite.yaml").services.dashboard!)));
     expect(lite.REDIS_URL).toBeUndefined();
-    const full = parseEnv(DashboardEnv, composedEnv(load("docker-compose.yaml").services.dashboard!));
+    const full = parseEnv(DashboardEnv, inContainer(composedEnv(load("docker-compose.yaml").services.dashboard!)));
     expect(full.REDIS_URL).toBe(`redis://:${dotEnv.REDIS_PASSWORD}@redis:6379`);
   });
 });
