@@ -59,7 +59,7 @@ function composed(name: string, overrides: Record<string, string> = {}) {
         /\/\/([^@/]*@)?(database|redis|server|analytics):(\d+)/,
         (_, auth = "", host: string, port: string) => `//${auth}${hosts[`${host}:${port}`]}`,
       )
-      .replace(/^\/keys\//, `${dataDir}/keys/`);
+      .replace(/^\/keys(?=\/|$)/, `${dataDir}/keys`);
   }
   const command = (service.command ?? []).map((part) => part.replace(/^\/app\//, root));
   return { command, env: { ...env, ...overrides } as NodeJS.ProcessEnv };
@@ -122,7 +122,13 @@ beforeAll(async () => {
     ],
     { cwd: root, timeout: 180_000, env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" } },
   );
-  sqld = await startSqld({ dbPath: join(dataDir, "db", "data.sqld"), httpPort: await freePort() });
+  // As compose starts it: the db-keys one-shot first, then sqld requiring a token signed by its key.
+  await oneShot("db-keys");
+  sqld = await startSqld({
+    dbPath: join(dataDir, "db", "data.sqld"),
+    httpPort: await freePort(),
+    authKeyFile: join(dataDir, "keys", "db-jwt.pub"),
+  });
   hosts = {
     "database:8080": sqld.url.replace("http://", ""),
     "redis:6379": "127.0.0.1:6379",
@@ -160,11 +166,16 @@ describe("image commands, run outside Docker with the compose environment", () =
     expect(first.stdout).toMatch(/^db-migrate: http:\/\/127\.0\.0\.1:\d+ is up to date/);
     const second = await oneShot("db-migrate");
     expect(second.stdout).toBe(first.stdout);
-    const res = await fetch(`${sqld.url}/`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ statements: ["SELECT count(*) FROM workspace"] }),
-    });
+    // The operator's statements need the token the db-keys one-shot made; without it sqld runs nothing.
+    const token = readFileSync(join(dataDir, "keys", "db-token"), "utf8").trim();
+    const post = (headers: Record<string, string>) =>
+      fetch(`${sqld.url}/`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ statements: ["SELECT count(*) FROM workspace"] }),
+      });
+    expect((await post({})).status).toBe(401);
+    const res = await post({ authorization: `Bearer ${token}` });
     expect(await res.json()).toMatchObject([{ results: { columns: ["count(*)"], rows: [[0]] } }]);
   });
 
