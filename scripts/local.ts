@@ -14,7 +14,8 @@ const port = (name: string, fallback: number) => {
 /** The spec's ports; each can be moved (VIGIL_<SERVICE>_PORT) so a second run or the tests fit beside one. */
 export const PORTS = {
   db: port("VIGIL_DB_PORT", 8080),
-  dbGrpc: port("VIGIL_DB_GRPC_PORT", 5001),
+  // Replication only, and sqld does not check the token there: listened on only when asked for.
+  dbGrpc: process.env.VIGIL_DB_GRPC_PORT ? port("VIGIL_DB_GRPC_PORT", 5001) : undefined,
   workflows: port("VIGIL_WORKFLOWS_PORT", 3000),
   server: port("VIGIL_SERVER_PORT", 3001),
   dashboard: port("VIGIL_DASHBOARD_PORT", 3002),

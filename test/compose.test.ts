@@ -119,8 +119,12 @@ describe("docker-compose.yaml (full deployment)", () => {
       for (const p of ports(services[name]!)) expect(p.ip, `${name}:${p.host}`).toBe("127.0.0.1");
     }
     expect(services.redis!.ports).toBeUndefined();
-    // Publishing wider is one variable, and the database then needs its JWT key from .env.
-    expect(ports(services.database!, { DATABASE_BIND: "0.0.0.0" }).map((p) => p.ip)).toEqual(["0.0.0.0", "0.0.0.0"]);
+    // Publishing the HTTP interface wider is one variable (every request needs the token); the replication
+    // port never moves off loopback, because sqld does not authenticate it.
+    expect(ports(services.database!, { DATABASE_BIND: "0.0.0.0" }).map((p) => [p.ip, p.host])).toEqual([
+      ["0.0.0.0", 8080],
+      ["127.0.0.1", 5001],
+    ]);
   });
 
   it("the apps start only after db-migrate has completed, which waits for a healthy database", () => {

@@ -1,10 +1,11 @@
+import { spawn } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@vigil/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DB_KEY_FILES, ensureDbKeys, mintDbToken, type RunningSqld, startSqld } from "./index";
+import { DB_KEY_FILES, ensureDbKeys, mintDbToken, type RunningSqld, sqldBinary, startSqld, waitForSqld } from "./index";
 
 const dir = mkdtempSync(join(tmpdir(), "vigil-db-keys-"));
 let sqld: RunningSqld;
@@ -47,6 +48,54 @@ describe("the database with its keys", () => {
     const body = (await res.json()) as { results: { rows: unknown[][] } }[];
     expect(body[2]!.results.rows).toEqual([[42]]);
     expect((await fetch(`${sqld.url}/health`)).status).toBe(200);
+  });
+});
+
+describe("the replication (gRPC) port", () => {
+  // Why `pnpm start` opens no gRPC port and compose never publishes 5001 beyond loopback: sqld checks the
+  // JWT on its HTTP interface only, so a replica that reaches the primary's gRPC port reads and writes all.
+  it("lets a replica without any token read the primary and write to it", async () => {
+    const keys = ensureDbKeys(join(dir, "replication-keys"));
+    const grpcPort = await freePort();
+    const primary = await startSqld({
+      dbPath: join(dir, "primary.sqld"),
+      httpPort: await freePort(),
+      grpcPort,
+      authKeyFile: keys.publicKeyFile,
+    });
+    const replicaPort = await freePort();
+    const replica = spawn(
+      sqldBinary(),
+      [
+        "--db-path",
+        join(dir, "replica.sqld"),
+        "--http-listen-addr",
+        `127.0.0.1:${replicaPort}`,
+        "--primary-grpc-url",
+        `http://127.0.0.1:${grpcPort}`,
+        "--no-welcome",
+      ],
+      { stdio: "ignore" },
+    );
+    try {
+      await waitForSqld(`http://127.0.0.1:${replicaPort}`, 20_000, replica);
+      const viaReplica = (statements: string[]) =>
+        fetch(`http://127.0.0.1:${replicaPort}/`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ statements }),
+        });
+      expect((await viaReplica(["CREATE TABLE planted (x)"])).status).toBe(200);
+      const onPrimary = await fetch(`${primary.url}/`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${keys.token}` },
+        body: JSON.stringify({ statements: ["SELECT name FROM sqlite_master WHERE name = 'planted'"] }),
+      });
+      expect(((await onPrimary.json()) as { results: { rows: unknown[][] } }[])[0]!.results.rows).toEqual([["planted"]]);
+    } finally {
+      replica.kill("SIGKILL");
+      await primary.stop();
+    }
   });
 });
 
