@@ -180,9 +180,11 @@ async function runStack(n: number, ports: number[]): Promise<StackRun> {
   child.stdout!.on("data", (d) => (log = (log + d).slice(-20_000)));
   child.stderr!.on("data", (d) => (log = (log + d).slice(-20_000)));
   const sql = async (q: string) => {
+    // pnpm start made the database's token on its first start.
+    const token = readFileSync(join(dataDir, "db-token"), "utf8").trim();
     const res = await fetch(`http://127.0.0.1:${db}/`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
       body: JSON.stringify({ statements: [q] }),
     });
     const body = (await res.json()) as { results: { rows: unknown[][] } }[];
