@@ -204,7 +204,11 @@ describe("the server image, built by replaying the Dockerfile without Docker", (
     });
     try {
       await expect(run("db-migrate", { DATABASE_URL: secured.url })).rejects.toMatchObject({ stderr: expect.stringMatching(/401/) });
-      const { stdout } = await run("db-migrate", { DATABASE_URL: secured.url, DATABASE_AUTH_TOKEN_FILE: join(keysDir, "db-token") });
+      const { stdout } = await run("db-migrate", {
+        DATABASE_URL: secured.url,
+        DATABASE_AUTH_TOKEN_FILE: join(keysDir, "db-token"),
+        VIGIL_SECRET_KEY: SECRET_KEY,
+      });
       expect(stdout.trim()).toBe(`db-migrate: ${secured.url} is up to date`);
     } finally {
       await secured.stop();
