@@ -1,5 +1,5 @@
 // Members, invitations and roles of a workspace (dashboard sign-in shell).
-import { apiKey, type Db, invitation, MEMBER_ROLES, user, workspace, workspaceMember, writeBatch } from "@vigil/db-schema";
+import { apiKey, type Db, invitation, MEMBER_ROLES, monitor, user, workspace, workspaceMember, writeBatch } from "@vigil/db-schema";
 import { assertWithinLimits } from "@vigil/limits";
 import { and, asc, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -52,6 +52,16 @@ export async function requireMember(db: Db, workspaceId: number, userId: string,
   if (!row) throw new NotFoundError("workspace", workspaceId);
   if (RANK[row.role] < RANK[atLeast]) throw new ForbiddenError(atLeast);
   return row;
+}
+
+/** The workspace of a monitor, when `userId` belongs to it; null for a monitor they cannot see or that does not exist. */
+export async function workspaceOfMonitor(db: Db, monitorId: number, userId: string): Promise<number | null> {
+  const [row] = await db
+    .select({ workspaceId: monitor.workspaceId })
+    .from(monitor)
+    .innerJoin(workspaceMember, and(eq(workspaceMember.workspaceId, monitor.workspaceId), eq(workspaceMember.userId, userId)))
+    .where(eq(monitor.id, monitorId));
+  return row?.workspaceId ?? null;
 }
 
 export const canManage = (role: MemberRole): boolean => RANK[role] >= RANK.admin;
