@@ -17,7 +17,6 @@ import {
 import { user } from "@vigil/db-schema";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { channels, NotificationEvent, NotifierEnv } from "@vigil/notifier";
-import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDashboard, type Dashboard, launchChromium, shot, signInByMail, startDashboard, startMailApi } from "./testing";
@@ -56,8 +55,8 @@ async function signedIn(email: string): Promise<{ page: Page; userId: string; ws
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   await signInByMail(page, mail, dash.url, email);
   await page.waitForURL(/\/w\/\d+/);
-  const [row] = await db.db.select({ id: user.id }).from(user).where(eq(user.email, email));
-  return { page, userId: row!.id, ws: Number(/\/w\/(\d+)/.exec(page.url())![1]) };
+  const { rows } = await db.db.$client.execute({ sql: "SELECT id FROM user WHERE email = ?", args: [email] });
+  return { page, userId: String(rows[0]!.id), ws: Number(/\/w\/(\d+)/.exec(page.url())![1]) };
 }
 
 /** Someone who joins `ws` through an invitation from `by`, without a browser. */
@@ -147,7 +146,8 @@ describe("alerts", () => {
         cronTimestamp: Date.now(),
       });
       const req = channels.slack.build({ webhookUrl: "https://hooks.slack.com/services/T/B/X" }, event, { env, now: Date.now() });
-      const body = JSON.parse((Array.isArray(req) ? req[0]! : req).body as string);
+      const out = Array.isArray(req) ? req[0]! : req;
+      const body = JSON.parse(out.transport === "http" ? out.body : "{}");
       return body.blocks.at(-1).elements[0].url as string;
     };
 

@@ -285,7 +285,10 @@ const rank = (role: SQL) => sql`(CASE ${role} WHEN 'owner' THEN 2 WHEN 'admin' T
  * owner stays. The rule lives in the statement, so two owners demoting each other at once leave one.
  */
 function mayChange(workspaceId: number, userId: string, byUserId: string, newRole: MemberRole | null): SQL {
-  const keepsOwner = newRole === "owner" ? sql`1` : sql`(t.role <> 'owner'
+  const keepsOwner =
+    newRole === "owner"
+      ? sql`1`
+      : sql`(t.role <> 'owner'
     OR (SELECT count(*) FROM workspace_member o WHERE o.workspace_id = ${workspaceId} AND o.role = 'owner') > 1)`;
   return sql`EXISTS (SELECT 1 FROM workspace_member t
     JOIN workspace_member b ON b.workspace_id = t.workspace_id AND b.user_id = ${byUserId}
@@ -358,7 +361,14 @@ export async function removeMember(
         json_object('reason', 'its sender was removed') FROM ${invites}`,
     sql`DELETE FROM invitation WHERE id IN (SELECT id FROM ${invites})`,
     auditInsertWhen(
-      { workspaceId, actor, action: "member.remove", targetType: "user", targetId: userId, metadata: { email: target.email, role: target.role } },
+      {
+        workspaceId,
+        actor,
+        action: "member.remove",
+        targetType: "user",
+        targetId: userId,
+        metadata: { email: target.email, role: target.role },
+      },
       may,
     ),
     sql`DELETE FROM workspace_member WHERE workspace_id = ${workspaceId} AND user_id = ${userId} AND ${may}`,

@@ -129,4 +129,3 @@ describe("a workspace whose limits column is broken", () => {
     }
   });
 });
-
