@@ -229,13 +229,19 @@ describe("a removed member", () => {
   });
 });
 
+/** A workspace with two owners, Ana and Ben (Ben promoted from admin). */
+async function twoOwners() {
+  const ana = await newUser();
+  const ws = await ownWorkspace(ana);
+  await setLimits(db, ws.id, { members: "Unlimited" }, "operator");
+  const ben = await join(ws, ana, "admin");
+  await changeMemberRole(db, ws.id, ben.id, "owner", { userId: ana.id, role: "owner" });
+  return { ana, ben, ws };
+}
+
 describe("concurrent requests", () => {
   it("two owners demoting each other at once leave one owner", async () => {
-    const ana = await newUser();
-    const ws = await ownWorkspace(ana);
-    await setLimits(db, ws.id, { members: "Unlimited" }, "operator");
-    const ben = await join(ws, ana, "admin");
-    await changeMemberRole(db, ws.id, ben.id, "owner", { userId: ana.id, role: "owner" });
+    const { ana, ben, ws } = await twoOwners();
     const results = await Promise.allSettled([
       changeMemberRole(db, ws.id, ben.id, "admin", { userId: ana.id, role: "owner" }),
       changeMemberRole(db, ws.id, ana.id, "admin", { userId: ben.id, role: "owner" }),
@@ -247,11 +253,7 @@ describe("concurrent requests", () => {
   });
 
   it("two owners removing each other at once leave one owner", async () => {
-    const ana = await newUser();
-    const ws = await ownWorkspace(ana);
-    await setLimits(db, ws.id, { members: "Unlimited" }, "operator");
-    const ben = await join(ws, ana, "admin");
-    await changeMemberRole(db, ws.id, ben.id, "owner", { userId: ana.id, role: "owner" });
+    const { ana, ben, ws } = await twoOwners();
     const results = await Promise.allSettled([
       removeMember(db, ws.id, ben.id, { userId: ana.id, role: "owner" }),
       removeMember(db, ws.id, ana.id, { userId: ben.id, role: "owner" }),
