@@ -1,6 +1,6 @@
 "use client";
 import { AlertDialog } from "radix-ui";
-import { useActionState, useState } from "react";
+import { type ReactNode, useActionState, useState } from "react";
 import type { ActionState } from "../lib/action-state";
 import { buttonClass } from "./ui";
 
@@ -13,6 +13,7 @@ export function ConfirmAction({
   description,
   confirm,
   small = true,
+  children,
 }: {
   action: (prev: ActionState, form: FormData) => Promise<ActionState>;
   fields: Record<string, string>;
@@ -21,6 +22,8 @@ export function ConfirmAction({
   description: string;
   confirm: string;
   small?: boolean;
+  /** What else the action undoes, shown before it is confirmed. */
+  children?: ReactNode;
 }) {
   const [state, run, pending] = useActionState(action, {});
   const [open, setOpen] = useState(false);
@@ -35,6 +38,7 @@ export function ConfirmAction({
           <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-zinc-200 bg-white p-6 shadow-xl">
             <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
             <AlertDialog.Description className="mt-2 text-sm text-zinc-600">{description}</AlertDialog.Description>
+            {children}
             <form
               action={(fd) => {
                 setOpen(false);

@@ -2,8 +2,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 // The HTTP client only: every process reaches sqld over HTTP, and the full client loads the native SQLite
 // library (~8 MB resident in each process) for file URLs nobody uses.
 import { type Client, createClient, type InArgs } from "@libsql/client/http";
+import { is, SQL } from "drizzle-orm";
 import type { LibSQLDatabase } from "drizzle-orm/libsql";
 import { drizzle } from "drizzle-orm/libsql/http";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema";
 
 export { withoutQueryParams } from "./query-errors";
@@ -124,6 +126,8 @@ async function retryBusy<T>(run: () => Promise<T>): Promise<T> {
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type Conn = Db | Tx;
 
+// Turns a conditional statement written with drizzle's `sql` (INSERT … SELECT … WHERE) into a batch step.
+const dialect = new SQLiteAsyncDialect();
 const writeQueues = new WeakMap<Client, Promise<unknown>>();
 
 /**
@@ -132,9 +136,9 @@ const writeQueues = new WeakMap<Client, Promise<unknown>>();
  * of one process go to the database one at a time: SQLite serializes writers anyway, and many
  * writers waiting on its lock inside sqld cost far more than waiting here.
  */
-export async function writeBatch(db: Db, queries: { toSQL(): { sql: string; params: unknown[] } }[]) {
+export async function writeBatch(db: Db, queries: ({ toSQL(): { sql: string; params: unknown[] } } | SQL)[]) {
   const stmts = queries.map((q) => {
-    const { sql, params } = q.toSQL();
+    const { sql, params } = is(q, SQL) ? dialect.sqlToQuery(q) : q.toSQL();
     return { sql, args: params as InArgs };
   });
   const client = db.$client;

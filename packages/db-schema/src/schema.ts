@@ -109,6 +109,8 @@ export const invitation = sqliteTable("invitation", {
   tokenHash: text("token_hash").notNull().unique(),
   expiresAt: integer("expires_at").notNull(),
   acceptedAt: integer("accepted_at"),
+  /** Who sent it (`user:<id>`): removing that member withdraws their pending invitations. */
+  invitedBy: text("invited_by"),
   createdAt: createdAt(),
 });
 

@@ -1,4 +1,5 @@
-import { listAuditLog } from "@vigil/core";
+import { limitsOf, listAuditLog } from "@vigil/core";
+import { assertWithinLimits } from "@vigil/limits";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Env } from "../context";
@@ -18,6 +19,8 @@ const getAuditLogQuery = withQuery({
   auth: "apiKey",
   query: AuditQuery,
 });
-auditLogRoutes.get("/", getAuditLogQuery, async (c) =>
-  c.json({ entries: await listAuditLog(c.var.deps.db, c.var.workspace.id, c.req.valid("query")) }),
-);
+auditLogRoutes.get("/", getAuditLogQuery, async (c) => {
+  // The plan's `audit-log` limit, as the dashboard's page applies it: off means a 403 naming the limit.
+  assertWithinLimits(limitsOf(c.var.workspace).limits, [{ kind: "feature", key: "audit-log" }]);
+  return c.json({ entries: await listAuditLog(c.var.deps.db, c.var.workspace.id, c.req.valid("query")) });
+});

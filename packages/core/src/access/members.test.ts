@@ -5,14 +5,17 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { searchAuditLog } from "../audit";
 import { NotFoundError, ValidationError } from "../errors";
+import { createApiKey, verifyApiKey } from "./api-keys";
 import {
   acceptInvitation,
   bootstrapUser,
+  changeMemberRole,
   ForbiddenError,
   INVITATION_TTL_MS,
   inviteMember,
   listInvitations,
   listMembers,
+  removalPreview,
   removeMember,
   requireMember,
 } from "./members";
@@ -174,6 +177,129 @@ describe("invitations", () => {
       "member.join",
       "member.remove",
     ]);
+  });
+});
+
+async function join(ws: { id: number }, by: { id: string }, role: "admin" | "member", who = newUser()) {
+  const u = await who;
+  const { token } = await inviteMember(db, ws.id, { email: u.email, role }, `user:${by.id}`);
+  await acceptInvitation(db, token, u);
+  return u;
+}
+
+describe("a removed member", () => {
+  it("removing an admin revokes the keys they created, audited, and keeps the others", async () => {
+    const owner = await newUser();
+    const ws = await ownWorkspace(owner);
+    await setLimits(db, ws.id, { members: "Unlimited", "audit-log": true }, "operator");
+    const admin = await join(ws, owner, "admin");
+    const { key } = await createApiKey(db, ws.id, { name: "admin's laptop" }, `user:${admin.id}`);
+    const { key: ownerKey } = await createApiKey(db, ws.id, { name: "ci" }, `user:${owner.id}`);
+    expect(await verifyApiKey(db, key)).not.toBeNull();
+    expect((await removalPreview(db, ws.id, admin.id)).keys.map((k) => k.name)).toEqual(["admin's laptop"]);
+
+    expect(await removeMember(db, ws.id, admin.id, { userId: owner.id, role: "owner" })).toEqual({
+      revokedKeys: 1,
+      withdrawnInvitations: 0,
+    });
+    expect(await verifyApiKey(db, key)).toBeNull();
+    expect(await verifyApiKey(db, ownerKey)).not.toBeNull();
+    const { entries } = await searchAuditLog(db, ws.id, { action: "api-key.revoke" });
+    expect(entries.map((e) => [e.actor, e.metadata])).toEqual([
+      [`user:${owner.id}`, { name: "admin's laptop", prefix: expect.any(String), reason: "its creator was removed" }],
+    ]);
+  });
+
+  it("a removed admin's pending invitation can no longer be accepted", async () => {
+    const owner = await newUser();
+    const ws = await ownWorkspace(owner);
+    await setLimits(db, ws.id, { members: "Unlimited", "audit-log": true }, "operator");
+    const admin = await join(ws, owner, "admin");
+    const accomplice = await newUser();
+    const { token } = await inviteMember(db, ws.id, { email: accomplice.email, role: "admin" }, `user:${admin.id}`);
+    await inviteMember(db, ws.id, { email: "kept@example.com" }, `user:${owner.id}`);
+    expect((await removalPreview(db, ws.id, admin.id)).invitations.map((i) => i.email)).toEqual([accomplice.email]);
+
+    expect((await removeMember(db, ws.id, admin.id, { userId: owner.id, role: "owner" })).withdrawnInvitations).toBe(1);
+    await expect(acceptInvitation(db, token, accomplice)).rejects.toThrow(NotFoundError);
+    await expect(requireMember(db, ws.id, accomplice.id)).rejects.toThrow(NotFoundError);
+    expect((await listInvitations(db, ws.id)).map((i) => i.email)).toEqual(["kept@example.com"]);
+    const { entries } = await searchAuditLog(db, ws.id, { action: "member.invite-revoke" });
+    expect(entries.map((e) => e.targetId)).toEqual([accomplice.email]);
+  });
+});
+
+/** A workspace with two owners, Ana and Ben (Ben promoted from admin). */
+async function twoOwners() {
+  const ana = await newUser();
+  const ws = await ownWorkspace(ana);
+  await setLimits(db, ws.id, { members: "Unlimited" }, "operator");
+  const ben = await join(ws, ana, "admin");
+  await changeMemberRole(db, ws.id, ben.id, "owner", { userId: ana.id, role: "owner" });
+  return { ana, ben, ws };
+}
+
+describe("concurrent requests", () => {
+  it("two owners demoting each other at once leave one owner", async () => {
+    const { ana, ben, ws } = await twoOwners();
+    const results = await Promise.allSettled([
+      changeMemberRole(db, ws.id, ben.id, "admin", { userId: ana.id, role: "owner" }),
+      changeMemberRole(db, ws.id, ana.id, "admin", { userId: ben.id, role: "owner" }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(String(refused.reason)).toMatch(/last owner cannot be demoted|needs the owner role/);
+    expect((await listMembers(db, ws.id)).filter((m) => m.role === "owner")).toHaveLength(1);
+  });
+
+  it("two owners removing each other at once leave one owner", async () => {
+    const { ana, ben, ws } = await twoOwners();
+    const results = await Promise.allSettled([
+      removeMember(db, ws.id, ben.id, { userId: ana.id, role: "owner" }),
+      removeMember(db, ws.id, ana.id, { userId: ben.id, role: "owner" }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect((await listMembers(db, ws.id)).map((m) => m.role)).toEqual(["owner"]);
+  });
+
+  it("a role change names the rule it breaks and writes nothing", async () => {
+    const ana = await newUser();
+    const ws = await ownWorkspace(ana);
+    await setLimits(db, ws.id, { members: "Unlimited" }, "operator");
+    const ben = await join(ws, ana, "admin");
+    await expect(changeMemberRole(db, ws.id, ana.id, "admin", { userId: ana.id, role: "owner" })).rejects.toThrow(
+      "the last owner cannot be demoted",
+    );
+    await expect(changeMemberRole(db, ws.id, ben.id, "owner", { userId: ben.id, role: "admin" })).rejects.toThrow(ForbiddenError);
+    await expect(changeMemberRole(db, ws.id, ben.id, "boss" as "admin", { userId: ana.id, role: "owner" })).rejects.toThrow(
+      /member: role must be one of owner, admin, member/,
+    );
+    expect((await listMembers(db, ws.id)).map((m) => m.role)).toEqual(["owner", "admin"]);
+  });
+
+  it("parallel invitations never exceed the seat limit", async () => {
+    const owner = await newUser();
+    const ws = await ownWorkspace(owner);
+    await setLimits(db, ws.id, { members: 3 }, "operator");
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => inviteMember(db, ws.id, { email: `seat${i}@example.com` }, `user:${owner.id}`)),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2);
+    for (const r of results.filter((r) => r.status === "rejected")) {
+      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(LimitExceededError);
+      expect(String((r as PromiseRejectedResult).reason)).toMatch(/members: the limit is 3, this would make 4/);
+    }
+    expect(await listInvitations(db, ws.id)).toHaveLength(2);
+    expect(await searchAuditLog(db, ws.id, { action: "member.invite" }).then((r) => r.entries)).toHaveLength(2);
+  });
+
+  it("a new user's parallel first sign-ins create one workspace", async () => {
+    const u = await newUser();
+    const all = await Promise.all(Array.from({ length: 5 }, () => bootstrapUser(db, u)));
+    expect(new Set(all.flat().map((m) => m.workspace.id)).size).toBe(1);
+    const wsId = all[0]![0]!.workspace.id;
+    const audit = await db.select().from(auditLog).where(eq(auditLog.workspaceId, wsId));
+    expect(audit.map((a) => a.action)).toEqual(["workspace.create", "member.add"]);
   });
 });
 

@@ -1,12 +1,12 @@
 // Members, invitations and roles of a workspace (dashboard sign-in shell).
-import { type Db, invitation, MEMBER_ROLES, user, workspace, workspaceMember, writeBatch } from "@vigil/db-schema";
+import { apiKey, type Db, invitation, MEMBER_ROLES, monitor, user, workspace, workspaceMember, writeBatch } from "@vigil/db-schema";
 import { assertWithinLimits } from "@vigil/limits";
-import { and, asc, count, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type Actor, auditInsert } from "../audit";
+import { type Actor, auditInsert, auditInsertWhen } from "../audit";
 import { ConflictError, NotFoundError, parseInput, ValidationError } from "../errors";
 import { newSecret, sha256 } from "../secrets";
-import { createWorkspace, getWorkspace, limitsOf, type Workspace } from "./workspace";
+import { getWorkspace, limitsOf, type Workspace } from "./workspace";
 
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 export { MEMBER_ROLES };
@@ -54,6 +54,16 @@ export async function requireMember(db: Db, workspaceId: number, userId: string,
   return row;
 }
 
+/** The workspace of a monitor, when `userId` belongs to it; null for a monitor they cannot see or that does not exist. */
+export async function workspaceOfMonitor(db: Db, monitorId: number, userId: string): Promise<number | null> {
+  const [row] = await db
+    .select({ workspaceId: monitor.workspaceId })
+    .from(monitor)
+    .innerJoin(workspaceMember, and(eq(workspaceMember.workspaceId, monitor.workspaceId), eq(workspaceMember.userId, userId)))
+    .where(eq(monitor.id, monitorId));
+  return row?.workspaceId ?? null;
+}
+
 export const canManage = (role: MemberRole): boolean => RANK[role] >= RANK.admin;
 
 /**
@@ -96,17 +106,19 @@ export async function bootstrapUser(
     }
   }
   const who = u.name?.trim() || u.email?.split("@")[0] || "My";
-  const ws = await createWorkspace(db, { name: `${who}'s workspace`.slice(0, 100) }, `user:${u.id}`);
+  const actor = `user:${u.id}`;
+  // One batch, each step written only when the one before it wrote (changes()): of two racing first
+  // sign-ins, only the first creates a workspace; the other finds the user already a member.
   await writeBatch(db, [
-    db.insert(workspaceMember).values({ workspaceId: ws.id, userId: u.id, role: "owner" }).onConflictDoNothing(),
-    auditInsert(db, {
-      workspaceId: ws.id,
-      actor: `user:${u.id}`,
-      action: "member.add",
-      targetType: "user",
-      targetId: u.id,
-      metadata: { role: "owner" },
-    }),
+    sql`INSERT INTO workspace (name) SELECT ${`${who}'s workspace`.slice(0, 100)}
+      WHERE NOT EXISTS (SELECT 1 FROM workspace_member WHERE user_id = ${u.id})`,
+    sql`INSERT INTO workspace_member (workspace_id, user_id, role) SELECT last_insert_rowid(), ${u.id}, 'owner' WHERE changes() > 0`,
+    sql`INSERT INTO audit_log (workspace_id, actor, action, target_type, target_id)
+      SELECT workspace_id, ${actor}, 'workspace.create', 'workspace', workspace_id FROM workspace_member
+      WHERE user_id = ${u.id} AND changes() > 0`,
+    sql`INSERT INTO audit_log (workspace_id, actor, action, target_type, target_id, metadata)
+      SELECT workspace_id, ${actor}, 'member.add', 'user', user_id, json_object('role', 'owner') FROM workspace_member
+      WHERE user_id = ${u.id} AND changes() > 0`,
   ]);
   return listMemberships(db, u.id);
 }
@@ -147,10 +159,15 @@ export type InviteInput = z.input<typeof InviteInput>;
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-async function seatsTaken(db: Db, workspaceId: number, nowMs: number): Promise<number> {
-  const [members] = await db.select({ n: count() }).from(workspaceMember).where(eq(workspaceMember.workspaceId, workspaceId));
-  const pending = await listInvitations(db, workspaceId, nowMs);
-  return (members?.n ?? 0) + pending.length;
+/** Members plus pending invitations, leaving out a pending invitation to `except` (a re-invitation replaces it). */
+const seatCount = (workspaceId: number, nowMs: number, except: string) => sql`(
+  (SELECT count(*) FROM workspace_member WHERE workspace_id = ${workspaceId})
+  + (SELECT count(*) FROM invitation WHERE workspace_id = ${workspaceId} AND accepted_at IS NULL
+       AND expires_at > ${nowMs} AND email <> ${except}))`;
+
+async function seatsTaken(db: Db, workspaceId: number, nowMs: number, except: string): Promise<number> {
+  const [row] = await db.all<{ n: number }>(sql`SELECT ${seatCount(workspaceId, nowMs, except)} AS n`);
+  return Number(row?.n ?? 0);
 }
 
 /**
@@ -168,23 +185,28 @@ export async function inviteMember(db: Db, workspaceId: number, input: InviteInp
     .where(and(eq(workspaceMember.workspaceId, workspaceId), sql`lower(${user.email}) = ${data.email}`));
   if (already)
     throw new ValidationError(`invitation: email ${data.email} is already a member`, [{ path: "email", message: "is already a member" }]);
-  const previous = (await listInvitations(db, workspaceId, nowMs)).filter((i) => i.email === data.email);
-  const taken = (await seatsTaken(db, workspaceId, nowMs)) - previous.length;
-  assertWithinLimits(limitsOf(ws, nowMs).limits, [{ kind: "count", key: "members", total: taken + 1 }]);
+  const limits = limitsOf(ws, nowMs).limits;
+  const withThisOne = async () => (await seatsTaken(db, workspaceId, nowMs, data.email)) + 1;
+  assertWithinLimits(limits, [{ kind: "count", key: "members", total: await withThisOne() }]);
   const { secret, hash } = newSecret("inv");
   const expiresAt = nowMs + INVITATION_TTL_MS;
-  await writeBatch(db, [
-    ...previous.map((p) => db.delete(invitation).where(eq(invitation.id, p.id))),
-    db.insert(invitation).values({ workspaceId, email: data.email, role: data.role, tokenHash: hash, expiresAt }),
-    auditInsert(db, {
-      workspaceId,
-      actor,
-      action: "member.invite",
-      targetType: "invitation",
-      targetId: data.email,
-      metadata: { role: data.role },
-    }),
+  // The insert counts the seats again itself, so parallel invitations cannot overshoot the limit.
+  const seatFree = limits.members === "Unlimited" ? sql`1` : sql`${seatCount(workspaceId, nowMs, data.email)} < ${limits.members}`;
+  const [, inserted] = await writeBatch(db, [
+    auditInsertWhen(
+      { workspaceId, actor, action: "member.invite", targetType: "invitation", targetId: data.email, metadata: { role: data.role } },
+      seatFree,
+    ),
+    sql`INSERT INTO invitation (workspace_id, email, role, token_hash, expires_at, invited_by)
+      SELECT ${workspaceId}, ${data.email}, ${data.role}, ${hash}, ${expiresAt}, ${actor} WHERE ${seatFree}`,
+    // Re-inviting replaces the earlier link, once the new one is in.
+    sql`DELETE FROM invitation WHERE workspace_id = ${workspaceId} AND email = ${data.email} AND accepted_at IS NULL
+      AND token_hash <> ${hash} AND EXISTS (SELECT 1 FROM invitation WHERE token_hash = ${hash})`,
   ]);
+  if (inserted?.rowsAffected !== 1) {
+    assertWithinLimits(limits, [{ kind: "count", key: "members", total: await withThisOne() }]);
+    throw new ConflictError("the seats changed while inviting; try again");
+  }
   return { email: data.email, role: data.role, expiresAt, token: secret, workspace: ws };
 }
 
@@ -216,7 +238,10 @@ export async function acceptInvitation(db: Db, token: string, u: { id: string; e
     .select({ role: workspaceMember.role })
     .from(workspaceMember)
     .where(and(eq(workspaceMember.workspaceId, inv.workspaceId), eq(workspaceMember.userId, u.id)));
-  await writeBatch(db, [
+  // Joining is conditional on this very accept having marked the invitation: an invitation withdrawn
+  // meanwhile (its sender removed, or cancelled) or accepted twice at once lets nobody in.
+  const marked = sql`EXISTS (SELECT 1 FROM invitation WHERE id = ${inv.id} AND accepted_at = ${nowMs})`;
+  const [accepted] = await writeBatch(db, [
     db
       .update(invitation)
       .set({ acceptedAt: nowMs })
@@ -224,17 +249,22 @@ export async function acceptInvitation(db: Db, token: string, u: { id: string; e
     ...(member
       ? []
       : [
-          db.insert(workspaceMember).values({ workspaceId: inv.workspaceId, userId: u.id, role: inv.role }).onConflictDoNothing(),
-          auditInsert(db, {
-            workspaceId: inv.workspaceId,
-            actor: `user:${u.id}`,
-            action: "member.join",
-            targetType: "user",
-            targetId: u.id,
-            metadata: { email: inv.email, role: inv.role },
-          }),
+          sql`INSERT INTO workspace_member (workspace_id, user_id, role) SELECT ${inv.workspaceId}, ${u.id}, ${inv.role}
+            WHERE ${marked} ON CONFLICT DO NOTHING`,
+          auditInsertWhen(
+            {
+              workspaceId: inv.workspaceId,
+              actor: `user:${u.id}`,
+              action: "member.join",
+              targetType: "user",
+              targetId: u.id,
+              metadata: { email: inv.email, role: inv.role },
+            },
+            marked,
+          ),
         ]),
   ]);
+  if (accepted?.rowsAffected !== 1) throw new NotFoundError("invitation", "link");
   return { workspaceId: inv.workspaceId, role: member?.role ?? inv.role };
 }
 
@@ -247,26 +277,136 @@ export async function revokeInvitation(db: Db, workspaceId: number, id: number, 
   await auditInsert(db, { workspaceId, actor, action: "member.invite-revoke", targetType: "invitation", targetId: res[0]!.email });
 }
 
-/** Removes a member. Only an owner removes an owner, and the last owner stays. */
-export async function removeMember(db: Db, workspaceId: number, userId: string, by: { userId: string; role: MemberRole }): Promise<void> {
+const rank = (role: SQL) => sql`(CASE ${role} WHEN 'owner' THEN 2 WHEN 'admin' THEN 1 ELSE 0 END)`;
+
+/**
+ * True, inside a write, while `by` (an admin or owner) may remove `userId` or give them `newRole`: `by`
+ * ranks at least as high as the member and the new role, and an owner leaves only while another
+ * owner stays. The rule lives in the statement, so two owners demoting each other at once leave one.
+ */
+function mayChange(workspaceId: number, userId: string, byUserId: string, newRole: MemberRole | null): SQL {
+  const keepsOwner =
+    newRole === "owner"
+      ? sql`1`
+      : sql`(t.role <> 'owner'
+    OR (SELECT count(*) FROM workspace_member o WHERE o.workspace_id = ${workspaceId} AND o.role = 'owner') > 1)`;
+  return sql`EXISTS (SELECT 1 FROM workspace_member t
+    JOIN workspace_member b ON b.workspace_id = t.workspace_id AND b.user_id = ${byUserId}
+    WHERE t.workspace_id = ${workspaceId} AND t.user_id = ${userId}
+      AND ${rank(sql`b.role`)} >= 1 AND ${rank(sql`b.role`)} >= ${rank(sql`t.role`)}
+      AND ${rank(sql`b.role`)} >= ${newRole === null ? 0 : RANK[newRole]} AND ${keepsOwner})`;
+}
+
+/** Why `mayChange` refused, read afterwards: no such member, a role too low, or the last owner. */
+async function refusal(db: Db, workspaceId: number, userId: string, by: { userId: string }, last: string): Promise<Error> {
   const members = await listMembers(db, workspaceId);
   const target = members.find((m) => m.userId === userId);
+  const actor = members.find((m) => m.userId === by.userId);
+  if (!target) return new NotFoundError("member", userId);
+  if (!actor || RANK[actor.role] < Math.max(RANK.admin, RANK[target.role])) return new ForbiddenError(target.role);
+  return new ConflictError(last);
+}
+
+/** What removing a member also withdraws: the API keys they created and the invitations they sent. */
+export async function removalPreview(db: Db, workspaceId: number, userId: string, nowMs = Date.now()) {
+  const [keys, invitations] = await Promise.all([
+    db
+      .select({ id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix })
+      .from(apiKey)
+      .where(and(eq(apiKey.workspaceId, workspaceId), eq(apiKey.createdBy, `user:${userId}`), isNull(apiKey.revokedAt)))
+      .orderBy(asc(apiKey.id)),
+    db
+      .select({ id: invitation.id, email: invitation.email, role: invitation.role })
+      .from(invitation)
+      .where(
+        and(
+          eq(invitation.workspaceId, workspaceId),
+          eq(invitation.invitedBy, `user:${userId}`),
+          isNull(invitation.acceptedAt),
+          gt(invitation.expiresAt, nowMs),
+        ),
+      )
+      .orderBy(asc(invitation.id)),
+  ]);
+  return { keys, invitations };
+}
+
+/**
+ * Removes a member, and in the same transaction revokes the API keys they created and withdraws the
+ * invitations they sent, each audited. Only an owner removes an owner, and the last owner stays.
+ */
+export async function removeMember(
+  db: Db,
+  workspaceId: number,
+  userId: string,
+  by: { userId: string; role: MemberRole },
+): Promise<{ revokedKeys: number; withdrawnInvitations: number }> {
+  const [target] = (await listMembers(db, workspaceId)).filter((m) => m.userId === userId);
   if (!target) throw new NotFoundError("member", userId);
   if (RANK[by.role] < RANK[target.role]) throw new ForbiddenError(target.role);
-  if (target.role === "owner" && members.filter((m) => m.role === "owner").length === 1) {
-    throw new ConflictError("the last owner cannot be removed");
-  }
-  await writeBatch(db, [
-    db.delete(workspaceMember).where(and(eq(workspaceMember.workspaceId, workspaceId), eq(workspaceMember.userId, userId))),
-    auditInsert(db, {
-      workspaceId,
-      actor: `user:${by.userId}`,
-      action: "member.remove",
-      targetType: "user",
-      targetId: userId,
-      metadata: { email: target.email, role: target.role },
-    }),
+  const may = mayChange(workspaceId, userId, by.userId, null);
+  const actor = `user:${by.userId}`;
+  const creator = `user:${userId}`;
+  const now = Date.now();
+  const keys = sql`api_key WHERE workspace_id = ${workspaceId} AND created_by = ${creator} AND revoked_at IS NULL AND ${may}`;
+  const invites = sql`invitation WHERE workspace_id = ${workspaceId} AND invited_by = ${creator} AND accepted_at IS NULL AND ${may}`;
+  // Every step carries the same rule, and none before the last changes the members it reads: all happen, or none.
+  const results = await writeBatch(db, [
+    sql`INSERT INTO audit_log (workspace_id, actor, action, target_type, target_id, metadata)
+      SELECT ${workspaceId}, ${actor}, 'api-key.revoke', 'api-key', id,
+        json_object('name', name, 'prefix', prefix, 'reason', 'its creator was removed') FROM ${keys}`,
+    sql`UPDATE api_key SET revoked_at = ${now} WHERE id IN (SELECT id FROM ${keys})`,
+    sql`INSERT INTO audit_log (workspace_id, actor, action, target_type, target_id, metadata)
+      SELECT ${workspaceId}, ${actor}, 'member.invite-revoke', 'invitation', email,
+        json_object('reason', 'its sender was removed') FROM ${invites}`,
+    sql`DELETE FROM invitation WHERE id IN (SELECT id FROM ${invites})`,
+    auditInsertWhen(
+      {
+        workspaceId,
+        actor,
+        action: "member.remove",
+        targetType: "user",
+        targetId: userId,
+        metadata: { email: target.email, role: target.role },
+      },
+      may,
+    ),
+    sql`DELETE FROM workspace_member WHERE workspace_id = ${workspaceId} AND user_id = ${userId} AND ${may}`,
   ]);
+  if (results[5]?.rowsAffected !== 1) throw await refusal(db, workspaceId, userId, by, "the last owner cannot be removed");
+  return { revokedKeys: results[1]?.rowsAffected ?? 0, withdrawnInvitations: results[3]?.rowsAffected ?? 0 };
+}
+
+const RoleInput = z.enum(MEMBER_ROLES, { error: `must be one of ${MEMBER_ROLES.join(", ")}` });
+
+/** Gives a member another role. Only an owner makes or unmakes an owner, and the last owner stays one. */
+export async function changeMemberRole(
+  db: Db,
+  workspaceId: number,
+  userId: string,
+  role: MemberRole,
+  by: { userId: string; role: MemberRole },
+): Promise<void> {
+  const next = parseInput(z.object({ role: RoleInput }), { role }, "member").role;
+  const [target] = (await listMembers(db, workspaceId)).filter((m) => m.userId === userId);
+  if (!target) throw new NotFoundError("member", userId);
+  if (RANK[by.role] < Math.max(RANK[target.role], RANK[next])) throw new ForbiddenError("owner");
+  const may = mayChange(workspaceId, userId, by.userId, next);
+  const [, changed] = await writeBatch(db, [
+    auditInsertWhen(
+      {
+        workspaceId,
+        actor: `user:${by.userId}`,
+        action: "member.role",
+        targetType: "user",
+        targetId: userId,
+        metadata: { email: target.email, before: target.role, after: next },
+      },
+      may,
+    ),
+    sql`UPDATE workspace_member SET role = ${next} WHERE workspace_id = ${workspaceId} AND user_id = ${userId} AND ${may}`,
+  ]);
+  if (changed?.rowsAffected !== 1) throw await refusal(db, workspaceId, userId, by, "the last owner cannot be demoted");
 }
 
 const RenameInput = z.object({

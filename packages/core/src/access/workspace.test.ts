@@ -102,3 +102,30 @@ describe("workspace operations", () => {
     expect(audit.filter((a) => a.action === "workspace.plan.update")).toHaveLength(2);
   });
 });
+
+describe("a workspace whose limits column is broken", () => {
+  it("a bad limits JSON warns once per workspace", async () => {
+    const a = await createWorkspace(t.db, { name: "Broken A" }, "operator");
+    const b = await createWorkspace(t.db, { name: "Broken B" }, "operator");
+    await operator([`UPDATE workspace SET limits = '{monitors: 5' WHERE id IN (${a.id}, ${b.id})`]);
+    const warnings: string[] = [];
+    const listen = (w: Error) => {
+      if (w.name === "VigilLimits") warnings.push(w.message);
+    };
+    process.on("warning", listen);
+    try {
+      for (let i = 0; i < 5; i++) {
+        expect((await getEffectiveLimits(t.db, a.id)).limits).toEqual(restricted);
+        expect((await getEffectiveLimits(t.db, b.id)).limits).toEqual(restricted);
+      }
+      // Warnings are emitted on the next tick.
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.map((w) => w.replace(/\(.*\)/, "(…)"))).toEqual([
+        `workspace ${a.id}: workspace limits are not valid JSON (…); using restricted limits`,
+        `workspace ${b.id}: workspace limits are not valid JSON (…); using restricted limits`,
+      ]);
+    } finally {
+      process.off("warning", listen);
+    }
+  });
+});

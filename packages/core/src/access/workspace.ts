@@ -52,7 +52,24 @@ export interface WorkspaceLimits {
   expired: boolean;
 }
 
-export function limitsOf(ws: Workspace, nowMs = Date.now(), warn?: LimitsWarning): WorkspaceLimits {
+const warned = new Set<string>();
+const MAX_WARNED = 10_000;
+
+/**
+ * Reports a problem in a workspace's `limits` once per workspace and column text: every request reads
+ * the limits, and a warning per request would drown the log. Fixing the text and breaking it again warns again.
+ */
+function warnOnce(ws: Workspace): LimitsWarning {
+  return (message) => {
+    const key = JSON.stringify([ws.id, ws.limits, message]);
+    if (warned.has(key)) return;
+    if (warned.size >= MAX_WARNED) warned.clear();
+    warned.add(key);
+    process.emitWarning(`workspace ${ws.id}: ${message}`, "VigilLimits");
+  };
+}
+
+export function limitsOf(ws: Workspace, nowMs = Date.now(), warn: LimitsWarning = warnOnce(ws)): WorkspaceLimits {
   return { limits: effectiveLimits(ws, nowMs, warn), expired: planExpired(ws, nowMs) };
 }
 

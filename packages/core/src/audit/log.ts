@@ -1,5 +1,5 @@
 import { auditLog, type Conn, type Db } from "@vigil/db-schema";
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 
 /** Who made a change: `user:<id>`, `api-key:<id>`, `location:<id>`, `operator`, `system`. */
 export type Actor = string;
@@ -23,6 +23,17 @@ export function auditInsert(db: Conn, e: AuditEntry) {
     targetId: e.targetId === undefined || e.targetId === null ? null : String(e.targetId),
     metadata: e.metadata ?? null,
   });
+}
+
+/**
+ * The insert, written only when `when` holds at its place in a write batch: the record of a
+ * conditional write, which must appear exactly when the write itself happened.
+ */
+export function auditInsertWhen(e: AuditEntry, when: SQL): SQL {
+  const targetId = e.targetId === undefined || e.targetId === null ? null : String(e.targetId);
+  const metadata = e.metadata === undefined ? null : JSON.stringify(e.metadata);
+  return sql`INSERT INTO audit_log (workspace_id, actor, action, target_type, target_id, metadata)
+    SELECT ${e.workspaceId}, ${e.actor}, ${e.action}, ${e.targetType}, ${targetId}, ${metadata} WHERE ${when}`;
 }
 
 export async function listAuditLog(db: Db, workspaceId: number, opts: { limit?: number; before?: number } = {}) {

@@ -1,4 +1,4 @@
-import { canManage, limitsOf, listInvitations, listMembers } from "@vigil/core";
+import { canManage, limitsOf, listInvitations, listMembers, removalPreview } from "@vigil/core";
 import { ConfirmAction } from "../../../../components/confirm";
 import { InviteForm } from "../../../../components/forms";
 import { Badge, Card, CardHeader, Code, PageHeader, Table, td } from "../../../../components/ui";
@@ -19,6 +19,11 @@ export default async function Members({ params }: { params: Promise<{ ws: string
   const limit = limitsOf(m.workspace).limits.members;
   const manage = canManage(m.role);
   const owners = members.filter((x) => x.role === "owner").length;
+  const removable = (p: (typeof members)[number]) =>
+    manage && p.userId !== m.user.id && (p.role !== "owner" || (m.role === "owner" && owners > 1));
+  const previews = new Map(
+    await Promise.all(members.filter(removable).map(async (p) => [p.userId, await removalPreview(db, id, p.userId)] as const)),
+  );
   return (
     <>
       <PageHeader
@@ -45,7 +50,7 @@ export default async function Members({ params }: { params: Promise<{ ws: string
         <CardHeader title="People" description={`${members.length} member${members.length === 1 ? "" : "s"}`} />
         <Table head={["Person", "Role", "Joined", ""]}>
           {members.map((p) => {
-            const removable = manage && p.userId !== m.user.id && (p.role !== "owner" || (m.role === "owner" && owners > 1));
+            const preview = previews.get(p.userId);
             return (
               <tr key={p.userId}>
                 <td className={td}>
@@ -58,7 +63,7 @@ export default async function Members({ params }: { params: Promise<{ ws: string
                 </td>
                 <td className={td}>{date(p.joinedAt)}</td>
                 <td className={`${td} text-right`}>
-                  {removable ? (
+                  {preview ? (
                     <ConfirmAction
                       action={removeMemberAction}
                       fields={{ workspaceId: String(id), userId: p.userId }}
@@ -66,7 +71,9 @@ export default async function Members({ params }: { params: Promise<{ ws: string
                       title={`Remove ${p.email}?`}
                       description="They lose access to this workspace at once. You can invite them again later."
                       confirm="Remove"
-                    />
+                    >
+                      <RemovalList preview={preview} />
+                    </ConfirmAction>
                   ) : null}
                 </td>
               </tr>
@@ -103,5 +110,47 @@ export default async function Members({ params }: { params: Promise<{ ws: string
         </Card>
       ) : null}
     </>
+  );
+}
+
+/** What removing a member also revokes, listed in the confirmation before anyone confirms. */
+function RemovalList({ preview }: { preview: Awaited<ReturnType<typeof removalPreview>> }) {
+  const { keys, invitations } = preview;
+  if (keys.length === 0 && invitations.length === 0) {
+    return <p className="mt-3 text-sm text-zinc-600">They created no API keys and sent no pending invitations.</p>;
+  }
+  return (
+    <div className="mt-4 space-y-3 text-sm text-left" data-testid="removal-revokes">
+      {keys.length > 0 ? (
+        <div>
+          <p className="font-medium text-zinc-900">
+            {keys.length === 1 ? "The API key they created is revoked:" : `The ${keys.length} API keys they created are revoked:`}
+          </p>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5 text-zinc-700">
+            {keys.map((k) => (
+              <li key={k.id}>
+                {k.name} <Code>{k.prefix}…</Code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {invitations.length > 0 ? (
+        <div>
+          <p className="font-medium text-zinc-900">
+            {invitations.length === 1
+              ? "The invitation they sent is withdrawn:"
+              : `The ${invitations.length} invitations they sent are withdrawn:`}
+          </p>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5 text-zinc-700">
+            {invitations.map((i) => (
+              <li key={i.id}>
+                {i.email} ({i.role})
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { limitsOf, listSubscribers } from "@vigil/core";
+import { canManage, limitsOf, listSubscribers } from "@vigil/core";
 import { Download, Mail } from "lucide-react";
 import { ConfirmAction } from "../../../../../../components/confirm";
 import { Badge, buttonClass, Card, CardHeader, Code, Empty, Notice, Table, td } from "../../../../../../components/ui";
@@ -18,13 +18,15 @@ export default async function Subscribers({ params }: { params: Promise<{ ws: st
   const subscribers = await listSubscribers(getDb(), wsId, page.id);
   const confirmed = subscribers.filter((s) => s.state === "confirmed").length;
   const allowed = limitsOf(m.workspace).limits["status-subscribers"];
+  // Subscribers' addresses are personal data: members see how many there are, owners and admins who.
+  const manage = canManage(m.role);
   return (
     <Card>
       <CardHeader
         title="Subscribers"
         description={`${confirmed} confirmed of ${subscribers.length}. They get a mail for every new report, update and maintenance window.`}
         action={
-          subscribers.length > 0 ? (
+          manage && subscribers.length > 0 ? (
             <a href={`${base}/subscribers/export`} className={buttonClass("secondary")} download>
               <Download className="size-4" aria-hidden />
               Export CSV
@@ -39,7 +41,11 @@ export default async function Subscribers({ params }: { params: Promise<{ ws: st
           </Notice>
         </div>
       )}
-      {subscribers.length === 0 ? (
+      {!manage && subscribers.length > 0 ? (
+        <div className="px-5 py-4 text-sm text-zinc-600" data-testid="subscribers-hidden">
+          Only owners and admins see subscribers' e-mail addresses (your role: member).
+        </div>
+      ) : subscribers.length === 0 ? (
         <Empty icon={<Mail className="size-5" aria-hidden />} title="No subscribers yet">
           Visitors subscribe with the form at the bottom of the public page; each confirms by mail first.
         </Empty>

@@ -1,4 +1,4 @@
-import { listSubscribers, NotFoundError, requireMember } from "@vigil/core";
+import { ForbiddenError, listSubscribers, NotFoundError, requireMember } from "@vigil/core";
 import { getDb } from "../../../../../../../lib/db";
 import { currentUser } from "../../../../../../../lib/session";
 import { paramId } from "../../../../../../../lib/status-form";
@@ -9,13 +9,13 @@ export const dynamic = "force-dynamic";
 const cell = (v: string) => `"${(/^[=+\-@\t\r]/.test(v) ? `'${v}` : v).replaceAll('"', '""')}"`;
 const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
 
-/** The page's subscribers as CSV, for the workspace's members only (anyone else: 404). */
+/** The page's subscribers as CSV, for the workspace's owners and admins (a member: 403, anyone else: 404). */
 export async function GET(_req: Request, { params }: { params: Promise<{ ws: string; id: string }> }) {
   const { ws, id } = await params;
   const user = await currentUser();
   if (!user) return new Response("Sign in first.\n", { status: 401, headers: { "content-type": "text/plain" } });
   try {
-    await requireMember(getDb(), paramId(ws), user.id);
+    await requireMember(getDb(), paramId(ws), user.id, "admin");
     const rows = await listSubscribers(getDb(), paramId(ws), paramId(id));
     const csv = [
       "email,state,subscribed_at,confirmed_at",
@@ -30,6 +30,12 @@ export async function GET(_req: Request, { params }: { params: Promise<{ ws: str
     });
   } catch (err) {
     if (err instanceof NotFoundError) return new Response("Not found.\n", { status: 404, headers: { "content-type": "text/plain" } });
+    if (err instanceof ForbiddenError) {
+      return new Response("Only owners and admins can export subscribers' e-mail addresses.\n", {
+        status: 403,
+        headers: { "content-type": "text/plain" },
+      });
+    }
     throw err;
   }
 }
