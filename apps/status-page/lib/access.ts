@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { verifyPageAccess } from "@vigil/core";
 import { cookies } from "next/headers";
 import { getEnv } from "./env";
@@ -47,12 +48,17 @@ type RedisClient = ReturnType<typeof import("@vigil/queue").createRedis>;
 let redis: Promise<RedisClient> | undefined;
 function redisClient(url: string): Promise<RedisClient> {
   // Loaded only when configured: a site without Redis does not carry its client.
-  redis ??= import("@vigil/queue").then(({ createRedis }) => createRedis(url, "producer", { enableOfflineQueue: true, commandTimeout: 1_000 }));
+  redis ??= import("@vigil/queue").then(({ createRedis }) =>
+    createRedis(url, "producer", { enableOfflineQueue: true, commandTimeout: 1_000 }),
+  );
   return redis;
 }
 const inRedis = (url: string) => ({
   async get(key: string): Promise<Failures> {
-    const [[, count], [, ttl]] = (await (await redisClient(url)).multi().get(key).pttl(key).exec()) as [[null, string | null], [null, number]];
+    const [[, count], [, ttl]] = (await (await redisClient(url)).multi().get(key).pttl(key).exec()) as [
+      [null, string | null],
+      [null, number],
+    ];
     return { count: Number(count ?? 0), resetInMs: Math.max(0, ttl) };
   },
   async add(key: string): Promise<void> {
@@ -74,14 +80,20 @@ async function failures<T>(use: (store: typeof inMemory) => Promise<T>): Promise
   }
 }
 
-const failureKey = (pageId: number, client: string) => `vigil:page-unlock:${pageId}:${client}`;
+type LockedPage = { id: number; passwordHash: string | null };
+/** Per page and password (a new password starts afresh), per client. */
+const failureKey = (page: LockedPage, client: string) =>
+  `vigil:page-unlock:${page.id}:${createHash("sha256")
+    .update(page.passwordHash ?? "")
+    .digest("hex")
+    .slice(0, 16)}:${client}`;
 
 /** Milliseconds until this client may try again; 0 = may try now. */
-export async function lockedFor(pageId: number, client: string): Promise<number> {
-  const f = await failures((s) => s.get(failureKey(pageId, client)));
+export async function lockedFor(page: LockedPage, client: string): Promise<number> {
+  const f = await failures((s) => s.get(failureKey(page, client)));
   return f.count >= MAX_FAILURES ? f.resetInMs || 1 : 0;
 }
 
-export function recordFailure(pageId: number, client: string): Promise<void> {
-  return failures((s) => s.add(failureKey(pageId, client)));
+export function recordFailure(page: LockedPage, client: string): Promise<void> {
+  return failures((s) => s.add(failureKey(page, client)));
 }

@@ -15,7 +15,10 @@ const plain = (a: string) => a.trim().replace(/^::ffff:(?=\d+\.)/i, "");
 /** `cidr,…` (an address alone is one host) as a BlockList; throws naming the bad entry. */
 export function parseProxies(list: string): BlockList {
   const block = new BlockList();
-  for (const entry of list.split(",").map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of list
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const [addr = "", bits] = entry.split("/");
     const family = isIP(addr);
     const prefix = bits === undefined ? (family === 6 ? 128 : 32) : Number(bits);

@@ -20,8 +20,13 @@ export const PRIVATE_CACHE = "private, no-store";
  * and the cache headers of every answer about it. A protected page's answers depend on the visitor's
  * cookie: no shared cache may keep one, or an authorised copy would be served to everyone.
  */
-export async function openPage(slug: string, publicCache = PUBLIC_CACHE): Promise<{ page: FoundPage | null; cache: Record<string, string> }> {
+export async function openPage(
+  slug: string,
+  publicCache = PUBLIC_CACHE,
+): Promise<{ page: FoundPage | null; cache: Record<string, string> }> {
   const page = await pageBySlug(slug);
-  const cache: Record<string, string> = page?.passwordHash ? { "cache-control": PRIVATE_CACHE, vary: "cookie" } : { "cache-control": publicCache };
+  const cache: Record<string, string> = page?.passwordHash
+    ? { "cache-control": PRIVATE_CACHE, vary: "cookie" }
+    : { "cache-control": publicCache };
   return { page: page && (await hasAccess(page)) ? page : null, cache };
 }

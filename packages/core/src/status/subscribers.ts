@@ -63,7 +63,12 @@ export async function subscribe(
     .from(pageSubscriber)
     .where(and(eq(pageSubscriber.pageId, pageId), eq(pageSubscriber.email, email)));
   // A subscriber who proved an old password confirms again: the new password holder vouches for the address only by mail.
-  if (existing && existing.confirmedAt !== null && existing.unsubscribedAt === null && (passwordHash === null || existing.accessPasswordHash === passwordHash)) {
+  if (
+    existing &&
+    existing.confirmedAt !== null &&
+    existing.unsubscribedAt === null &&
+    (passwordHash === null || existing.accessPasswordHash === passwordHash)
+  ) {
     return { subscriberId: existing.id, email, confirmToken: null };
   }
   const [row] = existing

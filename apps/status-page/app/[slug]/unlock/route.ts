@@ -15,13 +15,13 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
   if (!page?.passwordHash) return new Response("Not found\n", { status: 404 });
   const base = await basePath(page.slug);
   const client = clientAddress(await headers(), getEnv().TRUSTED_PROXIES);
-  if ((await lockedFor(page.id, client)) > 0) return seeOther(`${base || "/"}?auth=locked`);
+  if ((await lockedFor(page, client)) > 0) return seeOther(`${base || "/"}?auth=locked`);
   let password = "";
   try {
     password = String((await req.formData()).get("password") ?? "").slice(0, 200);
   } catch {}
   if (!(await verifyPagePassword(page.passwordHash, password))) {
-    await recordFailure(page.id, client);
+    await recordFailure(page, client);
     // Each wrong guess also costs the guesser time.
     await new Promise((r) => setTimeout(r, 400));
     return seeOther(`${base || "/"}?auth=wrong`);
