@@ -613,7 +613,7 @@ describe("docker-compose.yaml: the probe cannot reach the instance's internals",
     expect(composedEnv(redis).REDISCLI_AUTH).toBe(dotEnv.REDIS_PASSWORD);
     expect(redis.healthcheck?.test).toEqual(["CMD", "redis-cli", "ping"]);
     const users = Object.entries(services).filter(([, s]) => s.environment?.REDIS_URL !== undefined);
-    expect(users.map(([n]) => n).sort()).toEqual(["dashboard", "server", "workflows"]);
+    expect(users.map(([n]) => n).sort()).toEqual(["dashboard", "server", "status-page", "workflows"]);
     for (const [name, s] of users) expect(composedEnv(s).REDIS_URL, name).toBe(`redis://:${dotEnv.REDIS_PASSWORD}@redis:6379`);
     const { REDIS_PASSWORD: _, ...without } = dotEnv;
     expect(() => composedEnv(services.server!, without)).toThrow(/^REDIS_PASSWORD: set REDIS_PASSWORD in \.env \(openssl rand -hex 32\)/);

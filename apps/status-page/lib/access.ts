@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { verifyPageAccess } from "@vigil/core";
 import { cookies } from "next/headers";
 import { getEnv } from "./env";
@@ -13,34 +14,86 @@ export async function hasAccess(page: { id: number; passwordHash: string | null 
 }
 
 /**
- * Slows password guessing: per visitor address and page, 5 failures in 15 minutes lock further tries
- * until the window has passed; every page also has a ceiling across all addresses.
+ * Slows password guessing: 5 wrong passwords in 15 minutes from one client address lock that address
+ * out of the page until its window has passed. Only that address: there is no page-wide ceiling, so
+ * guesses from anywhere never keep the right password out for anyone else. A locked address's tries are
+ * refused unchecked (checking them would let guessing go on). Counters live in Redis when REDIS_URL is
+ * set, so every status page process sees the same ones, and in memory otherwise.
  */
 const WINDOW_MS = 15 * 60_000;
-const PER_VISITOR = 5;
-const PER_PAGE = 100;
-const failures = new Map<string, number[]>();
+const MAX_FAILURES = 5;
 
-function recent(key: string, now: number): number[] {
-  const list = (failures.get(key) ?? []).filter((t) => now - t < WINDOW_MS);
-  if (list.length === 0) failures.delete(key);
-  else failures.set(key, list);
-  return list;
+interface Failures {
+  count: number;
+  /** Milliseconds until the window, and any lock, ends. */
+  resetInMs: number;
 }
 
-/** Milliseconds until this visitor may try again; 0 = may try now. */
-export function lockedFor(pageId: number, visitor: string, now = Date.now()): number {
-  const mine = recent(`${pageId}:${visitor}`, now);
-  const all = recent(`${pageId}:*`, now);
-  const over = mine.length >= PER_VISITOR ? mine : all.length >= PER_PAGE ? all : null;
-  return over ? WINDOW_MS - (now - over[0]!) : 0;
+const memory = new Map<string, { count: number; resetAt: number }>();
+const inMemory = {
+  async get(key: string, now = Date.now()): Promise<Failures> {
+    const e = memory.get(key);
+    if (!e || e.resetAt <= now) return { count: 0, resetInMs: 0 };
+    return { count: e.count, resetInMs: e.resetAt - now };
+  },
+  async add(key: string, now = Date.now()): Promise<void> {
+    if (memory.size > 50_000) for (const [k, e] of memory) if (e.resetAt <= now) memory.delete(k);
+    const e = memory.get(key);
+    if (e && e.resetAt > now) e.count++;
+    else memory.set(key, { count: 1, resetAt: now + WINDOW_MS });
+  },
+};
+
+type RedisClient = ReturnType<typeof import("@vigil/queue").createRedis>;
+let redis: Promise<RedisClient> | undefined;
+function redisClient(url: string): Promise<RedisClient> {
+  // Loaded only when configured: a site without Redis does not carry its client.
+  redis ??= import("@vigil/queue").then(({ createRedis }) =>
+    createRedis(url, "producer", { enableOfflineQueue: true, commandTimeout: 1_000 }),
+  );
+  return redis;
+}
+const inRedis = (url: string) => ({
+  async get(key: string): Promise<Failures> {
+    const [[, count], [, ttl]] = (await (await redisClient(url)).multi().get(key).pttl(key).exec()) as [
+      [null, string | null],
+      [null, number],
+    ];
+    return { count: Number(count ?? 0), resetInMs: Math.max(0, ttl) };
+  },
+  async add(key: string): Promise<void> {
+    const r = await redisClient(url);
+    const [, [, ttl]] = (await r.multi().incr(key).pttl(key).exec()) as [unknown, [null, number]];
+    // The first failure starts the window (and a key that lost its expiry gets one again).
+    if (ttl < 0) await r.pexpire(key, WINDOW_MS);
+  },
+});
+
+/** Redis when configured and answering; memory otherwise (an outage must not open or close every page). */
+async function failures<T>(use: (store: typeof inMemory) => Promise<T>): Promise<T> {
+  const url = getEnv().REDIS_URL;
+  if (!url) return use(inMemory);
+  try {
+    return await use(inRedis(url) as typeof inMemory);
+  } catch {
+    return use(inMemory);
+  }
 }
 
-export function recordFailure(pageId: number, visitor: string, now = Date.now()) {
-  if (failures.size > 50_000) failures.clear();
-  for (const key of [`${pageId}:${visitor}`, `${pageId}:*`]) failures.set(key, [...recent(key, now), now]);
+type LockedPage = { id: number; passwordHash: string | null };
+/** Per page and password (a new password starts afresh), per client. */
+const failureKey = (page: LockedPage, client: string) =>
+  `vigil:page-unlock:${page.id}:${createHash("sha256")
+    .update(page.passwordHash ?? "")
+    .digest("hex")
+    .slice(0, 16)}:${client}`;
+
+/** Milliseconds until this client may try again; 0 = may try now. */
+export async function lockedFor(page: LockedPage, client: string): Promise<number> {
+  const f = await failures((s) => s.get(failureKey(page, client)));
+  return f.count >= MAX_FAILURES ? f.resetInMs || 1 : 0;
 }
 
-export function visitorOf(h: Headers): string {
-  return h.get("x-forwarded-for")?.split(",")[0]?.trim() || h.get("x-real-ip") || "direct";
+export function recordFailure(page: LockedPage, client: string): Promise<void> {
+  return failures((s) => s.add(failureKey(page, client)));
 }

@@ -1,6 +1,7 @@
 import { AnalyticsEnv } from "@vigil/analytics";
 import { env, parseEnv, z } from "@vigil/config";
 import { mailTransport, NotifierEnv } from "@vigil/notifier";
+import { parseProxies } from "./client";
 
 /** Everything the status page reads from its environment. */
 export const StatusPageEnv = z.object({
@@ -13,6 +14,20 @@ export const StatusPageEnv = z.object({
   AUTH_SECRET: z.string().min(16, "must be at least 16 characters (generate one with: openssl rand -base64 32)"),
   /** Where visitors reach this site: links in subscriber mail. */
   PUBLIC_URL: env.url("http://127.0.0.1:3003").transform((u) => u.replace(/\/+$/, "")),
+  /** Proxies whose X-Forwarded-For is believed (`cidr,…`); every other sender is its socket address. */
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((list, ctx) => {
+      try {
+        return list ? parseProxies(list) : undefined;
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: `must be a comma-separated list of CIDRs: ${(err as Error).message}` });
+        return z.NEVER;
+      }
+    }),
+  /** Password-failure counters live here when set (shared by every status page process), in memory otherwise. */
+  REDIS_URL: env.REDIS_URL.unwrap().optional(),
 });
 export type StatusPageEnv = z.infer<typeof StatusPageEnv>;
 

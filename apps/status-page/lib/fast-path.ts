@@ -4,15 +4,17 @@
 // goes to Next as usual, whose proxy renders and stores the copies (lib/html-cache.ts).
 import { type IncomingMessage, Server, type ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
-import { freshPage, PAGE_HEADERS, pageKey, RENDER_HEADER } from "./html-cache";
+import { stampClientAddress } from "./client";
+import { cacheKey, requestHost } from "./hosts";
+import { freshPage, PAGE_HEADERS, RENDER_HEADER } from "./html-cache";
 
 const INSTALLED = Symbol.for("vigil.fast-path");
 
 function serveFresh(req: IncomingMessage, res: ServerResponse): boolean {
   if ((req.method !== "GET" && req.method !== "HEAD") || !req.url || req.url.includes("?")) return false;
   if (req.headers.rsc !== undefined || req.headers[RENDER_HEADER] !== undefined) return false;
-  const host = req.headers["x-forwarded-host"] ?? req.headers.host ?? "";
-  const page = freshPage(pageKey(String(host), req.url));
+  const host = requestHost(req.headers["x-forwarded-host"]?.toString(), req.headers.host);
+  const page = freshPage(cacheKey(host, req.url));
   if (!page) return false;
   const headers: Record<string, string> = { ...PAGE_HEADERS(page), "x-vigil-cache": "hit" };
   if (req.headers["if-none-match"] === page.etag) {
@@ -31,7 +33,7 @@ function serveFresh(req: IncomingMessage, res: ServerResponse): boolean {
   return true;
 }
 
-/** Once per process, from instrumentation: sees each request first and answers the fresh ones. */
+/** Once per process, from instrumentation: sees each request first, stamps its socket address and answers the fresh ones. */
 export function installFastPath() {
   const proto = Server.prototype as Server & { [INSTALLED]?: boolean };
   if (proto[INSTALLED]) return;
@@ -40,6 +42,7 @@ export function installFastPath() {
   proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
     if (event === "request") {
       try {
+        stampClientAddress(args[0] as IncomingMessage);
         if (serveFresh(args[0] as IncomingMessage, args[1] as ServerResponse)) return true;
       } catch {
         // Never in the way: Next answers.

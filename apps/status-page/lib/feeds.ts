@@ -3,7 +3,8 @@ import { Feed } from "feed";
 import { getDb } from "./data";
 import { formatDateTime, REPORT_STATUS_TEXT } from "./format";
 import { renderMarkdown } from "./markdown";
-import type { FoundPage } from "./page";
+import { type FoundPage, openPage } from "./page";
+import { basePath, siteOrigin } from "./site";
 
 /** Reports (with their whole timeline) and maintenance windows, newest first. */
 export async function buildFeed(page: FoundPage, origin: string, base: string): Promise<Feed> {
@@ -46,4 +47,16 @@ export async function buildFeed(page: FoundPage, origin: string, base: string): 
   });
   for (const item of items) feed.addItem(item);
   return feed;
+}
+
+const FEED_TYPES = { rss: "application/rss+xml", atom: "application/atom+xml" } as const;
+
+/** `/{slug}/rss` and `/{slug}/atom`: links from the configured public URL, never from request headers. */
+export async function feedResponse(slug: string, kind: keyof typeof FEED_TYPES): Promise<Response> {
+  const { page, cache } = await openPage(slug);
+  if (!page) return new Response("Not found\n", { status: 404, headers: cache });
+  const feed = await buildFeed(page, await siteOrigin(page), await basePath(page.slug));
+  return new Response(kind === "rss" ? feed.rss2() : feed.atom1(), {
+    headers: { "content-type": `${FEED_TYPES[kind]}; charset=utf-8`, ...cache },
+  });
 }

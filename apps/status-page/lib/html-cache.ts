@@ -75,11 +75,8 @@ export function freshPage(key: string, now = Date.now()): RenderedPage | undefin
   return hit && now - hit.at < FRESH_MS ? hit : undefined;
 }
 
-/** The key of a request: the host it came to and its path, as the visitor sent them. */
-export const pageKey = (host: string, path: string) => `${host.toLowerCase()}${path}`;
-
 /**
- * The rendered page for `key` (see pageKey), rendering it through `url` when
+ * The rendered page for `key` (see cacheKey in lib/hosts.ts), rendering it through `url` when
  * missing or too old; null when it is not a cacheable page (the visitor is then served normally).
  */
 export async function renderedPage(

@@ -1,4 +1,5 @@
 import { headers } from "next/headers";
+import { getEnv } from "./env";
 
 /** Set by proxy.ts when a request came in on a page's custom domain (its slug). */
 export const HOST_PAGE_HEADER = "x-vigil-host-page";
@@ -9,10 +10,13 @@ export async function basePath(slug: string): Promise<string> {
   return h.get(HOST_PAGE_HEADER) === slug ? "" : `/${slug}`;
 }
 
-/** The absolute URL of this request's site, for feeds and badges. */
-export async function siteOrigin(): Promise<string> {
+/**
+ * The absolute origin of a page's links in feeds and JSON: its custom domain when the request came in on it,
+ * the configured PUBLIC_URL otherwise. Never a request header: a cached feed must not point elsewhere.
+ */
+export async function siteOrigin(page: { slug: string; customDomain: string | null }): Promise<string> {
+  const publicUrl = new URL(getEnv().PUBLIC_URL);
   const h = await headers();
-  const host = h.get("x-forwarded-host") ?? h.get("host") ?? "127.0.0.1:3003";
-  const proto = h.get("x-forwarded-proto") ?? "http";
-  return `${proto}://${host}`;
+  if (page.customDomain && h.get(HOST_PAGE_HEADER) === page.slug) return `${publicUrl.protocol}//${page.customDomain}`;
+  return getEnv().PUBLIC_URL;
 }

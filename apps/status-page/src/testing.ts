@@ -1,5 +1,6 @@
 // Real processes for the status page's tests and bench: one `next build` per source tree, `next start`
 // on a free port against a real sqld, a loopback e-mail API, and data seeded through core.
+import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createMonitor, createPrivateLocation, createWorkspace, evaluateMonitor, recordResults, setLimits } from "@vigil/core";
@@ -101,4 +102,37 @@ export async function seedHistory(
     }
   }
   await insertResults(db, rows);
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * One HTTP request as a client on the network sends it: any Host header, and from a chosen loopback
+ * address (`from`: 127.0.0.2, 127.0.0.3, … are distinct clients to the site).
+ */
+export function send(
+  siteUrl: string,
+  path: string,
+  opts: { method?: string; headers?: Record<string, string>; form?: Record<string, string>; from?: string } = {},
+): Promise<RawResponse> {
+  const u = new URL(siteUrl);
+  const body = opts.form ? new URLSearchParams(opts.form).toString() : undefined;
+  const headers = { ...(body ? { "content-type": "application/x-www-form-urlencoded" } : {}), ...opts.headers };
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: u.hostname, port: u.port, path, method: opts.method ?? (body ? "POST" : "GET"), headers, localAddress: opts.from },
+      (res) => {
+        let b = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (b += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: b }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
 }

@@ -598,6 +598,12 @@ export const pageSubscriber = sqliteTable(
     unsubscribeToken: text("unsubscribe_token").unique(),
     confirmedAt: integer("confirmed_at"),
     unsubscribedAt: integer("unsubscribed_at"),
+    /**
+     * The page's password hash when this subscriber proved the password (null: never). Mail of a protected
+     * page goes only to subscribers whose value is the page's current hash: a new password stops mail to
+     * those who knew the old one until they subscribe again with the new one.
+     */
+    accessPasswordHash: text("access_password_hash"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("page_subscriber_email").on(t.pageId, t.email)],

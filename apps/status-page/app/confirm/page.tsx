@@ -1,15 +1,17 @@
-import { confirmSubscription, pageSummary } from "@vigil/core";
+import { pageSummary, subscriptionLink } from "@vigil/core";
+import { LinkButton } from "../../components/link-button";
 import { Notice } from "../../components/notice";
 import { getDb } from "../../lib/data";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Confirm subscription", robots: { index: false } };
 
-/** The link in the confirmation mail; works without sign-in. */
+/** The link in the confirmation mail; works without sign-in. Opening it changes nothing: the button confirms. */
 export default async function Confirm({ searchParams }: { searchParams: Promise<{ token?: string | string[] }> }) {
   const raw = (await searchParams).token;
-  const r = await confirmSubscription(getDb(), typeof raw === "string" ? raw : "");
-  if (r.outcome === "invalid")
+  const token = typeof raw === "string" ? raw : "";
+  const r = await subscriptionLink(getDb(), "confirm", token);
+  if (r.state === "invalid")
     return (
       <Notice title="This link does not work" tone="bad">
         <p>The confirmation link is incomplete or wrong. Copy the whole link from the mail, or subscribe again on the status page.</p>
@@ -22,11 +24,20 @@ export default async function Confirm({ searchParams }: { searchParams: Promise<
       </Notice>
     );
   const page = await pageSummary(getDb(), r.pageId);
+  const of = page ? ` of ${page.title}` : "";
+  if (r.state === "pending")
+    return (
+      <Notice title="Confirm your subscription" tone="ok">
+        <p>
+          We will mail <strong>{r.email}</strong> about incidents and maintenance{of}.
+        </p>
+        <LinkButton action="/confirm/submit" token={token} label="Confirm subscription" />
+      </Notice>
+    );
   return (
-    <Notice title={r.outcome === "confirmed" ? "You are subscribed" : "Already confirmed"} tone="ok">
+    <Notice title="You are subscribed" tone="ok">
       <p>
-        {r.outcome === "confirmed" ? "Thank you." : "This link was used before; nothing changed."} We will mail <strong>{r.email}</strong>{" "}
-        about incidents and maintenance{page ? ` of ${page.title}` : ""}.
+        We will mail <strong>{r.email}</strong> about incidents and maintenance{of}.
       </p>
       {page ? (
         <p>

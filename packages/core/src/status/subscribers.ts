@@ -36,8 +36,16 @@ export interface Subscription {
  * A visitor asks for mail about `pageId`. A new or unconfirmed (or unsubscribed) address gets a fresh
  * confirmation token valid for 48 h; an address already confirmed gets nothing new. The answer to the
  * visitor must be the same in both cases, so the page cannot be used to test who subscribed.
+ * A password-protected page takes only visitors who proved its password: `access.passwordHash` is the
+ * hash their access cookie was signed for; anything but the page's current hash is refused as not found.
  */
-export async function subscribe(db: Db, pageId: number, raw: unknown, nowMs = Date.now()): Promise<Subscription> {
+export async function subscribe(
+  db: Db,
+  pageId: number,
+  raw: unknown,
+  nowMs = Date.now(),
+  access: { passwordHash: string | null } = { passwordHash: null },
+): Promise<Subscription> {
   const { email } = parseInput(SubscribeInput, raw, "subscription");
   const [page] = await db
     .select({ page: statusPage, ws: workspace })
@@ -45,14 +53,22 @@ export async function subscribe(db: Db, pageId: number, raw: unknown, nowMs = Da
     .innerJoin(workspace, eq(workspace.id, statusPage.workspaceId))
     .where(eq(statusPage.id, pageId));
   if (!page?.page.published) throw new NotFoundError("status page", pageId);
+  const passwordHash = page.page.passwordHash;
+  if (passwordHash !== null && access.passwordHash !== passwordHash) throw new NotFoundError("status page", pageId);
   assertWithinLimits(limitsOf(page.ws, nowMs).limits, [{ kind: "feature", key: "status-subscribers" }]);
   const token = newToken();
-  const values = { tokenHash: sha256(token), tokenExpiresAt: nowMs + CONFIRM_TOKEN_TTL_MS };
+  const values = { tokenHash: sha256(token), tokenExpiresAt: nowMs + CONFIRM_TOKEN_TTL_MS, accessPasswordHash: passwordHash };
   const [existing] = await db
     .select()
     .from(pageSubscriber)
     .where(and(eq(pageSubscriber.pageId, pageId), eq(pageSubscriber.email, email)));
-  if (existing && existing.confirmedAt !== null && existing.unsubscribedAt === null) {
+  // A subscriber who proved an old password confirms again: the new password holder vouches for the address only by mail.
+  if (
+    existing &&
+    existing.confirmedAt !== null &&
+    existing.unsubscribedAt === null &&
+    (passwordHash === null || existing.accessPasswordHash === passwordHash)
+  ) {
     return { subscriberId: existing.id, email, confirmToken: null };
   }
   const [row] = existing
@@ -90,6 +106,28 @@ export async function confirmSubscription(db: Db, token: string, nowMs = Date.no
     .where(and(eq(pageSubscriber.id, row.id), isNull(pageSubscriber.confirmedAt)))
     .returning({ id: pageSubscriber.id });
   return { outcome: done.length > 0 ? "confirmed" : "already-confirmed", pageId: row.pageId, email: row.email };
+}
+
+export type LinkState =
+  | { state: "pending" | "subscribed" | "unsubscribed"; pageId: number; email: string }
+  | { state: "invalid" | "expired" };
+
+/**
+ * What a confirm or unsubscribe link points at, changing nothing: a GET of the link (which mail scanners
+ * make) shows this and a button, and only the button's POST confirms or unsubscribes.
+ */
+export async function subscriptionLink(db: Db, kind: "confirm" | "unsubscribe", token: string, nowMs = Date.now()): Promise<LinkState> {
+  if (!token || token.length > 200) return { state: "invalid" };
+  const [row] = await db
+    .select()
+    .from(pageSubscriber)
+    .where(kind === "confirm" ? eq(pageSubscriber.tokenHash, sha256(token)) : eq(pageSubscriber.unsubscribeToken, token));
+  if (!row) return { state: "invalid" };
+  const who = { pageId: row.pageId, email: row.email };
+  if (row.unsubscribedAt !== null) return kind === "confirm" ? { state: "expired" } : { state: "unsubscribed", ...who };
+  if (kind === "unsubscribe" || row.confirmedAt !== null) return { state: "subscribed", ...who };
+  if (row.tokenExpiresAt !== null && row.tokenExpiresAt <= nowMs) return { state: "expired" };
+  return { state: "pending", ...who };
 }
 
 /** The link in every mail; works without sign-in. */
@@ -173,7 +211,13 @@ export async function pendingSubscriberMails(db: Db, nowMs = Date.now(), limit =
       and(ne(subscriberDelivery.outcome, "sent"), lt(subscriberDelivery.attempts, SUBSCRIBER_MAIL_MAX_ATTEMPTS)),
     ),
   });
-  const live = and(isNotNull(pageSubscriber.confirmedAt), isNull(pageSubscriber.unsubscribedAt), eq(statusPage.published, true));
+  const live = and(
+    isNotNull(pageSubscriber.confirmedAt),
+    isNull(pageSubscriber.unsubscribedAt),
+    eq(statusPage.published, true),
+    // A protected page mails only those who proved its current password.
+    or(isNull(statusPage.passwordHash), eq(pageSubscriber.accessPasswordHash, statusPage.passwordHash)),
+  );
   const u = notDone("report_update", statusReportUpdate.id);
   const m = notDone("maintenance", maintenance.id);
   const [updates, windows] = await db.batch([

@@ -6,13 +6,14 @@ import { openPage } from "../../../lib/page";
 export const dynamic = "force-dynamic";
 
 const WINDOWS: Record<string, number> = { "1d": 1, "7d": 7, "30d": 30, "90d": 90 };
-const svg = (body: string, status = 200) =>
+// Embeds (READMEs, dashboards) refetch often; a shared cache keeps them cheap and at most ~30 s old.
+const BADGE_CACHE = "public, max-age=15, s-maxage=15, stale-while-revalidate=30";
+const svg = (body: string, status = 200, cache: Record<string, string> = { "cache-control": BADGE_CACHE }) =>
   new Response(body, {
     status,
     headers: {
       "content-type": "image/svg+xml; charset=utf-8",
-      // Embeds (READMEs, dashboards) refetch often; a shared cache keeps them cheap and at most ~30 s old.
-      "cache-control": status === 200 ? "public, max-age=15, s-maxage=15, stale-while-revalidate=30" : "no-store",
+      ...(status === 200 ? cache : { "cache-control": "no-store" }),
       "x-content-type-options": "nosniff",
     },
   });
@@ -22,8 +23,9 @@ const svg = (body: string, status = 200) =>
  * uptime over 1d, 7d, 30d or 90d instead; `?label=` overrides the left text.
  */
 export async function GET(req: Request, { params }: { params: Promise<{ slug: string }> }) {
-  const page = await openPage((await params).slug);
+  const { page, cache } = await openPage((await params).slug, BADGE_CACHE);
   const url = new URL(req.url);
+  const ok = (body: string) => svg(body, 200, cache);
   if (!page) return svg(renderBadge("status", "not found", "#94a3b8"), 404);
   const type = url.searchParams.get("type") === "uptime" ? "uptime" : "status";
   const windowKey = url.searchParams.get("window") ?? "30d";
@@ -35,8 +37,8 @@ export async function GET(req: Request, { params }: { params: Promise<{ slug: st
   if (componentParam !== null) {
     const c = view.components.find((x) => String(x.id) === componentParam);
     if (!c) return svg(renderBadge("status", "no such component", "#94a3b8"), 404);
-    if (type === "uptime") return svg(renderBadge(label ?? `${c.name} uptime ${windowKey}`, formatUptime(c.uptime), uptimeColor(c.uptime)));
-    return svg(renderBadge(label ?? c.name, STATE_TEXT[c.state].toLowerCase(), BADGE_COLORS[c.state]));
+    if (type === "uptime") return ok(renderBadge(label ?? `${c.name} uptime ${windowKey}`, formatUptime(c.uptime), uptimeColor(c.uptime)));
+    return ok(renderBadge(label ?? c.name, STATE_TEXT[c.state].toLowerCase(), BADGE_COLORS[c.state]));
   }
   if (type === "uptime") {
     let total = 0;
@@ -47,7 +49,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ slug: st
         up += d.checks - d.errors;
       }
     const u = total > 0 ? up / total : null;
-    return svg(renderBadge(label ?? `uptime ${windowKey}`, formatUptime(u), uptimeColor(u)));
+    return ok(renderBadge(label ?? `uptime ${windowKey}`, formatUptime(u), uptimeColor(u)));
   }
-  return svg(renderBadge(label ?? "status", OVERALL_TEXT[view.overall].toLowerCase(), BADGE_COLORS[view.overall]));
+  return ok(renderBadge(label ?? "status", OVERALL_TEXT[view.overall].toLowerCase(), BADGE_COLORS[view.overall]));
 }

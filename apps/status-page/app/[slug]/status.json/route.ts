@@ -1,15 +1,15 @@
 import { publicPage } from "../../../lib/data";
 import { OVERALL_TEXT, STATE_TEXT } from "../../../lib/format";
-import { openPage, PUBLIC_CACHE } from "../../../lib/page";
+import { openPage } from "../../../lib/page";
 import { basePath, siteOrigin } from "../../../lib/site";
 
 export const dynamic = "force-dynamic";
 
 /** The page's state for machines: overall, each component, open incidents and maintenance. */
 export async function GET(_req: Request, { params }: { params: Promise<{ slug: string }> }) {
-  const page = await openPage((await params).slug);
-  if (!page) return Response.json({ error: { code: "not_found", message: "no status page here" } }, { status: 404 });
-  const [view, origin, base] = await Promise.all([publicPage(page), siteOrigin(), basePath(page.slug)]);
+  const { page, cache } = await openPage((await params).slug);
+  if (!page) return Response.json({ error: { code: "not_found", message: "no status page here" } }, { status: 404, headers: cache });
+  const [view, origin, base] = await Promise.all([publicPage(page), siteOrigin(page), basePath(page.slug)]);
   const groups = new Map(view.groups.map((g) => [g.id, g.name]));
   const body = {
     page: { slug: view.page.slug, title: view.page.title, url: `${origin}${base || "/"}` },
@@ -40,5 +40,5 @@ export async function GET(_req: Request, { params }: { params: Promise<{ slug: s
     })),
     updatedAt: new Date(view.now).toISOString(),
   };
-  return Response.json(body, { headers: { "cache-control": PUBLIC_CACHE, "access-control-allow-origin": "*" } });
+  return Response.json(body, { headers: { ...cache, "access-control-allow-origin": "*" } });
 }

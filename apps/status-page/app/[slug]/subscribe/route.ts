@@ -1,6 +1,7 @@
-import { sendSubscriptionConfirmation, subscribe, ValidationError } from "@vigil/core";
+import { NotFoundError, sendSubscriptionConfirmation, subscribe, ValidationError } from "@vigil/core";
 import { LimitExceededError } from "@vigil/limits";
 import { mailTransport } from "@vigil/notifier";
+import { hasAccess } from "../../../lib/access";
 import { getDb, pageBySlug } from "../../../lib/data";
 import { getEnv } from "../../../lib/env";
 import { countRequest } from "../../../lib/metrics";
@@ -9,10 +10,13 @@ import { basePath } from "../../../lib/site";
 
 export const dynamic = "force-dynamic";
 
+const notFound = () => new Response("Not found\n", { status: 404, headers: { "cache-control": "no-store" } });
+
 /** The subscribe form: stores the address unconfirmed and mails a confirmation link (double opt-in). */
 export async function POST(req: Request, { params }: { params: Promise<{ slug: string }> }) {
   const page = await pageBySlug((await params).slug);
-  if (!page) return new Response("Not found\n", { status: 404 });
+  // A protected page takes subscribers only with its access cookie, as its view does: its mail carries its reports.
+  if (!page || !(await hasAccess(page))) return notFound();
   const base = await basePath(page.slug);
   const back = (note: string) => seeOther(`${base || "/"}?subscribe=${note}#subscribe`);
   const env = getEnv();
@@ -24,7 +28,7 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
   }
   try {
     if (mailTransport(env) === null) return back("unavailable");
-    const s = await subscribe(getDb(), page.id, { email });
+    const s = await subscribe(getDb(), page.id, { email }, Date.now(), { passwordHash: page.passwordHash });
     if (s.confirmToken) {
       const sent = await sendSubscriptionConfirmation(env, {
         subscriberId: s.subscriberId,
@@ -41,6 +45,8 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
   } catch (err) {
     if (err instanceof ValidationError) return back("invalid");
     if (err instanceof LimitExceededError) return back("off");
+    // The password changed since this visitor proved it.
+    if (err instanceof NotFoundError) return notFound();
     throw err;
   }
 }

@@ -1,6 +1,7 @@
 import { signPageAccess, verifyPagePassword } from "@vigil/core";
 import { headers } from "next/headers";
-import { ACCESS_TTL_MS, accessCookieName, lockedFor, recordFailure, visitorOf } from "../../../lib/access";
+import { ACCESS_TTL_MS, accessCookieName, lockedFor, recordFailure } from "../../../lib/access";
+import { clientAddress } from "../../../lib/client";
 import { pageBySlug } from "../../../lib/data";
 import { getEnv } from "../../../lib/env";
 import { seeOther } from "../../../lib/redirect";
@@ -8,19 +9,19 @@ import { basePath } from "../../../lib/site";
 
 export const dynamic = "force-dynamic";
 
-/** The password form of a protected page: a right password sets a signed cookie for 7 days. */
+/** The password form of a protected page: a right password sets a signed cookie for 7 days (see lib/access.ts for the lockout). */
 export async function POST(req: Request, { params }: { params: Promise<{ slug: string }> }) {
   const page = await pageBySlug((await params).slug);
   if (!page?.passwordHash) return new Response("Not found\n", { status: 404 });
   const base = await basePath(page.slug);
-  const visitor = visitorOf(await headers());
-  if (lockedFor(page.id, visitor) > 0) return seeOther(`${base || "/"}?auth=locked`);
+  const client = clientAddress(await headers(), getEnv().TRUSTED_PROXIES);
+  if ((await lockedFor(page, client)) > 0) return seeOther(`${base || "/"}?auth=locked`);
   let password = "";
   try {
     password = String((await req.formData()).get("password") ?? "").slice(0, 200);
   } catch {}
   if (!(await verifyPagePassword(page.passwordHash, password))) {
-    recordFailure(page.id, visitor);
+    await recordFailure(page, client);
     // Each wrong guess also costs the guesser time.
     await new Promise((r) => setTimeout(r, 400));
     return seeOther(`${base || "/"}?auth=wrong`);
