@@ -85,21 +85,6 @@ const bare = (a: string) => {
   return s.startsWith("::ffff:") && isIP(s.slice(7)) === 4 ? s.slice(7) : s;
 };
 
-/** TRUSTED_PROXIES as written by the operator: addresses and CIDR ranges, comma separated. Throws on a bad entry. */
-export function parseTrustedProxies(raw: string | undefined): string[] {
-  const list = (raw ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const entry of list) {
-    const [addr, bits, extra] = entry.split("/");
-    const v = isIP(addr ?? "");
-    const ok = v !== 0 && extra === undefined && (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (v === 4 ? 32 : 128)));
-    if (!ok) throw new Error(`"${entry}" is not an IP address or CIDR range such as 10.0.0.0/8`);
-  }
-  return list;
-}
-
 function blockList(trusted: readonly string[]): BlockList {
   const list = new BlockList();
   for (const entry of trusted) {

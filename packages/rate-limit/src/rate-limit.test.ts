@@ -1,6 +1,7 @@
 import { createRedis } from "@vigil/queue";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientAddress, createRateLimiter, parseTrustedProxies, RateLimitedError, type RateRule } from "./index";
+import { env } from "@vigil/config";
+import { clientAddress, createRateLimiter, RateLimitedError, type RateRule } from "./index";
 
 const rule: RateRule = { name: `test-${process.pid}-${Date.now()}`, limit: 3, windowMs: 60_000, what: "tries" };
 const redis = createRedis("redis://127.0.0.1:6379", "producer");
@@ -42,13 +43,15 @@ describe("the client address", () => {
     expect(clientAddress(h("6.6.6.6"), "::ffff:203.0.113.9", ["10.0.0.0/8"])).toBe("203.0.113.9");
   });
   it("behind a named proxy the nearest untrusted hop is the client, whatever the client prepended", () => {
-    expect(clientAddress(h("6.6.6.6, 198.51.100.7, 10.0.0.2"), "10.0.0.1", parseTrustedProxies("10.0.0.0/8"))).toBe("198.51.100.7");
+    expect(clientAddress(h("6.6.6.6, 198.51.100.7, 10.0.0.2"), "10.0.0.1", ["10.0.0.0/8"])).toBe("198.51.100.7");
     // Next hides the socket: with a proxy named, the rightmost untrusted hop; with none, unknown.
     expect(clientAddress(h("6.6.6.6, 198.51.100.7"), undefined, ["127.0.0.1"])).toBe("198.51.100.7");
     expect(clientAddress(h("6.6.6.6"), undefined, [])).toBeNull();
   });
   it("TRUSTED_PROXIES names its bad entry", () => {
-    expect(() => parseTrustedProxies("10.0.0.1, proxy.local")).toThrow('"proxy.local" is not an IP address or CIDR range');
-    expect(parseTrustedProxies(" 127.0.0.1 , ::1/128 ")).toEqual(["127.0.0.1", "::1/128"]);
+    expect(env.TRUSTED_PROXIES.safeParse("10.0.0.1, proxy.local").error?.issues[0]?.message).toBe(
+      "must be IP addresses or CIDR ranges, comma separated, such as 10.0.0.0/8,127.0.0.1",
+    );
+    expect(env.TRUSTED_PROXIES.parse(" 127.0.0.1 , ::1/128 ")).toEqual(["127.0.0.1", "::1/128"]);
   });
 });
