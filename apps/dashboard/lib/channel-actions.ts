@@ -19,7 +19,7 @@ import { type ChannelFormState, configFromForm, echo, fieldOf, kindSpec } from "
 import { getDb } from "./db";
 import { getEgress, getEnv } from "./env";
 import { log } from "./log";
-import { getLimiter, sentence } from "./rate-limit";
+import { getLimiter } from "./rate-limit";
 import { actionMember } from "./session";
 
 const now = () => Date.now();
@@ -35,7 +35,7 @@ function failed(err: unknown): ActionState {
   if (err instanceof ConflictError)
     return { error: err.message, fields: { name: err.message.replace(/^a notification channel named ".*" /, "") }, at: now() };
   if (err instanceof NotFoundError) notFound();
-  if (err instanceof RateLimitedError) return { error: sentence(err), at: now() };
+  if (err instanceof RateLimitedError) return { error: err.sentence, at: now() };
   log().error({ err }, "channel action failed");
   return { error: "Something went wrong on our side; nothing was changed. Try again.", at: now() };
 }

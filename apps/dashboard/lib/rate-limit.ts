@@ -1,26 +1,16 @@
 import { defaultQueuePrefix, RATE_LIMITS } from "@vigil/core";
-import { createRedis, logRedisOutages, optionalRedisRetry } from "@vigil/queue";
-import { clientAddress, createRateLimiter, RateLimitedError, type RateLimiter } from "@vigil/rate-limit";
+import { clientAddress, RateLimitedError, type RateLimiter, rateLimiterFor } from "@vigil/rate-limit";
 import { getDb } from "./db";
 import { getEnv } from "./env";
 import { log } from "./log";
 
-let limiter: Promise<RateLimiter> | undefined;
+let limiter: RateLimiter | undefined;
 
-/**
- * The rate limiter: on the server's Redis and queue prefix when REDIS_URL is set (the server and every
- * dashboard process count together), in this process otherwise (lite deployment).
- */
+/** Rate limits on the server's Redis and queue prefix when REDIS_URL is set, in this process otherwise (lite). */
 export function getLimiter(): RateLimiter {
-  limiter ??= (async () => {
-    const env = getEnv();
-    if (!env.REDIS_URL) return createRateLimiter(null);
-    const redis = createRedis(env.REDIS_URL, "producer", { retryStrategy: optionalRedisRetry });
-    logRedisOutages(redis, log());
-    return createRateLimiter(redis, env.QUEUE_PREFIX ?? (await defaultQueuePrefix(getDb())));
-  })();
-  limiter.catch(() => (limiter = undefined));
-  return { take: async (...args) => (await limiter!).take(...args) };
+  const env = getEnv();
+  limiter ??= rateLimiterFor(env.REDIS_URL, async () => env.QUEUE_PREFIX ?? (await defaultQueuePrefix(getDb())), log());
+  return limiter;
 }
 
 /**
@@ -46,8 +36,5 @@ export function refusalText(query: URLSearchParams): string | null {
   const rule = RULES.find((r) => r.name === query.get("rule"));
   const wait = query.get("wait") ?? "";
   if (query.get("error") !== "RateLimited" || !rule || !/^\d{1,6}$/.test(wait)) return null;
-  return sentence(new RateLimitedError(rule, Number(wait)));
+  return new RateLimitedError(rule, Number(wait)).sentence;
 }
-
-/** "Too many …; try again in N s." as a form shows it. */
-export const sentence = (err: RateLimitedError) => `${err.message[0]!.toUpperCase()}${err.message.slice(1)}.`;

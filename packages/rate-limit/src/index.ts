@@ -3,6 +3,7 @@
 // Redis when there is one (all processes share it), in this process otherwise (the lite deployment).
 import { randomBytes } from "node:crypto";
 import { BlockList, isIP } from "node:net";
+import { createRedis, logRedisOutages, optionalRedisRetry } from "@vigil/queue";
 import type { Redis } from "ioredis";
 
 export interface RateRule {
@@ -23,6 +24,10 @@ export class RateLimitedError extends Error {
   ) {
     super(`too many ${rule.what}; try again in ${retryAfterS} s`);
     this.name = "RateLimitedError";
+  }
+  /** As a form shows it: "Too many …; try again in N s." */
+  get sentence(): string {
+    return `T${this.message.slice(1)}.`;
   }
 }
 
@@ -78,6 +83,29 @@ export function createRateLimiter(redis: Redis | null | undefined, prefix = "vig
       if (waitMs > 0) throw new RateLimitedError(rule, Math.max(1, Math.ceil(waitMs / 1000)));
     },
   };
+}
+
+/**
+ * A limiter for an app that may run without Redis (dashboard, status page): on `redisUrl` under the
+ * instance's queue prefix when set, so every process counts together; in the process otherwise.
+ */
+export function rateLimiterFor(
+  redisUrl: string | undefined,
+  prefix: () => Promise<string>,
+  log: Parameters<typeof logRedisOutages>[1],
+): RateLimiter {
+  let ready: Promise<RateLimiter> | undefined;
+  const get = () => {
+    ready ??= (async () => {
+      if (!redisUrl) return createRateLimiter(null);
+      const redis = createRedis(redisUrl, "producer", { retryStrategy: optionalRedisRetry });
+      logRedisOutages(redis, log);
+      return createRateLimiter(redis, await prefix());
+    })();
+    ready.catch(() => (ready = undefined));
+    return ready;
+  };
+  return { take: async (...args) => (await get()).take(...args) };
 }
 
 const bare = (a: string) => {

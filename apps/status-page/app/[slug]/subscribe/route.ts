@@ -1,15 +1,22 @@
-import { sendSubscriptionConfirmation, subscribe, ValidationError } from "@vigil/core";
+import { RATE_LIMITS, sendSubscriptionConfirmation, subscribe, ValidationError } from "@vigil/core";
 import { LimitExceededError } from "@vigil/limits";
 import { mailTransport } from "@vigil/notifier";
+import { RateLimitedError } from "@vigil/rate-limit";
+import { headers } from "next/headers";
 import { getDb, pageBySlug } from "../../../lib/data";
 import { getEnv } from "../../../lib/env";
 import { countRequest } from "../../../lib/metrics";
+import { clientOf, getLimiter } from "../../../lib/rate-limit";
 import { seeOther } from "../../../lib/redirect";
 import { basePath } from "../../../lib/site";
 
 export const dynamic = "force-dynamic";
 
-/** The subscribe form: stores the address unconfirmed and mails a confirmation link (double opt-in). */
+/**
+ * The subscribe form: stores the address unconfirmed and mails a confirmation link (double opt-in).
+ * One client subscribes a handful of addresses an hour; an address with a pending link gets no new one
+ * for 15 minutes (core's rule), so a script cannot make the page mail anyone over and over.
+ */
 export async function POST(req: Request, { params }: { params: Promise<{ slug: string }> }) {
   const page = await pageBySlug((await params).slug);
   if (!page) return new Response("Not found\n", { status: 404 });
@@ -24,6 +31,8 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
   }
   try {
     if (mailTransport(env) === null) return back("unavailable");
+    const client = clientOf(await headers());
+    if (client) await getLimiter().take(RATE_LIMITS.subscribePerClient, client);
     const s = await subscribe(getDb(), page.id, { email });
     if (s.confirmToken) {
       const sent = await sendSubscriptionConfirmation(env, {
@@ -41,6 +50,7 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
   } catch (err) {
     if (err instanceof ValidationError) return back("invalid");
     if (err instanceof LimitExceededError) return back("off");
+    if (err instanceof RateLimitedError) return back(`limited&wait=${err.retryAfterS}`);
     throw err;
   }
 }
