@@ -12,7 +12,10 @@ export function getLimiter(): RateLimiter {
     env.REDIS_URL,
     async () => env.QUEUE_PREFIX ?? (await defaultQueuePrefix(getDb())),
     // One line when Redis goes away and one when it is back (the status page has no other logger).
-    { warn: (fields, message) => console.warn(`status-page: ${message}`, fields), info: (fields, message) => console.info(`status-page: ${message}`, fields) },
+    {
+      warn: (fields, message) => console.warn(`status-page: ${message}`, fields),
+      info: (fields, message) => console.info(`status-page: ${message}`, fields),
+    },
   );
   return limiter;
 }

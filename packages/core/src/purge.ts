@@ -14,8 +14,14 @@ export interface Purged {
  */
 export async function purgeExpired(db: Db, nowMs = Date.now()): Promise<Purged> {
   const [tokens, sessions, subscribers] = await db.batch([
-    db.delete(verificationToken).where(lte(verificationToken.expires, new Date(nowMs))).returning({ id: verificationToken.identifier }),
-    db.delete(session).where(lte(session.expires, new Date(nowMs))).returning({ id: session.userId }),
+    db
+      .delete(verificationToken)
+      .where(lte(verificationToken.expires, new Date(nowMs)))
+      .returning({ id: verificationToken.identifier }),
+    db
+      .delete(session)
+      .where(lte(session.expires, new Date(nowMs)))
+      .returning({ id: session.userId }),
     db
       .delete(pageSubscriber)
       .where(and(isNull(pageSubscriber.confirmedAt), isNull(pageSubscriber.unsubscribedAt), lte(pageSubscriber.tokenExpiresAt, nowMs)))

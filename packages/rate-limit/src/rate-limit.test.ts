@@ -1,6 +1,6 @@
+import { env } from "@vigil/config";
 import { createRedis } from "@vigil/queue";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { env } from "@vigil/config";
 import { clientAddress, createRateLimiter, RateLimitedError, type RateRule } from "./index";
 
 const rule: RateRule = { name: `test-${process.pid}-${Date.now()}`, limit: 3, windowMs: 60_000, what: "tries" };

@@ -1,9 +1,10 @@
 // Stored secrets are encrypted in the database, and everything that uses them still gets them whole.
-import { createRateLimiter } from "@vigil/rate-limit";
+
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { NotifierEnv, signWebhook } from "@vigil/notifier";
+import { createRateLimiter } from "@vigil/rate-limit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createChannel,
