@@ -1,15 +1,19 @@
 import { createHash } from "node:crypto";
 import { DrizzleAdapter } from "@auth/drizzle-adapter";
+import { purgeExpired } from "@vigil/core";
 import { account, session, user, verificationToken } from "@vigil/db-schema";
 import { sendMail } from "@vigil/notifier";
+import { RateLimitedError } from "@vigil/rate-limit";
+import { headers } from "next/headers";
 import NextAuth, { type NextAuthConfig } from "next-auth";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
-import { hashedSessions } from "./lib/auth-adapter";
+import { hashedSessions, oneLinkPerAddress } from "./lib/auth-adapter";
 import { getDb } from "./lib/db";
 import { getEnv, signInMail } from "./lib/env";
 import { log } from "./lib/log";
 import { mailLayout } from "./lib/mail";
+import { refusalPath, takeSignInMail } from "./lib/rate-limit";
 
 const LINK_MINUTES = 15;
 
@@ -56,14 +60,18 @@ function providers(): NextAuthConfig["providers"] {
 }
 
 // Database sessions: a session is a row, so signing out or removing a user ends it on the server at once.
-export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
-  adapter: hashedSessions(
-    DrizzleAdapter(getDb(), {
-      usersTable: user,
-      accountsTable: account,
-      sessionsTable: session,
-      verificationTokensTable: verificationToken,
-    }),
+// `req` is the route handler's request; a server action's signIn() has none, its headers are next/headers'.
+export const { handlers, auth, signIn, signOut } = NextAuth((req) => ({
+  adapter: oneLinkPerAddress(
+    hashedSessions(
+      DrizzleAdapter(getDb(), {
+        usersTable: user,
+        accountsTable: account,
+        sessionsTable: session,
+        verificationTokensTable: verificationToken,
+      }),
+    ),
+    getDb(),
   ),
   secret: getEnv().AUTH_SECRET,
   session: { strategy: "database", maxAge: 30 * 24 * 60 * 60 },
@@ -71,6 +79,17 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   providers: providers(),
   pages: { signIn: "/signin", verifyRequest: "/signin/check", error: "/signin" },
   callbacks: {
+    // Before a sign-in link is made: a refused request mails nothing and stores nothing.
+    async signIn({ account, email }) {
+      if (!email?.verificationRequest || !account) return true;
+      try {
+        await takeSignInMail(account.providerAccountId, req?.headers ?? (await headers()));
+        return true;
+      } catch (err) {
+        if (err instanceof RateLimitedError) return refusalPath(err);
+        throw err;
+      }
+    },
     // A path on the host the browser is already on (where the session cookie was just set): behind
     // loopback Next may see "localhost" while the browser uses 127.0.0.1. Paths only: no open redirect.
     redirect({ url }) {
@@ -81,6 +100,12 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
       } catch {
         return "/";
       }
+    },
+  },
+  events: {
+    // The lite deployment has no workflows: expired links, sessions and unconfirmed subscribers go here too.
+    async signIn() {
+      await purgeExpired(getDb()).catch((err) => log().warn({ err: (err as Error).message }, "purge on sign-in failed"));
     },
   },
   logger: {

@@ -27,6 +27,7 @@ import { getDb } from "./db";
 import { getEnv, signInMail } from "./env";
 import { log } from "./log";
 import { mailLayout } from "./mail";
+import { refusalText } from "./rate-limit";
 import { actionMember, currentUser } from "./session";
 
 /** Maps a domain error to what the form shows; anything unexpected is logged, never a 500 page. */
@@ -79,6 +80,8 @@ export async function signInWithEmail(_prev: ActionState, form: FormData): Promi
     log().warn({ err: err.message }, "sign-in link not sent");
     return { error: "We could not send the sign-in mail. Try again in a minute.", at: Date.now() };
   }
+  const refused = refusalText(new URL(to, "http://x").searchParams);
+  if (refused) return { error: refused, at: Date.now() };
   if (to.includes("error=")) return { error: "We could not send the sign-in mail. Try again in a minute.", at: Date.now() };
   redirect("/signin/check");
 }

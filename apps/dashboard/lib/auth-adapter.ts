@@ -1,4 +1,5 @@
-import { hashToken } from "@vigil/db-schema";
+import { forgetSignInLinks } from "@vigil/core";
+import { type Db, hashToken } from "@vigil/db-schema";
 import type { Adapter } from "next-auth/adapters";
 
 /**
@@ -24,6 +25,19 @@ export function hashedSessions(adapter: Adapter): Adapter {
     },
     async deleteSession(token) {
       await deleteSession(hashToken(token));
+    },
+  };
+}
+
+/** A new sign-in link replaces the address's earlier ones: its rows do not pile up, and only the newest link works. */
+export function oneLinkPerAddress(adapter: Adapter, db: Db): Adapter {
+  const { createVerificationToken } = adapter;
+  if (!createVerificationToken) throw new Error("the adapter keeps no sign-in links");
+  return {
+    ...adapter,
+    async createVerificationToken(token) {
+      await forgetSignInLinks(db, token.identifier);
+      return createVerificationToken(token);
     },
   };
 }

@@ -11,6 +11,7 @@ import {
 } from "@vigil/core";
 import { LimitExceededError } from "@vigil/limits";
 import { isChannelKind, validateChannelConfig } from "@vigil/notifier";
+import { RateLimitedError } from "@vigil/rate-limit";
 import { revalidatePath } from "next/cache";
 import { notFound, redirect } from "next/navigation";
 import type { ActionState } from "./action-state";
@@ -18,6 +19,7 @@ import { type ChannelFormState, configFromForm, echo, fieldOf, kindSpec } from "
 import { getDb } from "./db";
 import { getEgress, getEnv } from "./env";
 import { log } from "./log";
+import { getLimiter } from "./rate-limit";
 import { actionMember } from "./session";
 
 const now = () => Date.now();
@@ -33,6 +35,7 @@ function failed(err: unknown): ActionState {
   if (err instanceof ConflictError)
     return { error: err.message, fields: { name: err.message.replace(/^a notification channel named ".*" /, "") }, at: now() };
   if (err instanceof NotFoundError) notFound();
+  if (err instanceof RateLimitedError) return { error: err.sentence, at: now() };
   log().error({ err }, "channel action failed");
   return { error: "Something went wrong on our side; nothing was changed. Try again.", at: now() };
 }
@@ -128,7 +131,8 @@ export async function testChannelAction(_prev: ActionState, form: FormData): Pro
   const m = await actionMember(form);
   if (!m.ok) return { error: m.error, at: now() };
   try {
-    const res = await sendTestNotification(getDb(), m.workspace.id, idOf(form), getEnv(), `user:${m.user.id}`, await getEgress());
+    const egress = await getEgress();
+    const res = await sendTestNotification(getDb(), m.workspace.id, idOf(form), getEnv(), `user:${m.user.id}`, egress, getLimiter());
     if (res.ok) return { ok: true, info: { status: String(res.status) }, at: now() };
     return { ok: false, error: res.error, info: res.status !== undefined ? { status: String(res.status) } : {}, at: now() };
   } catch (err) {

@@ -36,6 +36,8 @@ export const DashboardEnv = z.object({
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// URL")
     .optional(),
+  /** Proxies whose X-Forwarded-For names the client (rate limits per client address). */
+  TRUSTED_PROXIES: env.TRUSTED_PROXIES,
   /** Must match the server's QUEUE_PREFIX when that is set. */
   QUEUE_PREFIX: z
     .string()

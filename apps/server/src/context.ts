@@ -4,6 +4,7 @@ import type { Db } from "@vigil/db-schema";
 import type { EgressPolicy } from "@vigil/egress";
 import type { NotifierEnv } from "@vigil/notifier";
 import type { EvaluateProducer, ProbeBus } from "@vigil/queue";
+import type { RateLimiter } from "@vigil/rate-limit";
 import type { Logger } from "@vigil/service";
 import type { Counter, Registry } from "prom-client";
 
@@ -24,6 +25,8 @@ export interface ServerDeps {
   notifierEnv: NotifierEnv;
   /** What channel tests may not reach: this instance's database, Redis and analytics. */
   egress: EgressPolicy;
+  /** Rate limits shared with the other processes through Redis. */
+  limiter: RateLimiter;
   /** Longest a probe long-poll is held open. */
   probeWaitMs: number;
 }

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from "@vigil/core";
 import { DatabaseBusyError, isDatabaseBusy } from "@vigil/db-schema";
 import { LimitExceededError } from "@vigil/limits";
+import { RateLimitedError } from "@vigil/rate-limit";
 import type { Logger } from "@vigil/service";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
@@ -18,6 +19,7 @@ const STATUS_CODES: Partial<Record<number, string>> = {
   409: "conflict",
   413: "body_too_large",
   415: "unsupported_media_type",
+  429: "rate_limited",
   503: "unavailable",
 };
 
@@ -28,6 +30,8 @@ export function toErrorResponse(err: unknown, c: Context, logger: Logger) {
     const { code, message, ...rest } = err.violation;
     return c.json(errorBody(code, message, rest), 403);
   }
+  if (err instanceof RateLimitedError)
+    return c.json(errorBody(err.code, err.message, { retryAfter: err.retryAfterS }), 429, { "retry-after": String(err.retryAfterS) });
   if (err instanceof NotFoundError) return c.json(errorBody("not_found", err.message), 404);
   if (err instanceof ConflictError) return c.json(errorBody("conflict", err.message), 409);
   if (err instanceof HTTPException) {

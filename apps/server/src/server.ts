@@ -4,6 +4,7 @@ import { createDb, openSecrets } from "@vigil/db-schema";
 import { EgressPolicy } from "@vigil/egress";
 import { NotifierEnv } from "@vigil/notifier";
 import { createRedis, EvaluateProducer, ProbeBus } from "@vigil/queue";
+import { createRateLimiter } from "@vigil/rate-limit";
 import { createLogger, createServiceApp, listen } from "@vigil/service";
 import { Counter } from "prom-client";
 import { mountApi } from "./app";
@@ -54,6 +55,7 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
     metrics,
     notifierEnv: NotifierEnv.parse(env),
     egress: await EgressPolicy.forInstance(env),
+    limiter: createRateLimiter(redis, prefix),
     probeWaitMs: env.PROBE_WAIT_MS,
   };
   mountApi(app, deps);

@@ -1,4 +1,5 @@
-import type { PublicPageMeta } from "@vigil/core";
+import { type PublicPageMeta, RATE_LIMITS } from "@vigil/core";
+import { RateLimitedError } from "@vigil/rate-limit";
 import { card } from "./shell";
 
 const SUBSCRIBE_NOTES: Record<string, { text: string; ok: boolean }> = {
@@ -8,9 +9,15 @@ const SUBSCRIBE_NOTES: Record<string, { text: string; ok: boolean }> = {
   unavailable: { text: "We could not send the confirmation mail right now. Please try again later.", ok: false },
 };
 
+/** "Too many subscriptions from your network address; try again in N s." */
+const limited = (wait: string | undefined) => ({
+  text: new RateLimitedError(RATE_LIMITS.subscribePerClient, /^\d{1,6}$/.test(wait ?? "") ? Number(wait) : 60).sentence,
+  ok: false,
+});
+
 /** A plain form: it works without JavaScript. */
-export function SubscribeForm({ base, note }: { base: string; note?: string }) {
-  const msg = note ? SUBSCRIBE_NOTES[note] : undefined;
+export function SubscribeForm({ base, note, wait }: { base: string; note?: string; wait?: string }) {
+  const msg = note === "limited" ? limited(wait) : note ? SUBSCRIBE_NOTES[note] : undefined;
   return (
     <section id="subscribe" className={`${card} p-5`}>
       <h2 className="font-semibold t-heading">Get updates by e-mail</h2>

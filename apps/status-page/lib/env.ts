@@ -1,7 +1,6 @@
 import { AnalyticsEnv } from "@vigil/analytics";
 import { env, parseEnv, z } from "@vigil/config";
 import { mailTransport, NotifierEnv } from "@vigil/notifier";
-import { parseProxies } from "./client";
 
 /** Everything the status page reads from its environment. */
 export const StatusPageEnv = z.object({
@@ -12,22 +11,20 @@ export const StatusPageEnv = z.object({
   LOG_LEVEL: env.LOG_LEVEL,
   /** Signs the access cookie of password-protected pages (shared with the dashboard). */
   AUTH_SECRET: z.string().min(16, "must be at least 16 characters (generate one with: openssl rand -base64 32)"),
+  /** A Redis shared with the other processes (the server's): rate limits count there. Unset: in this process. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// URL")
+    .optional(),
+  /** Must match the server's QUEUE_PREFIX when that is set. */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, "must be lowercase letters, digits or dashes")
+    .optional(),
+  /** Proxies whose X-Forwarded-For names the client (rate limits, password lockout); every other sender is its socket address. */
+  TRUSTED_PROXIES: env.TRUSTED_PROXIES,
   /** Where visitors reach this site: links in subscriber mail. */
   PUBLIC_URL: env.url("http://127.0.0.1:3003").transform((u) => u.replace(/\/+$/, "")),
-  /** Proxies whose X-Forwarded-For is believed (`cidr,…`); every other sender is its socket address. */
-  TRUSTED_PROXIES: z
-    .string()
-    .optional()
-    .transform((list, ctx) => {
-      try {
-        return list ? parseProxies(list) : undefined;
-      } catch (err) {
-        ctx.addIssue({ code: "custom", message: `must be a comma-separated list of CIDRs: ${(err as Error).message}` });
-        return z.NEVER;
-      }
-    }),
-  /** Password-failure counters live here when set (shared by every status page process), in memory otherwise. */
-  REDIS_URL: env.REDIS_URL.unwrap().optional(),
 });
 export type StatusPageEnv = z.infer<typeof StatusPageEnv>;
 

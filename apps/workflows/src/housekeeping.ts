@@ -1,5 +1,5 @@
 import type { Analytics } from "@vigil/analytics";
-import { applyRetention, markSilentLocations, pendingEvaluations, undispatchedEvents } from "@vigil/core";
+import { applyRetention, markSilentLocations, pendingEvaluations, purgeExpired, undispatchedEvents } from "@vigil/core";
 import type { EvaluateItem } from "@vigil/queue";
 import type { Job } from "bullmq";
 import type { WorkflowContext } from "./context";
@@ -35,8 +35,10 @@ export function housekeepingProcessor(
       }
       case "retention": {
         const deleted = await applyRetention(ctx.db, analytics.deleteBefore);
-        ctx.logger.info({ deleted }, "retention applied");
-        return { deleted };
+        // Expired sign-in links and sessions, and subscribers who never confirmed, on the same hourly beat.
+        const purged = await purgeExpired(ctx.db);
+        ctx.logger.info({ deleted, purged }, "retention applied");
+        return { deleted, purged };
       }
       case "subscriber-mail":
         // New reports, report updates and maintenance to confirmed subscribers; each mail once.

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { z } from "zod";
 
 export class EnvError extends Error {
@@ -87,6 +88,28 @@ export const env = {
     .default("redis://127.0.0.1:6379"),
   /** Encrypts stored secrets; its format is checked where the key is used (@vigil/db-schema). */
   VIGIL_SECRET_KEY: z.string().optional(),
+  /**
+   * Proxies in front of the apps (addresses or CIDR ranges, comma separated): X-Forwarded-* headers are
+   * believed only from these. Unset: no proxy, and a client-sent X-Forwarded-For counts for nothing.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((raw) =>
+      raw
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) =>
+        list.every((entry) => {
+          const [addr, bits, extra] = entry.split("/");
+          const v = isIP(addr ?? "");
+          return v !== 0 && extra === undefined && (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (v === 4 ? 32 : 128)));
+        }),
+      "must be IP addresses or CIDR ranges, comma separated, such as 10.0.0.0/8,127.0.0.1",
+    ),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 };
 

@@ -4,5 +4,7 @@ export * from "./alerts";
 export * from "./audit";
 export * from "./errors";
 export * from "./monitors";
+export * from "./purge";
+export * from "./rate-limits";
 export * from "./secrets";
 export * from "./status";

@@ -5,6 +5,7 @@ import { SignInForm } from "../../components/forms";
 import { buttonClass, Notice } from "../../components/ui";
 import { signInWithProvider } from "../../lib/actions";
 import { getEnv, signInMail } from "../../lib/env";
+import { refusalText } from "../../lib/rate-limit";
 import { currentUser } from "../../lib/session";
 
 export const dynamic = "force-dynamic";
@@ -27,7 +28,8 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<R
     env.AUTH_GITHUB_ID ? { id: "github", name: "GitHub" } : null,
     env.AUTH_GOOGLE_ID ? { id: "google", name: "Google" } : null,
   ].filter((p) => p !== null);
-  const error = sp.error ? (ERRORS[sp.error] ?? "Sign-in failed. Try again.") : null;
+  const refused = refusalText(new URLSearchParams(Object.entries(sp).filter((e): e is [string, string] => e[1] !== undefined)));
+  const error = sp.error ? (refused ?? ERRORS[sp.error] ?? "Sign-in failed. Try again.") : null;
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">

@@ -157,6 +157,7 @@ channels.post("/:id/test", async (c) => {
     c.var.deps.notifierEnv,
     c.var.actor,
     c.var.deps.egress,
+    c.var.deps.limiter,
   );
   if (outcome.ok) return c.json({ ok: true, status: outcome.status });
   return c.json(errorBody("delivery_failed", outcome.error, { status: outcome.status, retryable: outcome.retryable }), 502);

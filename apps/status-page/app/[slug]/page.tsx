@@ -147,7 +147,7 @@ export default async function StatusPage({ params, searchParams }: Props) {
         </section>
       ) : null}
 
-      {view.page.subscribable ? <SubscribeForm base={base} note={one(q.subscribe)} /> : null}
+      {view.page.subscribable ? <SubscribeForm base={base} note={one(q.subscribe)} wait={one(q.wait)} /> : null}
     </Shell>
   );
 }

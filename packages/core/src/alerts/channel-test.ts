@@ -1,6 +1,8 @@
 import type { Db } from "@vigil/db-schema";
 import { type NotifierEnv, type NotifyOptions, notify, type SendResult } from "@vigil/notifier";
+import type { RateLimiter } from "@vigil/rate-limit";
 import { type Actor, auditInsert } from "../audit";
+import { RATE_LIMITS } from "../rate-limits";
 import { channelDestination, getChannelForSending } from "./channels";
 
 /**
@@ -8,6 +10,8 @@ import { channelDestination, getChannelForSending } from "./channels";
  * included: a channel aimed at the instance's own endpoints is refused), and returns the provider's
  * answer; the audit log records who tested it, where it went and what came back. Another workspace's
  * channel is not found. Only stored channels are tested: no draft meets a stored secret here.
+ * A workspace's tests are rate limited (RATE_LIMITS.channelTest): the operator's own mail sender, SMS
+ * account and bots must not become a spam cannon; beyond it a RateLimitedError, and nothing is sent.
  */
 export async function sendTestNotification(
   db: Db,
@@ -16,8 +20,10 @@ export async function sendTestNotification(
   env: NotifierEnv,
   actor: Actor,
   egress: NotifyOptions["egress"],
+  limiter: RateLimiter,
 ): Promise<SendResult> {
   const row = await getChannelForSending(db, workspaceId, id);
+  await limiter.take(RATE_LIMITS.channelTest, String(workspaceId));
   // A test never speaks of a real monitor: a receiver that deduplicates or opens incidents by
   // monitor id must not mistake it for one (it also carries `x-vigil-event: test`).
   const monitor = { id: 0, name: `Vigil test notification for "${row.name}"`, url: env.DASHBOARD_URL };

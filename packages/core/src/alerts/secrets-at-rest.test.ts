@@ -1,8 +1,10 @@
 // Stored secrets are encrypted in the database, and everything that uses them still gets them whole.
+
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { NotifierEnv, signWebhook } from "@vigil/notifier";
+import { createRateLimiter } from "@vigil/rate-limit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createChannel,
@@ -71,7 +73,7 @@ describe("secrets at rest", () => {
     expect(JSON.stringify(await getMonitor(t.db, ws.id, monitor.id))).not.toContain(MONITOR_HEADER);
 
     // A delivery reaches the stored URL with the stored header and signature.
-    const sent = await sendTestNotification(t.db, ws.id, channel.id, NotifierEnv.parse({}), "operator", undefined);
+    const sent = await sendTestNotification(t.db, ws.id, channel.id, NotifierEnv.parse({}), "operator", undefined, createRateLimiter(null));
     expect(sent.ok).toBe(true);
     const [req] = received;
     expect(req!.url).toBe("/hooks/path-secret-19fa");

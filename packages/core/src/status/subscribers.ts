@@ -17,6 +17,7 @@ import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { limitsOf } from "../access";
 import { type Actor, auditInsert } from "../audit";
 import { NotFoundError, parseInput } from "../errors";
+import { CONFIRM_RESEND_MS } from "../rate-limits";
 import { sha256 } from "../secrets";
 import { newToken, pageRow } from "./common";
 
@@ -33,9 +34,11 @@ export interface Subscription {
 }
 
 /**
- * A visitor asks for mail about `pageId`. A new or unconfirmed (or unsubscribed) address gets a fresh
- * confirmation token valid for 48 h; an address already confirmed gets nothing new. The answer to the
- * visitor must be the same in both cases, so the page cannot be used to test who subscribed.
+ * A visitor asks for mail about `pageId`. A new or unsubscribed address gets a confirmation token valid
+ * for 48 h; an address already confirmed gets nothing new, and so does one whose confirmation was mailed
+ * less than CONFIRM_RESEND_MS ago and still works ("check your inbox"): asking again and again mails
+ * one link per 15 minutes at most, and a new link replaces the old one. The answer to the visitor must
+ * be the same in every case, so the page cannot be used to test who subscribed.
  * A password-protected page takes only visitors who proved its password: `access.passwordHash` is the
  * hash their access cookie was signed for; anything but the page's current hash is refused as not found.
  */
@@ -71,18 +74,23 @@ export async function subscribe(
   ) {
     return { subscriberId: existing.id, email, confirmToken: null };
   }
+  const pending = existing && existing.confirmedAt === null && existing.unsubscribedAt === null;
+  const mailedAt = (existing?.tokenExpiresAt ?? 0) - CONFIRM_TOKEN_TTL_MS;
+  if (pending && nowMs - mailedAt < CONFIRM_RESEND_MS) return { subscriberId: existing.id, email, confirmToken: null };
   const [row] = existing
     ? await db
         .update(pageSubscriber)
         .set({ ...values, confirmedAt: null, unsubscribedAt: null })
-        .where(eq(pageSubscriber.id, existing.id))
+        // Only the request that saw this token replaces it: two at once mail one link.
+        .where(and(eq(pageSubscriber.id, existing.id), eq(pageSubscriber.tokenHash, existing.tokenHash)))
         .returning()
     : await db
         .insert(pageSubscriber)
         .values({ pageId, email, ...values, unsubscribeToken: newToken(), createdAt: nowMs })
-        .onConflictDoUpdate({ target: [pageSubscriber.pageId, pageSubscriber.email], set: values })
+        .onConflictDoNothing()
         .returning();
-  return { subscriberId: row!.id, email, confirmToken: token };
+  if (!row) return { subscriberId: existing?.id ?? 0, email, confirmToken: null };
+  return { subscriberId: row.id, email, confirmToken: token };
 }
 
 export type TokenOutcome =

@@ -1,10 +1,13 @@
-import { NotFoundError, sendSubscriptionConfirmation, subscribe, ValidationError } from "@vigil/core";
+import { NotFoundError, RATE_LIMITS, sendSubscriptionConfirmation, subscribe, ValidationError } from "@vigil/core";
 import { LimitExceededError } from "@vigil/limits";
 import { mailTransport } from "@vigil/notifier";
+import { RateLimitedError } from "@vigil/rate-limit";
+import { headers } from "next/headers";
 import { hasAccess } from "../../../lib/access";
 import { getDb, pageBySlug } from "../../../lib/data";
 import { getEnv } from "../../../lib/env";
 import { countRequest } from "../../../lib/metrics";
+import { clientOf, getLimiter } from "../../../lib/rate-limit";
 import { seeOther } from "../../../lib/redirect";
 import { basePath } from "../../../lib/site";
 
@@ -12,7 +15,11 @@ export const dynamic = "force-dynamic";
 
 const notFound = () => new Response("Not found\n", { status: 404, headers: { "cache-control": "no-store" } });
 
-/** The subscribe form: stores the address unconfirmed and mails a confirmation link (double opt-in). */
+/**
+ * The subscribe form: stores the address unconfirmed and mails a confirmation link (double opt-in).
+ * One client subscribes a handful of addresses an hour; an address with a pending link gets no new one
+ * for 15 minutes (core's rule), so a script cannot make the page mail anyone over and over.
+ */
 export async function POST(req: Request, { params }: { params: Promise<{ slug: string }> }) {
   const page = await pageBySlug((await params).slug);
   // A protected page takes subscribers only with its access cookie, as its view does: its mail carries its reports.
@@ -28,6 +35,8 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
   }
   try {
     if (mailTransport(env) === null) return back("unavailable");
+    const client = clientOf(await headers());
+    if (client) await getLimiter().take(RATE_LIMITS.subscribePerClient, client);
     const s = await subscribe(getDb(), page.id, { email }, Date.now(), { passwordHash: page.passwordHash });
     if (s.confirmToken) {
       const sent = await sendSubscriptionConfirmation(env, {
@@ -47,6 +56,7 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
     if (err instanceof LimitExceededError) return back("off");
     // The password changed since this visitor proved it.
     if (err instanceof NotFoundError) return notFound();
+    if (err instanceof RateLimitedError) return back(`limited&wait=${err.retryAfterS}`);
     throw err;
   }
 }

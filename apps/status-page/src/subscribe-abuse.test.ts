@@ -1,0 +1,80 @@
+// The subscribe form as a mail cannon: the real status page (next start) on a real sqld, posting as a script would.
+import { createStatusPage, RATE_LIMITS } from "@vigil/core";
+import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildStatusPage, type StatusSite, seedWorkspace, startMailApi, startStatusPage } from "./testing";
+
+let t: TestDatabase;
+let site: StatusSite;
+let mailApi: Awaited<ReturnType<typeof startMailApi>>;
+let seed: Awaited<ReturnType<typeof seedWorkspace>>;
+
+beforeAll(async () => {
+  const built = buildStatusPage();
+  [t, mailApi] = await Promise.all([startTestDatabase(), startMailApi()]);
+  seed = await seedWorkspace(t.db);
+  await built;
+  const port = await freePort();
+  site = await startStatusPage(
+    {
+      DATABASE_URL: t.url,
+      AUTH_SECRET: "test-secret-0123456789abcdef",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      EMAIL_PROVIDER_API_URL: mailApi.url,
+      EMAIL_PROVIDER_API_KEY: "re_test_key",
+      EMAIL_FROM: "Acme Status <status@acme.test>",
+      // The site sits behind a proxy on loopback: its X-Forwarded-For names the client.
+      TRUSTED_PROXIES: "127.0.0.1",
+    },
+    port,
+  );
+}, 600_000);
+
+afterAll(async () => {
+  await site?.stop();
+  await mailApi?.close();
+  await t?.close();
+});
+
+const post = (slug: string, email: string, client: string) =>
+  fetch(`${site.url}/${slug}/subscribe`, {
+    method: "POST",
+    headers: { "x-forwarded-for": client },
+    body: new URLSearchParams({ email }),
+    redirect: "manual",
+  });
+
+const mailsTo = (email: string) => mailApi.mails.filter((m) => m.to.includes(email));
+
+describe("subscribing cannot be used to flood an inbox", () => {
+  it("subscribing twice mails one token", async () => {
+    await createStatusPage(t.db, seed.ws, { slug: "twice", title: "Twice Co" }, "u");
+    for (const client of ["198.51.100.1", "198.51.100.2", "198.51.100.3"]) {
+      const res = await post("twice", "victim@example.com", client);
+      expect(res.status).toBe(303);
+      // The same answer each time: the page does not tell whether a link is pending.
+      expect(res.headers.get("location")).toBe("/twice?subscribe=sent#subscribe");
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const mails = mailsTo("victim@example.com");
+    expect(mails).toHaveLength(1);
+    // The one link mailed still confirms.
+    const confirm = await fetch(/Confirm: (\S+)/.exec(mails[0]!.text)![1]!);
+    expect(await confirm.text()).toContain("You are subscribed");
+  });
+
+  it("one client cannot subscribe many addresses, and the page says how long to wait", async () => {
+    await createStatusPage(t.db, seed.ws, { slug: "many", title: "Many Co" }, "u");
+    const attacker = "203.0.113.66";
+    const { limit } = RATE_LIMITS.subscribePerClient;
+    for (let i = 0; i < limit; i++) expect((await post("many", `t${i}@example.com`, attacker)).headers.get("location")).toContain("=sent");
+    const refused = await post("many", "one-more@example.com", `192.0.2.9, ${attacker}`);
+    const location = refused.headers.get("location")!;
+    expect(location).toMatch(/^\/many\?subscribe=limited&wait=\d+#subscribe$/);
+    expect(mailsTo("one-more@example.com")).toHaveLength(0);
+    const shown = await (await fetch(`${site.url}${location}`)).text();
+    expect(shown).toMatch(/Too many subscriptions from your network address; try again in \d+ s\./);
+    // Another visitor is not held up by it.
+    expect((await post("many", "someone@example.com", "203.0.113.67")).headers.get("location")).toContain("=sent");
+  });
+});
