@@ -7,9 +7,10 @@ import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
 import { hashedSessions } from "./lib/auth-adapter";
 import { getDb } from "./lib/db";
-import { getEnv, signInMail } from "./lib/env";
+import { type DashboardEnv, getEnv, publicOrigin, signInMail } from "./lib/env";
 import { log } from "./lib/log";
 import { mailLayout } from "./lib/mail";
+import { safeRedirectPath } from "./lib/redirect";
 
 const LINK_MINUTES = 15;
 
@@ -23,6 +24,9 @@ function providers(): NextAuthConfig["providers"] {
       type: "email",
       name: "Email",
       maxAge: LINK_MINUTES * 60,
+      // Links are stored hashed with this; AUTH_SECRET alone (not the whole rotation list) keeps links
+      // mailed before a rotation secret was added working.
+      secret: env.AUTH_SECRET,
       async sendVerificationRequest({ identifier, url, token }) {
         if (mode === "log") {
           // No mail transport outside production: the link goes to the log, which is how `pnpm start` signs in.
@@ -48,43 +52,87 @@ function providers(): NextAuthConfig["providers"] {
       },
     });
   }
-  if (env.AUTH_GITHUB_ID && env.AUTH_GITHUB_SECRET)
-    list.push(GitHub({ clientId: env.AUTH_GITHUB_ID, clientSecret: env.AUTH_GITHUB_SECRET }));
+  if (env.AUTH_GITHUB_ID && env.AUTH_GITHUB_SECRET) list.push(gitHub(env, env.AUTH_GITHUB_ID, env.AUTH_GITHUB_SECRET));
   if (env.AUTH_GOOGLE_ID && env.AUTH_GOOGLE_SECRET)
     list.push(Google({ clientId: env.AUTH_GOOGLE_ID, clientSecret: env.AUTH_GOOGLE_SECRET }));
   return list;
 }
 
-// Database sessions: a session is a row, so signing out or removing a user ends it on the server at once.
-export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
-  adapter: hashedSessions(
-    DrizzleAdapter(getDb(), {
-      usersTable: user,
-      accountsTable: account,
-      sessionsTable: session,
-      verificationTokensTable: verificationToken,
-    }),
-  ),
-  secret: getEnv().AUTH_SECRET,
-  session: { strategy: "database", maxAge: 30 * 24 * 60 * 60 },
-  trustHost: true,
-  providers: providers(),
-  pages: { signIn: "/signin", verifyRequest: "/signin/check", error: "/signin" },
-  callbacks: {
-    // A path on the host the browser is already on (where the session cookie was just set): behind
-    // loopback Next may see "localhost" while the browser uses 127.0.0.1. Paths only: no open redirect.
-    redirect({ url }) {
-      if (url.startsWith("/") && !url.startsWith("//")) return url;
-      try {
-        const u = new URL(url);
-        return `${u.pathname}${u.search}${u.hash}`;
-      } catch {
-        return "/";
-      }
+interface GitHubEmail {
+  email: string;
+  primary: boolean;
+  verified: boolean;
+}
+
+/**
+ * GitHub's profile, with the account's primary e-mail only when GitHub has verified it: Auth.js's own
+ * fallback takes the primary (or first) address unverified, and a public profile address says nothing.
+ */
+function gitHub(env: DashboardEnv, clientId: string, clientSecret: string) {
+  const base = env.AUTH_GITHUB_ENTERPRISE_URL;
+  const api = base ? `${base}/api/v3` : "https://api.github.com";
+  return GitHub({
+    clientId,
+    clientSecret,
+    ...(base ? { enterprise: { baseUrl: base } } : {}),
+    userinfo: {
+      url: `${api}/user`,
+      async request({ tokens }: { tokens: { access_token?: string } }) {
+        const get = async (path: string) => {
+          const res = await fetch(`${api}${path}`, { headers: { Authorization: `Bearer ${tokens.access_token}`, "User-Agent": "vigil" } });
+          if (!res.ok) throw new Error(`GitHub answered ${res.status} to ${path}`);
+          return res.json();
+        };
+        const [profile, emails] = (await Promise.all([get("/user"), get("/user/emails")])) as [Record<string, unknown>, GitHubEmail[]];
+        const primary = emails.find((e) => e.primary && e.verified);
+        return { ...profile, email: primary?.email ?? null, email_verified: primary !== undefined };
+      },
     },
-  },
-  logger: {
-    error: (e) => log().warn({ err: { name: e.name, message: e.message } }, "auth"),
-    warn: (code) => log().warn({ code }, "auth"),
-  },
-}));
+  });
+}
+
+/** An OAuth sign-in goes on only with an address the provider says it verified: else anyone claims anyone's. */
+export function oauthEmailVerified(profile: { email?: unknown; email_verified?: unknown } | undefined): boolean {
+  return typeof profile?.email === "string" && profile.email !== "" && profile.email_verified === true;
+}
+
+// Database sessions: a session is a row, so signing out or removing a user ends it on the server at once.
+export const { handlers, auth, signIn, signOut } = NextAuth(() => {
+  const env = getEnv();
+  // Auth.js builds its own URLs (links, redirects, its actions) from process.env.AUTH_URL, else from the
+  // request's (X-Forwarded-)Host: it must never have to guess.
+  process.env.AUTH_URL ||= publicOrigin(env);
+  return config(env);
+});
+
+function config(env: DashboardEnv): NextAuthConfig {
+  return {
+    adapter: hashedSessions(
+      DrizzleAdapter(getDb(), {
+        usersTable: user,
+        accountsTable: account,
+        sessionsTable: session,
+        verificationTokensTable: verificationToken,
+      }),
+    ),
+    // Auth.js's rotation: the first secret signs, every one verifies (AUTH_SECRET_3..1 before AUTH_SECRET, its order).
+    secret: [env.AUTH_SECRET_3, env.AUTH_SECRET_2, env.AUTH_SECRET_1, env.AUTH_SECRET].filter((s) => s !== undefined),
+    session: { strategy: "database", maxAge: 30 * 24 * 60 * 60 },
+    providers: providers(),
+    pages: { signIn: "/signin", verifyRequest: "/signin/check", error: "/signin" },
+    callbacks: {
+      // A path on the dashboard's own origin, whatever the callbackUrl said.
+      redirect: ({ url }) => safeRedirectPath(url, publicOrigin(env)),
+      signIn({ account, profile }) {
+        if (account?.type !== "oauth" && account?.type !== "oidc") return true;
+        if (oauthEmailVerified(profile)) return true;
+        log().warn({ provider: account.provider }, "OAuth sign-in refused: the provider has not verified the e-mail address");
+        return false;
+      },
+    },
+    logger: {
+      error: (e) => log().warn({ err: { name: e.name, message: e.message } }, "auth"),
+      warn: (code) => log().warn({ code }, "auth"),
+    },
+  };
+}
