@@ -6,8 +6,8 @@ import type { AddressInfo } from "node:net";
 import { user } from "@vigil/db-schema";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { startMailApi } from "@vigil/testing";
-import { decode } from "next-auth/jwt";
 import { NextRequest } from "next/server";
+import { decode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 const BASE = "http://127.0.0.1:3002";
@@ -25,7 +25,8 @@ beforeAll(async () => {
   mail = await startMailApi();
   github = createServer((req, res) => {
     const json = (body: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
-    if (req.url === "/login/oauth/access_token") return json({ access_token: "gho_test", token_type: "bearer", scope: "read:user,user:email" });
+    if (req.url === "/login/oauth/access_token")
+      return json({ access_token: "gho_test", token_type: "bearer", scope: "read:user,user:email" });
     if (req.url === "/api/v3/user") return json({ id: 4242, login: "mallory", name: "Mallory", email: account.email, avatar_url: null });
     if (req.url === "/api/v3/user/emails") return json(account.emails);
     res.writeHead(404).end();
@@ -75,7 +76,13 @@ async function call(h: Handlers, method: "GET" | "POST", path: string, cookie: s
 async function startGitHub(h: Handlers) {
   const csrf = await call(h, "GET", "/api/auth/csrf", "");
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await call(h, "POST", "/api/auth/signin/github", cookiesOf(csrf)["authjs.csrf-token"]!, new URLSearchParams({ csrfToken, callbackUrl: "/" }));
+  const res = await call(
+    h,
+    "POST",
+    "/api/auth/signin/github",
+    cookiesOf(csrf)["authjs.csrf-token"]!,
+    new URLSearchParams({ csrfToken, callbackUrl: "/" }),
+  );
   expect(res.status).toBe(302);
   const state = new URL(res.headers.get("location")!).searchParams.get("state")!;
   return { state, cookies: cookiesOf(res) };
