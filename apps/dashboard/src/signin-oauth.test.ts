@@ -6,11 +6,10 @@ import type { AddressInfo } from "node:net";
 import { user } from "@vigil/db-schema";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { startMailApi } from "@vigil/testing";
-import { NextRequest } from "next/server";
 import { decode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { AUTH_BASE as BASE, callAuth as call, cookiesOf } from "./auth-requests";
 
-const BASE = "http://127.0.0.1:3002";
 const OLD = "rotation-old-secret-0123456789";
 const NEW = "rotation-new-secret-9876543210";
 let t: TestDatabase;
@@ -59,17 +58,6 @@ async function dashboardWith(secrets: Record<string, string | undefined>): Promi
   Object.assign(process.env, secrets);
   vi.resetModules();
   return (await import("../auth")).handlers;
-}
-
-const cookiesOf = (res: Response) => Object.fromEntries(res.headers.getSetCookie().map((c) => [c.split("=")[0]!, c.split(";")[0]!]));
-
-async function call(h: Handlers, method: "GET" | "POST", path: string, cookie: string, body?: URLSearchParams) {
-  const req = new NextRequest(new URL(path, BASE), {
-    method,
-    headers: { cookie, ...(body ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
-    body,
-  });
-  return method === "GET" ? h.GET(req) : h.POST(req);
 }
 
 /** Starts "Continue with GitHub": the cookies Auth.js sealed and the state GitHub would send back. */
