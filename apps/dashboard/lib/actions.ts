@@ -17,17 +17,17 @@ import {
 import { LimitExceededError } from "@vigil/limits";
 import { sendMail } from "@vigil/notifier";
 import { revalidatePath } from "next/cache";
-import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { AuthError } from "next-auth";
 import { z } from "zod";
 import { signIn, signOut } from "../auth";
 import type { ActionState } from "./action-state";
 import { getDb } from "./db";
-import { getEnv, signInMail } from "./env";
+import { getEnv, publicOrigin, signInMail } from "./env";
 import { log } from "./log";
 import { mailLayout } from "./mail";
 import { refusalText } from "./rate-limit";
+import { safeRedirectPath } from "./redirect";
 import { actionMember, currentUser } from "./session";
 
 /** Maps a domain error to what the form shows; anything unexpected is logged, never a 500 page. */
@@ -50,23 +50,11 @@ const idOf = (form: FormData, name: string) => {
   return /^\d{1,15}$/.test(raw) ? Number(raw) : -1;
 };
 
-async function origin(): Promise<string> {
-  const configured = getEnv().AUTH_URL;
-  if (configured) return configured.replace(/\/+$/, "");
-  const h = await headers();
-  const host = h.get("x-forwarded-host") ?? h.get("host") ?? "127.0.0.1:3002";
-  const proto = h.get("x-forwarded-proto") ?? "http";
-  return `${proto}://${host}`;
-}
-
 // ── Sign-in ──────────────────────────────────────────────────────────────────
 
 const SignInInput = z.object({ email: z.string().trim().toLowerCase().pipe(z.email("must be an email address such as ana@example.com")) });
 
-const safeNext = (v: FormDataEntryValue | null) => {
-  const s = typeof v === "string" ? v : "";
-  return s.startsWith("/") && !s.startsWith("//") ? s : "/";
-};
+const safeNext = (v: FormDataEntryValue | null) => safeRedirectPath(v, publicOrigin());
 
 export async function signInWithEmail(_prev: ActionState, form: FormData): Promise<ActionState> {
   const parsed = SignInInput.safeParse({ email: form.get("email") ?? "" });
@@ -186,7 +174,7 @@ export async function inviteAction(_prev: ActionState, form: FormData): Promise<
     return failed(err);
   }
   revalidatePath(`/w/${m.workspace.id}/members`);
-  const url = `${await origin()}/invite/${inv.token}`;
+  const url = `${publicOrigin()}/invite/${inv.token}`;
   const env = getEnv();
   const wsName = inv.workspace.name ?? `workspace ${inv.workspace.id}`;
   if (signInMail(env) !== "mail") {

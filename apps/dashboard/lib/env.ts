@@ -4,6 +4,7 @@ import { EgressPolicy } from "@vigil/egress";
 import { mailTransport, NotifierEnv } from "@vigil/notifier";
 
 const optional = z.string().min(1).optional();
+const secret = z.string().min(16, "must be at least 16 characters (generate one with: openssl rand -base64 32)");
 
 /** Everything the dashboard reads from its environment. */
 export const DashboardEnv = z.object({
@@ -14,11 +15,20 @@ export const DashboardEnv = z.object({
   DATABASE_AUTH_TOKEN: env.DATABASE_AUTH_TOKEN,
   VIGIL_SECRET_KEY: env.VIGIL_SECRET_KEY,
   LOG_LEVEL: env.LOG_LEVEL,
-  AUTH_SECRET: z.string().min(16, "must be at least 16 characters (generate one with: openssl rand -base64 32)"),
-  /** The dashboard's public URL; links in mail (sign-in, invitations) point here. Unset: the request's host. */
+  AUTH_SECRET: secret,
+  /** Rotation (Auth.js's own): the highest-numbered one set signs, every one set still verifies. */
+  AUTH_SECRET_1: secret.optional(),
+  AUTH_SECRET_2: secret.optional(),
+  AUTH_SECRET_3: secret.optional(),
+  /** The dashboard's public URL; every link it mails or shows points here (else DASHBOARD_URL). Never the request's host. */
   AUTH_URL: env.url().optional(),
   AUTH_GITHUB_ID: optional,
   AUTH_GITHUB_SECRET: optional,
+  /** GitHub Enterprise Server (e.g. https://github.example.com): GitHub sign-in goes there instead of github.com. */
+  AUTH_GITHUB_ENTERPRISE_URL: env
+    .url()
+    .transform((u) => u.replace(/\/+$/, ""))
+    .optional(),
   AUTH_GOOGLE_ID: optional,
   AUTH_GOOGLE_SECRET: optional,
   /** The workspace `pnpm start` bootstrapped (id or slug): the first person to sign in becomes its owner. */
@@ -48,8 +58,10 @@ export const DashboardEnv = z.object({
 });
 export type DashboardEnv = z.infer<typeof DashboardEnv>;
 
-/** Rules across variables, as [variable, rule] or null. */
-export function crossCheck(e: DashboardEnv): [string, string] | null {
+/** Rules across variables, as [variable, rule] or null; `raw` tells a set DASHBOARD_URL from its default. */
+export function crossCheck(e: DashboardEnv, raw: Record<string, string | undefined> = process.env): [string, string] | null {
+  if (e.NODE_ENV === "production" && !e.AUTH_URL && !raw.DASHBOARD_URL)
+    return ["AUTH_URL", "is required in production: the dashboard's public URL (e.g. https://vigil.example.com), or set DASHBOARD_URL"];
   if (mailTransport(e) !== null && e.EMAIL_FROM === undefined)
     return ["EMAIL_FROM", "is required when SMTP_URL or EMAIL_PROVIDER_API_KEY is set"];
   if (!!e.AUTH_GITHUB_ID !== !!e.AUTH_GITHUB_SECRET)
@@ -64,6 +76,15 @@ let cached: DashboardEnv | undefined;
 export function getEnv(): DashboardEnv {
   cached ??= parseEnv(DashboardEnv);
   return cached;
+}
+
+/**
+ * The one origin every link the dashboard mails or shows is built on (sign-in, invitations), and the only
+ * origin a redirect may lead to. Configured, never taken from a request: a client-sent Host or
+ * X-Forwarded-Host would otherwise put a genuine sign-in link on the sender's host.
+ */
+export function publicOrigin(e: DashboardEnv = getEnv()): string {
+  return new URL(e.AUTH_URL ?? e.DASHBOARD_URL).origin;
 }
 
 let egress: Promise<EgressPolicy> | undefined;

@@ -3,10 +3,9 @@
 import { session, verificationToken } from "@vigil/db-schema";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { startMailApi } from "@vigil/testing";
-import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AUTH_BASE as BASE, callAuth, cookiesOf } from "./auth-requests";
 
-const BASE = "http://127.0.0.1:3002";
 let t: TestDatabase;
 let mail: Awaited<ReturnType<typeof startMailApi>>;
 let handlers: typeof import("../auth").handlers;
@@ -30,17 +29,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Cookies of a response as `name=value` by name. */
-const cookiesOf = (res: Response) => Object.fromEntries(res.headers.getSetCookie().map((c) => [c.split("=")[0]!, c.split(";")[0]!]));
-
-async function call(method: "GET" | "POST", path: string, cookie: string, body?: URLSearchParams) {
-  const req = new NextRequest(new URL(path, BASE), {
-    method,
-    headers: { cookie, ...(body ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
-    body,
-  });
-  return method === "GET" ? handlers.GET(req) : handlers.POST(req);
-}
+const call = (method: "GET" | "POST", path: string, cookie: string, body?: URLSearchParams) =>
+  callAuth(handlers, method, path, cookie, body);
 
 async function sessionUser(cookie: string) {
   const res = await call("GET", "/api/auth/session", cookie);

@@ -4,8 +4,9 @@ import { Brand } from "../../components/brand";
 import { SignInForm } from "../../components/forms";
 import { buttonClass, Notice } from "../../components/ui";
 import { signInWithProvider } from "../../lib/actions";
-import { getEnv, signInMail } from "../../lib/env";
+import { getEnv, publicOrigin, signInMail } from "../../lib/env";
 import { refusalText } from "../../lib/rate-limit";
+import { safeRedirectPath } from "../../lib/redirect";
 import { currentUser } from "../../lib/session";
 
 export const dynamic = "force-dynamic";
@@ -20,7 +21,7 @@ const ERRORS: Record<string, string> = {
 
 export default async function SignIn({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const sp = await searchParams;
-  const next = sp.callbackUrl?.startsWith("/") && !sp.callbackUrl.startsWith("//") ? sp.callbackUrl : "/";
+  const next = safeRedirectPath(sp.callbackUrl, publicOrigin());
   if (await currentUser()) redirect(next);
   const env = getEnv();
   const mail = signInMail(env);
