@@ -2,9 +2,20 @@
 // on a free port against a real sqld, a loopback e-mail API, and data seeded through core.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createMonitor, createPrivateLocation, createWorkspace, evaluateMonitor, recordResults, setLimits } from "@vigil/core";
+import {
+  createMonitor,
+  createPrivateLocation,
+  createWorkspace,
+  evaluateMonitor,
+  recordResults,
+  type StatusPageView,
+  setLimits,
+  verifyCustomDomain,
+} from "@vigil/core";
 import type { Db } from "@vigil/db-schema";
 import { insertResults, type ResultFixture } from "@vigil/db-schema/testing";
+import { EgressPolicy } from "@vigil/egress";
+import { startDomainHost } from "@vigil/testing";
 import { buildNextApp, type NextApp, startNextApp } from "@vigil/testing/next";
 import { ulid } from "ulid";
 
@@ -101,4 +112,15 @@ export async function seedHistory(
     }
   }
   await insertResults(db, rows);
+}
+
+/** The owner proves the page's custom domain through the real check, against a loopback server standing in for it. */
+export async function proveDomain(db: Db, workspaceId: number, page: StatusPageView) {
+  const host = await startDomainHost();
+  host.serve(page.domainVerification!.token);
+  try {
+    return await verifyCustomDomain(db, workspaceId, page.id, "u", { egress: EgressPolicy.none, connectTo: host.hostPort });
+  } finally {
+    await host.close();
+  }
 }

@@ -112,11 +112,14 @@ async function txtProof(domain: string, token: string, opts: DomainCheckOptions,
   }
 }
 
-/** Checks both proofs at once; null when either holds, else both reasons. */
-export async function checkDomainProof(domain: string, token: string, opts: DomainCheckOptions): Promise<string | null> {
+/** Checks both proofs at once; null as soon as either holds, else both reasons. */
+export function checkDomainProof(domain: string, token: string, opts: DomainCheckOptions): Promise<string | null> {
   const timeoutMs = opts.timeoutMs ?? TIMEOUT_MS;
-  const [http, txt] = await Promise.all([httpProof(domain, token, opts, timeoutMs), txtProof(domain, token, opts, timeoutMs)]);
-  return http === null || txt === null ? null : `${http}; ${txt}`;
+  const checks = [httpProof(domain, token, opts, timeoutMs), txtProof(domain, token, opts, timeoutMs)];
+  return new Promise((resolve) => {
+    for (const check of checks) void check.then((reason) => reason === null && resolve(null));
+    void Promise.all(checks).then((reasons) => resolve(reasons.includes(null) ? null : reasons.join("; ")));
+  });
 }
 
 /**
