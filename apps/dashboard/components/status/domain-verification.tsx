@@ -2,6 +2,7 @@
 // The custom domain's proof: what to publish, where the claim stands, and "Verify now".
 import type { DomainVerification } from "@vigil/core";
 import { Globe, RefreshCw } from "lucide-react";
+import type { ReactNode } from "react";
 import { dateTime } from "../../lib/format";
 import { verifyDomainAction } from "../../lib/status-actions";
 import { CopyButton } from "../copy-button";
@@ -9,15 +10,26 @@ import { Badge, Button, Empty } from "../ui";
 import { ActionForm } from "./action-form";
 
 /** One value to paste into a DNS zone or a web server, with its copy button. */
-function Row({ label, value }: { label: string; value: string }) {
+function Row({ label, value, copy = label.toLowerCase() }: { label: string; value: string; copy?: string }) {
   return (
     <div className="grid gap-1 sm:grid-cols-[7rem_1fr_auto] sm:items-center sm:gap-3">
       <span className="text-xs font-medium text-zinc-500">{label}</span>
       <code data-copy={value.slice(0, 40)} className="min-w-0 break-all rounded bg-zinc-100 px-2 py-1 font-mono text-xs text-zinc-800">
         {value}
       </code>
-      <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} />
+      <CopyButton value={value} label={`Copy ${copy}`} />
     </div>
+  );
+}
+
+/** The steps; once the domain is verified they fold away (a native disclosure, keyboard-usable). */
+function Steps({ open, children }: { open: boolean; children: ReactNode }) {
+  if (open) return <div className="grid gap-5">{children}</div>;
+  return (
+    <details className="group rounded-lg border border-zinc-200">
+      <summary className="cursor-pointer px-3 py-2 text-sm font-medium text-zinc-700">The records and file for this domain</summary>
+      <div className="grid gap-5 border-t border-zinc-100 p-3">{children}</div>
+    </details>
   );
 }
 
@@ -43,7 +55,7 @@ function State({ v }: { v: DomainVerification }) {
           <Badge tone="red">Not verified</Badge>{" "}
           <span className="text-sm text-zinc-600">checked {dateTime(v.checkedAt ?? Date.now())}</span>
         </span>
-        <p className="text-sm text-red-700">{v.error}</p>
+        <p className="whitespace-pre-line text-sm text-red-700">{v.error}</p>
       </div>
     );
   return (
@@ -77,12 +89,10 @@ export function DomainVerificationPanel({
   return (
     <div className="grid gap-5 px-5 py-4">
       <State v={verification} />
-      <ol className="grid list-decimal gap-4 pl-5 text-sm text-zinc-700 marker:text-zinc-400">
-        <li className="grid gap-2">
-          <p>
-            Prove that <strong>{domain}</strong> is yours, with <em>one</em> of these. Another workspace may claim the same name, but only a
-            proven claim is served.
-          </p>
+      <Steps open={verification.state !== "verified"}>
+        <section className="grid gap-2">
+          <h3 className="text-sm font-medium text-zinc-800">1. Prove that {domain} is yours, with one of these</h3>
+          <p className="text-xs text-zinc-500">Another workspace may claim the same name, but only a proven claim is served.</p>
           <fieldset className="grid gap-2 rounded-lg border border-zinc-200 p-3">
             <legend className="px-1 text-xs font-semibold text-zinc-700">A DNS TXT record</legend>
             <Row label="Name" value={verification.txtName} />
@@ -92,16 +102,16 @@ export function DomainVerificationPanel({
             <legend className="px-1 text-xs font-semibold text-zinc-700">
               Or a file on your web server (before pointing the domain here)
             </legend>
-            <Row label="URL" value={verification.httpUrl} />
+            <Row label="URL" value={verification.httpUrl} copy="URL" />
             <Row label="Content" value={verification.token} />
             <p className="text-xs text-zinc-500">It must answer HTTP 200 with exactly this content, without a redirect.</p>
           </fieldset>
-        </li>
-        <li className="grid gap-2">
-          <p>Point the domain at the status-page server:</p>
-          <Row label="CNAME" value={`${domain}. CNAME ${statusHost}.`} />
-        </li>
-      </ol>
+        </section>
+        <section className="grid gap-2">
+          <h3 className="text-sm font-medium text-zinc-800">2. Point the domain at the status-page server</h3>
+          <Row label="CNAME" value={`${domain}. CNAME ${statusHost}.`} copy="CNAME record" />
+        </section>
+      </Steps>
       <ActionForm action={verifyDomainAction} hidden={{ workspaceId, pageId }} className="flex flex-wrap items-center gap-3">
         {(_state, pending) => (
           <Button variant={verification.state === "verified" ? "secondary" : "primary"} disabled={pending} aria-busy={pending}>

@@ -93,7 +93,13 @@ async function httpProof(domain: string, token: string, opts: DomainCheckOptions
     if (err instanceof EgressRefusedError) return err.message;
     if (signal.aborted) return `http://${domain} did not answer within ${timeoutMs} ms`;
     const { code, message } = err as NodeJS.ErrnoException;
-    return `http://${domain} could not be reached: ${code ?? message}`;
+    const why =
+      code === "ENOTFOUND" || code === "EAI_AGAIN"
+        ? "the name does not resolve"
+        : code === "ECONNREFUSED"
+          ? "connection refused"
+          : (code ?? message);
+    return `http://${domain} could not be reached (${why})`;
   }
 }
 
@@ -112,13 +118,13 @@ async function txtProof(domain: string, token: string, opts: DomainCheckOptions,
   }
 }
 
-/** Checks both proofs at once; null as soon as either holds, else both reasons. */
+/** Checks both proofs at once; null as soon as either holds, else both reasons, one a line. */
 export function checkDomainProof(domain: string, token: string, opts: DomainCheckOptions): Promise<string | null> {
   const timeoutMs = opts.timeoutMs ?? TIMEOUT_MS;
   const checks = [httpProof(domain, token, opts, timeoutMs), txtProof(domain, token, opts, timeoutMs)];
   return new Promise((resolve) => {
     for (const check of checks) void check.then((reason) => reason === null && resolve(null));
-    void Promise.all(checks).then((reasons) => resolve(reasons.includes(null) ? null : reasons.join("; ")));
+    void Promise.all(checks).then((reasons) => resolve(reasons.includes(null) ? null : reasons.join("\n")));
   });
 }
 
