@@ -111,6 +111,11 @@ describe("proving a custom domain in the dashboard", () => {
     await verified.waitFor();
     expect(await verified.textContent()).toMatch(/Verified\s*since \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
     await page.getByRole("button", { name: "Check again" }).waitFor();
+    // The steps fold away once proven; the disclosure opens from the keyboard.
+    expect(await page.getByText(`_vigil.${DOMAIN}`, { exact: true }).isVisible()).toBe(false);
+    await page.getByText("The records and file for this domain").focus();
+    await page.keyboard.press("Enter");
+    await page.getByText(`_vigil.${DOMAIN}`, { exact: true }).waitFor();
     await shot(page, "status-domain-verified");
     // The public site keeps a host's page for a few seconds; it shows once that passes.
     const served = await until("the domain serves the page", async () => {
