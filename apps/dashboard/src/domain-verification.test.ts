@@ -3,11 +3,11 @@
 import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { createStatusPage, createWorkspace, getStatusPage, setLimits } from "@vigil/core";
-import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import type { TestDatabase } from "@vigil/db-schema/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildStatusPage, proveDomain, type StatusSite, startStatusPage } from "../../status-page/src/testing";
-import { buildDashboard, type Dashboard, launchChromium, shot, signInByMail, startDashboard, startMailApi, until } from "./testing";
+import { proveDomain, type StatusSite } from "../../status-page/src/testing";
+import { type Dashboard, shot, signInByMail, startDashboardWithSite, type startMailApi, until } from "./testing";
 
 let db: TestDatabase;
 let mail: Awaited<ReturnType<typeof startMailApi>>;
@@ -33,23 +33,8 @@ const visit = (host: string) =>
   });
 
 beforeAll(async () => {
-  const [, , database, mailApi] = await Promise.all([buildDashboard(), buildStatusPage(), startTestDatabase(), startMailApi()]);
-  db = database;
-  mail = mailApi;
-  const sitePort = await freePort();
-  [dash, site, browser] = await Promise.all([
-    startDashboard({
-      DATABASE_URL: db.url,
-      AUTH_SECRET: secret,
-      EMAIL_PROVIDER_API_URL: mail.url,
-      EMAIL_PROVIDER_API_KEY: "re_test_key",
-      EMAIL_FROM: "Vigil <signin@vigil.test>",
-      LOG_LEVEL: "warn",
-      STATUS_PAGE_URL: `http://status.vigil.test:${sitePort}`,
-    }),
-    startStatusPage({ DATABASE_URL: db.url, AUTH_SECRET: secret }, sitePort),
-    launchChromium(),
-  ]);
+  // The CNAME the card shows points at the status-page server's host.
+  ({ db, mail, dash, site, browser } = await startDashboardWithSite(secret, "status.vigil.test"));
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: dash.url });
   page = await ctx.newPage();
