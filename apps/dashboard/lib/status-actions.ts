@@ -20,11 +20,13 @@ import {
   updateComponentGroup,
   updateStatusPage,
   updateStatusReport,
+  verifyCustomDomain,
 } from "@vigil/core";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import type { ActionState } from "./action-state";
 import { getDb } from "./db";
+import { getEgress } from "./env";
 import { actionMember } from "./session";
 import { affectedOf, checked, fieldError, idOf, linksOf, localTime, orNull, statusFailed, text } from "./status-form";
 
@@ -84,6 +86,15 @@ export async function deleteStatusPageAction(_prev: ActionState, form: FormData)
   const { state, m } = await run(form, (m, actor) => deleteStatusPage(getDb(), m.workspace.id, idOf(form, "pageId"), actor));
   if (!m || !state.ok) return state;
   redirect(base(m));
+}
+
+/** "Verify now": checks the custom domain's proof; the card shows the outcome (verified, or why not). */
+export async function verifyDomainAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return (
+    await run(form, async (m, actor) =>
+      verifyCustomDomain(getDb(), m.workspace.id, idOf(form, "pageId"), actor, { egress: await getEgress() }),
+    )
+  ).state;
 }
 
 // ── Groups and components ────────────────────────────────────────────────────

@@ -11,11 +11,11 @@ import {
   subscribe,
 } from "@vigil/core";
 import { incident } from "@vigil/db-schema";
-import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import type { TestDatabase } from "@vigil/db-schema/testing";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildStatusPage, type StatusSite, startStatusPage } from "../../status-page/src/testing";
-import { buildDashboard, type Dashboard, launchChromium, shot, startDashboard, startMailApi, until } from "./testing";
+import type { StatusSite } from "../../status-page/src/testing";
+import { type Dashboard, shot, startDashboardWithSite, type startMailApi, until } from "./testing";
 
 let db: TestDatabase;
 let mail: Awaited<ReturnType<typeof startMailApi>>;
@@ -31,25 +31,7 @@ const secret = randomBytes(32).toString("base64url");
 const seen = (l: Locator, timeout = 60_000) => l.first().waitFor({ state: "visible", timeout });
 
 beforeAll(async () => {
-  const [, , database, mailApi] = await Promise.all([buildDashboard(), buildStatusPage(), startTestDatabase(), startMailApi()]);
-  db = database;
-  mail = mailApi;
-  // The dashboard links each page to the public site it runs next to.
-  const sitePort = await freePort();
-  [dash, site, browser] = await Promise.all([
-    startDashboard({
-      DATABASE_URL: db.url,
-      AUTH_SECRET: secret,
-      EMAIL_PROVIDER_API_URL: mail.url,
-      EMAIL_PROVIDER_API_KEY: "re_test_key",
-      EMAIL_FROM: "Vigil <signin@vigil.test>",
-      LOG_LEVEL: "warn",
-      STATUS_PAGE_URL: `http://127.0.0.1:${sitePort}`,
-    }),
-    startStatusPage({ DATABASE_URL: db.url, AUTH_SECRET: secret }, sitePort),
-    launchChromium(),
-  ]);
-
+  ({ db, mail, dash, site, browser } = await startDashboardWithSite(secret));
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await ctx.newPage();
   await page.goto(`${dash.url}/signin`);

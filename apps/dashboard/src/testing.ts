@@ -3,8 +3,9 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, Proc, type startMailApi, untilHealthy } from "@vigil/testing";
-import { screenshot } from "@vigil/testing/browser";
+import { startTestDatabase } from "@vigil/db-schema/testing";
+import { freePort, Proc, startMailApi, untilHealthy } from "@vigil/testing";
+import { launchChromium, screenshot } from "@vigil/testing/browser";
 import { buildNextApp, type NextApp, spawnNextApp, startNextApp } from "@vigil/testing/next";
 import type { Page } from "playwright-core";
 
@@ -24,6 +25,29 @@ export const spawnDashboard = (port: number, env: Record<string, string>): Proc 
 
 export const startDashboard = (env: Record<string, string>): Promise<Dashboard> =>
   startNextApp("dashboard", (url) => ({ AUTH_URL: url, ...env }));
+
+/**
+ * sqld, the mail API, the dashboard signing in by mail, the public status-page app beside it on
+ * `siteHost` (the dashboard links each page there) reading the same database, and Chromium.
+ */
+export async function startDashboardWithSite(secret: string, siteHost = "127.0.0.1") {
+  const [, , db, mail] = await Promise.all([buildDashboard(), buildNextApp("status-page"), startTestDatabase(), startMailApi()]);
+  const sitePort = await freePort();
+  const [dash, site, browser] = await Promise.all([
+    startDashboard({
+      DATABASE_URL: db.url,
+      AUTH_SECRET: secret,
+      EMAIL_PROVIDER_API_URL: mail.url,
+      EMAIL_PROVIDER_API_KEY: "re_test_key",
+      EMAIL_FROM: "Vigil <signin@vigil.test>",
+      LOG_LEVEL: "warn",
+      STATUS_PAGE_URL: `http://${siteHost}:${sitePort}`,
+    }),
+    startNextApp("status-page", () => ({ DATABASE_URL: db.url, AUTH_SECRET: secret }), sitePort),
+    launchChromium(),
+  ]);
+  return { db, mail, dash, site, browser };
+}
 
 /** A service of the repo started as one process (node --import tsx), like `pnpm start` does. */
 export async function startService(entry: string, env: Record<string, string>, healthPort?: number): Promise<Proc> {

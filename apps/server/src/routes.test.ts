@@ -76,6 +76,7 @@ describe("authentication", () => {
       ["POST", `/v1/status-pages/${pg.body.id}/groups`, { name: "taken" }],
       ["POST", `/v1/status-pages/${pg.body.id}/components`, { name: "taken" }],
       ["PUT", `/v1/status-pages/${pg.body.id}/components/order`, { ids: [] }],
+      ["POST", `/v1/status-pages/${pg.body.id}/domain/verify`],
       ["PATCH", `/v1/status-pages/groups/${grp.body.id}`, { name: "taken" }],
       ["DELETE", `/v1/status-pages/groups/${grp.body.id}`],
       ["PATCH", `/v1/status-pages/components/${cmp.body.id}`, { name: "taken" }],

@@ -171,9 +171,35 @@ describe("status reports and maintenance over the REST API", () => {
     expect((await s.call("GET", `/v1/maintenances/${m.body.id}`)).status).toBe(404);
   });
 
+  it("a claimed custom domain is pending until Verify now finds its proof, and says why not", async () => {
+    const page = await s.call("POST", "/v1/status-pages", { slug: "claimed", title: "Claimed", customDomain: "status.unproven.test" });
+    expect(page.status).toBe(201);
+    const v = page.body.domainVerification;
+    expect(v).toMatchObject({ state: "pending", txtName: "_vigil.status.unproven.test", verifiedAt: null });
+    expect(v.httpUrl).toBe(`http://status.unproven.test/.well-known/vigil-domain-verification/${v.token}`);
+    // Nothing answers for the name: not proven, with both reasons.
+    const checked = await s.call("POST", `/v1/status-pages/${page.body.id}/domain/verify`);
+    expect(checked.status).toBe(200);
+    expect(checked.body).toMatchObject({
+      state: "failed",
+      verifiedAt: null,
+      error: expect.stringContaining("_vigil.status.unproven.test"),
+    });
+    const plain = await s.call("POST", "/v1/status-pages", { slug: "no-domain", title: "No domain" });
+    const none = await s.call("POST", `/v1/status-pages/${plain.body.id}/domain/verify`);
+    expect(none.status).toBe(400);
+    expect(none.body.error.issues).toEqual([{ path: "customDomain", message: "this page has no custom domain to verify" }]);
+  });
+
   it("the OpenAPI document lists the status page, report and maintenance routes", async () => {
     const doc = (await s.call("GET", "/openapi.json", undefined, null)).body;
-    for (const path of ["/v1/status-pages", "/v1/status-pages/{id}/components", "/v1/status-reports/{id}/updates", "/v1/maintenances/{id}"])
+    for (const path of [
+      "/v1/status-pages",
+      "/v1/status-pages/{id}/components",
+      "/v1/status-pages/{id}/domain/verify",
+      "/v1/status-reports/{id}/updates",
+      "/v1/maintenances/{id}",
+    ])
       expect(Object.keys(doc.paths)).toContain(path);
   });
 });

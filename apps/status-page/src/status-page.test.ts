@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildStatusPage,
   newMonitor,
+  proveDomain,
   ROOT,
   reportCheck,
   type StatusSite,
@@ -65,6 +66,19 @@ afterAll(async () => {
   await mailApi?.close();
   await t?.close();
 });
+
+/** A request as a visitor of `host` sends it (fetch cannot set Host). */
+const onHost = (host: string, path: string) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const u = new URL(site.url);
+    const req = httpRequest({ host: u.hostname, port: u.port, path, headers: { host } }, (res) => {
+      let b = "";
+      res.on("data", (d) => (b += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: b }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
 
 /** A browser context with JavaScript off: everything a visitor needs must work without it. */
 const noJs = (viewport = { width: 1280, height: 800 }): Promise<BrowserContext> =>
@@ -343,25 +357,31 @@ describe("the public status page", () => {
     await ctx.close();
   });
 
+  it("an unverified domain gets a 404 on the status page", async () => {
+    // Another workspace claims a customer's domain without proving it.
+    const squatter = await seedWorkspace(t.db, "Squatter");
+    await createStatusPage(t.db, squatter.ws, { slug: "squat", title: "Squatter Ltd", customDomain: "status.victim.test" }, "u");
+    for (const path of ["/", "/history", "/status.json", "/feed.rss"]) {
+      const claimed = await onHost("status.victim.test", path);
+      const unknown = await onHost("status.nobody.test", path);
+      expect(claimed.body).not.toContain("Squatter Ltd");
+      // Exactly what a host nobody claimed gets.
+      expect(claimed.status).toBe(unknown.status);
+      if (path !== "/") expect(claimed.status).toBe(404);
+    }
+  });
+
   it("an unknown page is a real 404, a custom domain serves its page, and white label hides our footer", async () => {
     expect((await fetch(`${site.url}/no-such-page`)).status).toBe(404);
     expect((await fetch(`${site.url}/no-such-page/status.json`)).status).toBe(404);
-    await createStatusPage(
+    const branded = await createStatusPage(
       t.db,
       seed.ws,
       { slug: "branded", title: "Branded Inc", customDomain: "status.branded.test", whiteLabel: true },
       "u",
     );
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const u = new URL(site.url);
-      const req = httpRequest({ host: u.hostname, port: u.port, path: "/", headers: { host: "status.branded.test" } }, (res) => {
-        let b = "";
-        res.on("data", (d) => (b += d));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: b }));
-      });
-      req.on("error", reject);
-      req.end();
-    });
+    expect((await proveDomain(t.db, seed.ws, branded)).state).toBe("verified");
+    const { status, body } = await onHost("status.branded.test", "/");
     expect(status).toBe(200);
     expect(body).toContain("Branded Inc");
     expect(body).not.toContain("Powered by");

@@ -3,9 +3,20 @@
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createMonitor, createPrivateLocation, createWorkspace, evaluateMonitor, recordResults, setLimits } from "@vigil/core";
+import {
+  createMonitor,
+  createPrivateLocation,
+  createWorkspace,
+  evaluateMonitor,
+  recordResults,
+  type StatusPageView,
+  setLimits,
+  verifyCustomDomain,
+} from "@vigil/core";
 import type { Db } from "@vigil/db-schema";
 import { insertResults, type ResultFixture } from "@vigil/db-schema/testing";
+import { EgressPolicy } from "@vigil/egress";
+import { startDomainHost } from "@vigil/testing";
 import { buildNextApp, type NextApp, startNextApp } from "@vigil/testing/next";
 import { ulid } from "ulid";
 
@@ -135,4 +146,15 @@ export function send(
     req.on("error", reject);
     req.end(body);
   });
+}
+
+/** The owner proves the page's custom domain through the real check, against a loopback server standing in for it. */
+export async function proveDomain(db: Db, workspaceId: number, page: StatusPageView) {
+  const host = await startDomainHost();
+  host.serve(page.domainVerification!.token);
+  try {
+    return await verifyCustomDomain(db, workspaceId, page.id, "u", { egress: EgressPolicy.none, connectTo: host.hostPort });
+  } finally {
+    await host.close();
+  }
 }

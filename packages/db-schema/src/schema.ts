@@ -449,26 +449,41 @@ export const notificationDelivery = sqliteTable(
 export const PAGE_THEMES = ["system", "light", "dark"] as const;
 export type PageLink = { label: string; url: string };
 
-export const statusPage = sqliteTable("status_page", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  workspaceId: integer("workspace_id")
-    .notNull()
-    .references(() => workspace.id, { onDelete: "cascade" }),
-  slug: text("slug").notNull().unique(),
-  title: text("title").notNull(),
-  description: text("description").notNull().default(""),
-  customDomain: text("custom_domain").unique(),
-  /** scrypt: `scrypt$<salt hex>$<key hex>`. */
-  passwordHash: text("password_hash"),
-  published: integer("published", { mode: "boolean" }).notNull().default(true),
-  whiteLabel: integer("white_label", { mode: "boolean" }).notNull().default(false),
-  logoUrl: text("logo_url"),
-  links: json<PageLink[]>("links").notNull().default([]),
-  theme: text("theme", { enum: PAGE_THEMES }).notNull().default("system"),
-  allowIndex: integer("allow_index", { mode: "boolean" }).notNull().default(true),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const statusPage = sqliteTable(
+  "status_page",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspace.id, { onDelete: "cascade" }),
+    slug: text("slug").notNull().unique(),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    /** Claimed by the page; served only once verified (several pages may claim one domain, one holds it). */
+    customDomain: text("custom_domain"),
+    /** What the claimant publishes to prove the domain (HTTP file or TXT record); new with every claim. */
+    customDomainToken: text("custom_domain_token"),
+    customDomainVerifiedAt: integer("custom_domain_verified_at"),
+    /** The last verification attempt and, when it failed, why. */
+    customDomainCheckedAt: integer("custom_domain_checked_at"),
+    customDomainError: text("custom_domain_error"),
+    /** scrypt: `scrypt$<salt hex>$<key hex>`. */
+    passwordHash: text("password_hash"),
+    published: integer("published", { mode: "boolean" }).notNull().default(true),
+    whiteLabel: integer("white_label", { mode: "boolean" }).notNull().default(false),
+    logoUrl: text("logo_url"),
+    links: json<PageLink[]>("links").notNull().default([]),
+    theme: text("theme", { enum: PAGE_THEMES }).notNull().default("system"),
+    allowIndex: integer("allow_index", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("status_page_custom_domain").on(t.customDomain),
+    // A domain is served by at most one page: the one whose claim is verified.
+    uniqueIndex("status_page_verified_domain").on(t.customDomain).where(sql`${t.customDomainVerifiedAt} is not null`),
+  ],
+);
 
 export const statusPageGroup = sqliteTable("status_page_group", {
   id: integer("id").primaryKey({ autoIncrement: true }),

@@ -141,3 +141,32 @@ export async function startMailApi() {
       }),
   };
 }
+
+/**
+ * A loopback stand-in for a customer's web server on their domain: answers each token in `serve` as the
+ * body of any path ending in that token (what a domain owner publishes to prove the domain), 404 otherwise.
+ */
+export async function startDomainHost() {
+  const tokens = new Set<string>();
+  const requests: { host: string; path: string }[] = [];
+  const server = createHttpServer((req, res) => {
+    const path = req.url ?? "/";
+    requests.push({ host: String(req.headers.host ?? ""), path });
+    const token = path.split("/").pop() ?? "";
+    if (!tokens.has(token)) return void res.writeHead(404).end("not found");
+    res.writeHead(200, { "content-type": "text/plain" }).end(`${token}\n`);
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
+  return {
+    /** What the verifier connects to instead of the domain's address. */
+    hostPort: `127.0.0.1:${port}`,
+    requests,
+    serve: (token: string) => void tokens.add(token),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}

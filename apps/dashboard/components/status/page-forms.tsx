@@ -114,7 +114,10 @@ export function PageSettingsForm({
             label="Custom domain"
             name="customDomain"
             error={err(state, "customDomain")}
-            hint={off(allowed.customDomain, "custom-domain") ?? "Point a CNAME at the status-page server; the page answers on that host."}
+            hint={
+              off(allowed.customDomain, "custom-domain") ??
+              "After saving, prove the domain is yours (below); only then does it show this page."
+            }
           >
             <Input
               id="customDomain"

@@ -13,6 +13,7 @@ import {
   updateComponent,
   updateComponentGroup,
   updateStatusPage,
+  verifyCustomDomain,
 } from "@vigil/core";
 import { Hono } from "hono";
 import { z } from "zod";
@@ -24,6 +25,18 @@ export const statusPages = new Hono<Env>();
 const tag = "status pages";
 const base = "/v1/status-pages";
 
+/** A custom domain is served only once proven: serve `token` at `httpUrl`, or add the TXT record. */
+const DomainVerification = z.object({
+  state: z.enum(["pending", "verified", "failed"]),
+  token: z.string(),
+  httpUrl: z.string(),
+  txtName: z.string(),
+  txtValue: z.string(),
+  verifiedAt: z.number().nullable(),
+  checkedAt: z.number().nullable(),
+  error: z.string().nullable(),
+});
+
 /** What a page looks like through the API: `passwordProtected`, never the password or its hash. */
 const StatusPage = z.object({
   id: z.number(),
@@ -34,6 +47,7 @@ const StatusPage = z.object({
   links: z.array(z.object({ label: z.string(), url: z.string() })),
   theme: z.enum(["system", "light", "dark"]),
   customDomain: z.string().nullable(),
+  domainVerification: DomainVerification.nullable(),
   passwordProtected: z.boolean(),
   whiteLabel: z.boolean(),
   allowIndex: z.boolean(),
@@ -153,6 +167,18 @@ statusPages.delete("/:id", async (c) => {
   await deleteStatusPage(c.var.deps.db, c.var.workspace.id, idParam(c), c.var.actor);
   return c.body(null, 204);
 });
+
+describeRoute({
+  method: "post",
+  path: `${base}/:id/domain/verify`,
+  summary: "Check the proof of the page's custom domain now (HTTP file or DNS TXT record); only a proven domain is served",
+  tag,
+  auth: "apiKey",
+  response: DomainVerification,
+});
+statusPages.post("/:id/domain/verify", async (c) =>
+  c.json(await verifyCustomDomain(c.var.deps.db, c.var.workspace.id, idParam(c), c.var.actor, { egress: c.var.deps.egress })),
+);
 
 describeRoute({
   method: "get",

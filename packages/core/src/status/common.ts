@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Conn, statusPage, statusPageComponent } from "@vigil/db-schema";
 import { and, eq } from "drizzle-orm";
 import { NotFoundError } from "../errors";
+import type { DomainVerification } from "./domains";
 
 export type PageRow = typeof statusPage.$inferSelect;
 export type ComponentRow = typeof statusPageComponent.$inferSelect;
@@ -16,6 +17,8 @@ export interface StatusPageView {
   links: { label: string; url: string }[];
   theme: "system" | "light" | "dark";
   customDomain: string | null;
+  /** How to prove the custom domain and whether it is proven; null without one. Only a proven domain is served. */
+  domainVerification: DomainVerification | null;
   passwordProtected: boolean;
   whiteLabel: boolean;
   allowIndex: boolean;

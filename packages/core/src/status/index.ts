@@ -1,5 +1,6 @@
 // Status pages: pages and components, the public view, reports and maintenance, subscribers.
 export { componentRow, newToken, pageRow, type StatusPageView } from "./common";
+export * from "./domains";
 export * from "./pages";
 export * from "./public";
 export * from "./reports";

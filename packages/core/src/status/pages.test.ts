@@ -161,14 +161,12 @@ describe("status page settings", () => {
     expect(JSON.stringify(audit)).not.toContain("another password");
   });
 
-  it("another workspace's page is not found, and a taken slug or domain is a conflict", async () => {
+  it("another workspace's page is not found, and a taken slug is a conflict", async () => {
     const page = await newPage({ customDomain: "status.acme.test" });
     await expect(getStatusPage(t.db, other, page.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(updateStatusPage(t.db, other, page.id, { title: "x" }, "u")).rejects.toBeInstanceOf(NotFoundError);
     await expect(deleteStatusPage(t.db, other, page.id, "u")).rejects.toBeInstanceOf(NotFoundError);
     await expect(createStatusPage(t.db, ws, { slug: page.slug, title: "dup" }, "u")).rejects.toBeInstanceOf(ConflictError);
-    await expect(newPage({ customDomain: "STATUS.acme.test" })).rejects.toBeInstanceOf(ConflictError);
-    expect((await findPublicPage(t.db, { host: "status.acme.test:443" }))?.id).toBe(page.id);
   });
 });
 

@@ -8,6 +8,7 @@ import { getWorkspace, limitsOf } from "../access";
 import { type Actor, auditInsert } from "../audit";
 import { ConflictError, NotFoundError, parseInput, ValidationError } from "../errors";
 import { type ComponentRow, componentRow, type PageRow, pageRow, type StatusPageView } from "./common";
+import { claimColumns, domainVerification } from "./domains";
 
 type GroupRow = typeof statusPageGroup.$inferSelect;
 
@@ -71,6 +72,7 @@ export const toPageView = (r: PageRow): StatusPageView => ({
   links: r.links,
   theme: r.theme,
   customDomain: r.customDomain,
+  domainVerification: domainVerification(r),
   passwordProtected: r.passwordHash !== null,
   whiteLabel: r.whiteLabel,
   allowIndex: r.allowIndex,
@@ -87,15 +89,11 @@ function featureChecks(p: { customDomain?: string | null; password?: string | nu
   return checks;
 }
 
-async function assertUnique(tx: Conn, slug: string | undefined, domain: string | null | undefined, exceptId?: number) {
-  if (slug !== undefined) {
-    const [clash] = await tx.select({ id: statusPage.id }).from(statusPage).where(eq(statusPage.slug, slug));
-    if (clash && clash.id !== exceptId) throw new ConflictError(`the slug "${slug}" is taken`);
-  }
-  if (domain) {
-    const [clash] = await tx.select({ id: statusPage.id }).from(statusPage).where(eq(statusPage.customDomain, domain));
-    if (clash && clash.id !== exceptId) throw new ConflictError(`the domain "${domain}" is used by another status page`);
-  }
+// A custom domain is not unique here: any page may claim one, only a proven claim is served (domains.ts).
+async function assertUniqueSlug(tx: Conn, slug: string | undefined, exceptId?: number) {
+  if (slug === undefined) return;
+  const [clash] = await tx.select({ id: statusPage.id }).from(statusPage).where(eq(statusPage.slug, slug));
+  if (clash && clash.id !== exceptId) throw new ConflictError(`the slug "${slug}" is taken`);
 }
 
 export async function createStatusPage(db: Db, workspaceId: number, raw: unknown, actor: Actor): Promise<StatusPageView> {
@@ -106,11 +104,11 @@ export async function createStatusPage(db: Db, workspaceId: number, raw: unknown
       const ws = await getWorkspace(tx, workspaceId);
       const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(statusPage).where(eq(statusPage.workspaceId, workspaceId));
       assertWithinLimits(limitsOf(ws).limits, [{ kind: "count", key: "status-pages", total: n + 1 }, ...featureChecks(input)]);
-      await assertUnique(tx, input.slug, input.customDomain);
+      await assertUniqueSlug(tx, input.slug);
       const { password: _, ...fields } = input;
       const [created] = await tx
         .insert(statusPage)
-        .values({ ...fields, workspaceId, passwordHash })
+        .values({ ...fields, ...claimColumns(input.customDomain), workspaceId, passwordHash })
         .returning();
       await auditInsert(tx, {
         workspaceId,
@@ -152,11 +150,13 @@ export async function updateStatusPage(db: Db, workspaceId: number, id: number, 
           whiteLabel: patch.whiteLabel && !current.whiteLabel,
         }),
       );
-      await assertUnique(tx, patch.slug, patch.customDomain, id);
+      await assertUniqueSlug(tx, patch.slug, id);
       const { password: _, ...fields } = patch;
+      // A different domain is a new claim: unverified, with a new token.
+      const claim = patch.customDomain === undefined || patch.customDomain === current.customDomain ? {} : claimColumns(patch.customDomain);
       const [updated] = await tx
         .update(statusPage)
-        .set({ ...fields, ...(passwordHash === undefined ? {} : { passwordHash }), updatedAt: Date.now() })
+        .set({ ...fields, ...claim, ...(passwordHash === undefined ? {} : { passwordHash }), updatedAt: Date.now() })
         .where(eq(statusPage.id, id))
         .returning();
       await auditInsert(tx, {

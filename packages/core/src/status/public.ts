@@ -15,7 +15,7 @@ import {
   statusReportUpdate,
   workspace,
 } from "@vigil/db-schema";
-import { and, desc, eq, gt, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { limitsOf } from "../access";
 import type { PageRow, StatusPageView } from "./common";
 
@@ -140,7 +140,8 @@ export async function findPublicPage(
     .select({ page: statusPage, ws: workspace })
     .from(statusPage)
     .innerJoin(workspace, eq(workspace.id, statusPage.workspaceId))
-    .where(and(where, eq(statusPage.published, true)));
+    // A custom domain answers only for the page that proved it; an unproven claim is no page at all.
+    .where(and(where, eq(statusPage.published, true), "host" in by ? isNotNull(statusPage.customDomainVerifiedAt) : undefined));
   if (!row) return null;
   return { ...row.page, subscribable: limitsOf(row.ws).limits["status-subscribers"] };
 }
@@ -153,7 +154,8 @@ export const pageMeta = (p: PageRow & { subscribable: boolean }): PublicPageMeta
   logoUrl: p.logoUrl,
   links: p.links,
   theme: p.theme,
-  customDomain: p.customDomain,
+  // Nothing public points at a domain the page has not proven.
+  customDomain: p.customDomainVerifiedAt !== null ? p.customDomain : null,
   whiteLabel: p.whiteLabel,
   allowIndex: p.allowIndex,
   subscribable: p.subscribable,

@@ -62,7 +62,12 @@ export default async function StatusPages({ params }: { params: Promise<{ ws: st
                           <Lock className="size-3" aria-hidden /> password
                         </Badge>
                       ) : null}
-                      {p.customDomain ? <Badge tone="indigo">{p.customDomain}</Badge> : null}
+                      {p.customDomain ? (
+                        <Badge tone={p.domainVerification?.state === "verified" ? "indigo" : "amber"}>
+                          {p.customDomain}
+                          {p.domainVerification?.state === "verified" ? "" : " · not verified"}
+                        </Badge>
+                      ) : null}
                     </div>
                   </td>
                   <td className={`${td} font-mono text-xs`}>

@@ -1,7 +1,9 @@
 import { limitsOf } from "@vigil/core";
 import { ConfirmAction } from "../../../../../components/confirm";
+import { DomainVerificationPanel } from "../../../../../components/status/domain-verification";
 import { PageSettingsForm } from "../../../../../components/status/page-forms";
 import { Card, CardHeader } from "../../../../../components/ui";
+import { getEnv } from "../../../../../lib/env";
 import { deleteStatusPageAction } from "../../../../../lib/status-actions";
 import { editorPage } from "../../../../../lib/status-page";
 
@@ -27,6 +29,18 @@ export default async function Settings({ params }: { params: Promise<{ ws: strin
           />
         </div>
       </Card>
+      {limits["custom-domain"] || page.customDomain ? (
+        <Card>
+          <CardHeader title="Custom domain" description="A domain shows this page only after you prove it is yours." />
+          <DomainVerificationPanel
+            workspaceId={m.workspace.id}
+            pageId={page.id}
+            domain={page.customDomain}
+            verification={page.domainVerification}
+            statusHost={new URL(getEnv().STATUS_PAGE_URL).hostname}
+          />
+        </Card>
+      ) : null}
       <Card>
         <CardHeader
           title="Delete this page"
