@@ -1,5 +1,5 @@
 import { defaultQueuePrefix, RATE_LIMITS } from "@vigil/core";
-import { clientAddress, RateLimitedError, type RateLimiter, rateLimiterFor } from "@vigil/rate-limit";
+import { RateLimitedError, type RateLimiter, rateLimiterFor, stampedClient } from "@vigil/rate-limit";
 import { getDb } from "./db";
 import { getEnv } from "./env";
 import { log } from "./log";
@@ -23,8 +23,8 @@ export async function takeSignInMail(email: string, headers: Pick<Headers, "get"
   await getLimiter().take(RATE_LIMITS.signInPerAddress, email);
 }
 
-/** The client of a request; Next hides the socket, so it is known only behind TRUSTED_PROXIES. */
-export const clientOf = (headers: Pick<Headers, "get">) => clientAddress(headers, undefined, getEnv().TRUSTED_PROXIES);
+/** The client of a request: its socket address (stamped at start, instrumentation.ts), or behind TRUSTED_PROXIES the forwarded one. */
+export const clientOf = (headers: Pick<Headers, "get">) => stampedClient(headers, getEnv().TRUSTED_PROXIES);
 
 const RULES = Object.values(RATE_LIMITS);
 

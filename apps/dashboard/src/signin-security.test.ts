@@ -119,6 +119,31 @@ describe("sign-in that cannot be redirected", () => {
     await page.close();
   });
 
+  it("one client with no proxy in front cannot mail sign-in links to many addresses", { timeout: 120_000 }, async () => {
+    // Auth.js's own e-mail sign-in, as a script would drive it: a CSRF token and its cookie, then one POST per address.
+    const csrf = await fetch(`${dash.url}/api/auth/csrf`);
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const cookie = csrf.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const mailsBefore = mail.mails.length;
+    let refused: string | undefined;
+    for (let i = 0; i < 25 && !refused; i++) {
+      const res = await fetch(`${dash.url}/api/auth/signin/email`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+        body: new URLSearchParams({ email: `victim${i}@example.com`, csrfToken, callbackUrl: "/" }),
+      });
+      const location = res.headers.get("location") ?? "";
+      if (location.includes("RateLimited")) refused = location;
+    }
+    // The socket's address counts, though nothing names a proxy: at most 20 an hour, then the wait is named.
+    expect(refused).toMatch(/rule=signin-client&wait=\d+/);
+    expect(mail.mails.length - mailsBefore).toBeLessThanOrEqual(20);
+  });
+
   it("in production a dashboard without AUTH_URL or DASHBOARD_URL stops at start with one line naming AUTH_URL", {
     timeout: 120_000,
   }, async () => {

@@ -149,3 +149,4 @@ export function clientAddress(
   }
   return hops[0] ?? peer ?? null;
 }
+export { CLIENT_HEADER, installClientStamp, stampClientAddress, stampedClient } from "./client-stamp";
