@@ -1,6 +1,6 @@
 // Ingest: results per second through POST /v1/probe/results (batches of 100) against raw inserts into sqld.
 import { createMonitors, createPrivateLocation } from "@vigil/core";
-import { writeBatch } from "@vigil/db-schema";
+import { checkResultRow, writeBatch } from "@vigil/db-schema";
 import { startTestServer } from "@vigil/server/testing";
 import { ulid } from "ulid";
 import type { BenchReport } from "./lib";
@@ -39,19 +39,21 @@ export default async function ingestBench(): Promise<BenchReport> {
     }));
   };
 
-  // Baseline: the same rows inserted straight into sqld, one multi-row INSERT per batch.
+  // Baseline: the same rows inserted straight into sqld's result table, one multi-row INSERT per batch.
   const raw = async () => {
-    const rows = batch();
-    const values = rows.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ");
+    const rows = batch().map((r) => ({
+      workspaceId: s.workspaceId,
+      monitorId: r.monitorId,
+      cronTimestamp: r.cronTimestamp,
+      locationId: 999,
+      status: "success" as const,
+      latencyMs: 4,
+      startOffsetMs: r.startedAt - r.cronTimestamp,
+      statusCode: 200,
+      attempts: 1,
+    }));
     // Through the same one-writer-per-process queue as the server, so concurrent inserts wait their turn.
-    await writeBatch(db, [
-      {
-        toSQL: () => ({
-          sql: `insert into check_result (id, workspace_id, monitor_id, location_id, region, cron_timestamp, started_at, status, latency_ms, status_code, attempts) values ${values}`,
-          params: rows.flatMap((r) => [r.id, s.workspaceId, r.monitorId, 999, "iad", r.cronTimestamp, r.startedAt, r.status, 4, 200, 1]),
-        }),
-      },
-    ]);
+    await writeBatch(db, [db.insert(checkResultRow).values(rows)]);
   };
   const post = async () => {
     const res = await fetch(`${s.url}/v1/probe/results`, {
