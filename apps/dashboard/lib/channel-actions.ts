@@ -131,8 +131,8 @@ export async function testChannelAction(_prev: ActionState, form: FormData): Pro
   const m = await actionMember(form);
   if (!m.ok) return { error: m.error, at: now() };
   try {
-    const egress = await getEgress();
-    const res = await sendTestNotification(getDb(), m.workspace.id, idOf(form), getEnv(), `user:${m.user.id}`, egress, getLimiter());
+    const sending = { env: getEnv(), egress: await getEgress(), limiter: getLimiter() };
+    const res = await sendTestNotification(getDb(), m.workspace.id, idOf(form), `user:${m.user.id}`, sending);
     if (res.ok) return { ok: true, info: { status: String(res.status) }, at: now() };
     return { ok: false, error: res.error, info: res.status !== undefined ? { status: String(res.status) } : {}, at: now() };
   } catch (err) {

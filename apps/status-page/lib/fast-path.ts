@@ -4,7 +4,7 @@
 // goes to Next as usual, whose proxy renders and stores the copies (lib/html-cache.ts).
 import { type IncomingMessage, Server, type ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
-import { stampClientAddress } from "./client";
+import { installClientStamp } from "@vigil/rate-limit";
 import { cacheKey, requestHost } from "./hosts";
 import { freshPage, PAGE_HEADERS, RENDER_HEADER } from "./html-cache";
 
@@ -33,8 +33,10 @@ function serveFresh(req: IncomingMessage, res: ServerResponse): boolean {
   return true;
 }
 
-/** Once per process, from instrumentation: sees each request first, stamps its socket address and answers the fresh ones. */
+/** Once per process, from instrumentation: sees each request first (its socket address stamped) and answers the fresh ones. */
 export function installFastPath() {
+  // Stamped before the fresh-copy check, as Next's route handlers (subscribe, unlock) read it.
+  installClientStamp();
   const proto = Server.prototype as Server & { [INSTALLED]?: boolean };
   if (proto[INSTALLED]) return;
   proto[INSTALLED] = true;
@@ -42,7 +44,6 @@ export function installFastPath() {
   proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
     if (event === "request") {
       try {
-        stampClientAddress(args[0] as IncomingMessage);
         if (serveFresh(args[0] as IncomingMessage, args[1] as ServerResponse)) return true;
       } catch {
         // Never in the way: Next answers.

@@ -1,6 +1,7 @@
 export { DnsLookupError, fixedLookup, formatTarget, resolveHost } from "./dns";
 export { allowedAddresses, egressDispatcher, egressHttpAgent } from "./http";
 export {
+  blockList,
   DenyListError,
   type DenyRule,
   EgressPolicy,

@@ -64,7 +64,8 @@ function parseBlock(text: string): Block | string {
   return { address, prefix, family: version === 4 ? "ipv4" : "ipv6" };
 }
 
-function blockList(addresses: readonly string[]): BlockList {
+/** Addresses and CIDR blocks ("10.0.0.0/8", "::1", "[fd00::/8]") as one BlockList; throws DenyListError naming a bad entry. */
+export function blockList(addresses: readonly string[]): BlockList {
   const list = new BlockList();
   for (const a of addresses) {
     const block = parseBlock(a);

@@ -4,9 +4,9 @@ import { type IncomingMessage, Server } from "node:http";
 import { clientAddress } from "./index";
 
 /** Set from the socket on every request before the app sees it; a client-sent value is overwritten. */
-export const CLIENT_HEADER = "x-vigil-client";
+const CLIENT_HEADER = "x-vigil-client";
 
-export function stampClientAddress(req: IncomingMessage): void {
+function stampClientAddress(req: IncomingMessage): void {
   req.headers[CLIENT_HEADER] = req.socket.remoteAddress ?? "";
 }
 

@@ -2,7 +2,8 @@
 // workspace), and who the client is. One sliding window: at most `limit` in any `windowMs`, counted in
 // Redis when there is one (all processes share it), in this process otherwise (the lite deployment).
 import { randomBytes } from "node:crypto";
-import { BlockList, isIP } from "node:net";
+import { type BlockList, isIP } from "node:net";
+import { blockList } from "@vigil/egress";
 import { createRedis, logRedisOutages, optionalRedisRetry } from "@vigil/queue";
 import type { Redis } from "ioredis";
 
@@ -113,16 +114,15 @@ const bare = (a: string) => {
   return s.startsWith("::ffff:") && isIP(s.slice(7)) === 4 ? s.slice(7) : s;
 };
 
-function blockList(trusted: readonly string[]): BlockList {
-  const list = new BlockList();
-  for (const entry of trusted) {
-    const [addr, bits] = entry.split("/") as [string, string | undefined];
-    const type = isIP(addr) === 6 ? "ipv6" : "ipv4";
-    if (bits === undefined) list.addAddress(addr, type);
-    else list.addSubnet(addr, Number(bits), type);
-  }
+// TRUSTED_PROXIES is parsed once per process: one list per configured array, not one per request.
+const lists = new WeakMap<readonly string[], BlockList>();
+const trustedList = (trusted: readonly string[]): BlockList => {
+  const known = lists.get(trusted);
+  if (known) return known;
+  const list = blockList(trusted);
+  lists.set(trusted, list);
   return list;
-}
+};
 
 /**
  * The address of the client a request came from: the socket's peer, unless that peer is a proxy the
@@ -136,7 +136,7 @@ export function clientAddress(
   socketAddress: string | undefined,
   trustedProxies: readonly string[],
 ): string | null {
-  const list = blockList(trustedProxies);
+  const list = trustedList(trustedProxies);
   const trusted = (a: string) => isIP(a) !== 0 && list.check(a, isIP(a) === 6 ? "ipv6" : "ipv4");
   const peer = socketAddress ? bare(socketAddress) : undefined;
   if (peer !== undefined && !trusted(peer)) return peer;
@@ -149,4 +149,4 @@ export function clientAddress(
   }
   return hops[0] ?? peer ?? null;
 }
-export { CLIENT_HEADER, installClientStamp, stampClientAddress, stampedClient } from "./client-stamp";
+export { installClientStamp, stampedClient } from "./client-stamp";

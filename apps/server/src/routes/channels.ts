@@ -150,15 +150,8 @@ describeRoute({
   response: TestOutput,
 });
 channels.post("/:id/test", async (c) => {
-  const outcome = await sendTestNotification(
-    c.var.deps.db,
-    c.var.workspace.id,
-    idParam(c),
-    c.var.deps.notifierEnv,
-    c.var.actor,
-    c.var.deps.egress,
-    c.var.deps.limiter,
-  );
+  const { db, notifierEnv: env, egress, limiter } = c.var.deps;
+  const outcome = await sendTestNotification(db, c.var.workspace.id, idParam(c), c.var.actor, { env, egress, limiter });
   if (outcome.ok) return c.json({ ok: true, status: outcome.status });
   return c.json(errorBody("delivery_failed", outcome.error, { status: outcome.status, retryable: outcome.retryable }), 502);
 });

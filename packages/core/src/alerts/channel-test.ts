@@ -5,6 +5,13 @@ import { type Actor, auditInsert } from "../audit";
 import { RATE_LIMITS } from "../rate-limits";
 import { channelDestination, getChannelForSending } from "./channels";
 
+/** What a channel test sends with: the notifier's settings, where it may not connect, and the workspace's budget. */
+export interface TestSending {
+  env: NotifierEnv;
+  egress: NotifyOptions["egress"];
+  limiter: RateLimiter;
+}
+
 /**
  * Sends a test message through the channel's stored config, on the same path alerts take (`egress`
  * included: a channel aimed at the instance's own endpoints is refused), and returns the provider's
@@ -17,10 +24,8 @@ export async function sendTestNotification(
   db: Db,
   workspaceId: number,
   id: number,
-  env: NotifierEnv,
   actor: Actor,
-  egress: NotifyOptions["egress"],
-  limiter: RateLimiter,
+  { env, egress, limiter }: TestSending,
 ): Promise<SendResult> {
   const row = await getChannelForSending(db, workspaceId, id);
   await limiter.take(RATE_LIMITS.channelTest, String(workspaceId));

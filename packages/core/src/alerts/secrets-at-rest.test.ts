@@ -73,7 +73,11 @@ describe("secrets at rest", () => {
     expect(JSON.stringify(await getMonitor(t.db, ws.id, monitor.id))).not.toContain(MONITOR_HEADER);
 
     // A delivery reaches the stored URL with the stored header and signature.
-    const sent = await sendTestNotification(t.db, ws.id, channel.id, NotifierEnv.parse({}), "operator", undefined, createRateLimiter(null));
+    const sent = await sendTestNotification(t.db, ws.id, channel.id, "operator", {
+      env: NotifierEnv.parse({}),
+      egress: undefined,
+      limiter: createRateLimiter(null),
+    });
     expect(sent.ok).toBe(true);
     const [req] = received;
     expect(req!.url).toBe("/hooks/path-secret-19fa");
