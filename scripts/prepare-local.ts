@@ -1,27 +1,16 @@
 // The first half of `pnpm start` (scripts/start.mjs), short-lived: builds the dashboard and status page and
 // compiles the services when their sources changed; the launcher then runs everything from the builds.
-import { spawnSync } from "node:child_process";
 import { buildServices } from "./build-services";
-import { ROOT } from "./local";
+import { buildNextApp } from "./next-build";
 
 console.log("vigil: building the dashboard and status page (cached after the first run)…");
-// Another `next build` of the same app (a second start, or the browser tests) makes ours fail at
-// once: wait for it and build again (then mostly from cache) instead of giving up.
-for (let deadline = Date.now() + 10 * 60_000; ; ) {
-  const build = spawnSync(
-    "pnpm",
-    ["exec", "turbo", "run", "build", "--filter=@vigil/dashboard", "--filter=@vigil/status-page", "--output-logs=errors-only"],
-    { cwd: ROOT, encoding: "utf8", env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" } },
-  );
-  const out = `${build.stdout}${build.stderr}`;
-  if (build.status === 0) break;
-  if (!out.includes("Another next build process is already running") || Date.now() > deadline) {
-    process.stderr.write(out);
-    console.error("vigil: the dashboard or status page did not build (above)");
-    process.exit(1);
-  }
-  console.log("vigil: another build of the web apps is running; waiting for it…");
-  await new Promise((r) => setTimeout(r, 5000));
+try {
+  // One after the other: two Next builds at once on a small machine take longer than in turn.
+  await buildNextApp("dashboard");
+  await buildNextApp("status-page");
+} catch (err) {
+  console.error(`vigil: the dashboard or status page did not build: ${(err as Error).message}`);
+  process.exit(1);
 }
 
 console.log("vigil: compiling the services (cached after the first run)…");

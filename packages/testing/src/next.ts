@@ -1,75 +1,12 @@
-// One `next build` per source tree of a web app, shared by every test file and bench that runs it.
-import { execFileSync, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+// `next start` of a web app for tests and benches, on the one shared build (scripts/next-build.ts).
+import { spawn } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, Proc, untilHealthy } from "./index";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-const SKIP_IN_APP = new Set(["node_modules", ".next", ".turbo", "src", "next-env.d.ts", ".next-build.lock"]);
 
-/** The app's own files and the packages' sources (tests aside): an edit to either means a new build. */
-function sourceHash(app: string): string {
-  const h = createHash("sha256");
-  const walk = (dir: string, top: boolean) => {
-    for (const name of readdirSync(dir).sort()) {
-      if ((top && dir === app && SKIP_IN_APP.has(name)) || name === "node_modules" || name.endsWith(".test.ts")) continue;
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p, top);
-      else h.update(relative(ROOT, p)).update(readFileSync(p));
-    }
-  };
-  walk(app, true);
-  for (const pkg of readdirSync(join(ROOT, "packages")).sort()) {
-    const src = join(ROOT, "packages", pkg, "src");
-    if (existsSync(src)) walk(src, false);
-  }
-  return h.digest("hex");
-}
-
-/** Builds `apps/<name>` unless its current build is of these sources; a lock keeps two builds apart. */
-export async function buildNextApp(name: string): Promise<void> {
-  const app = join(ROOT, "apps", name);
-  const lock = join(app, ".next-build.lock");
-  const deadline = Date.now() + 10 * 60_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // A lock older than the build timeout belongs to a run that died.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`timed out waiting for another ${name} build`);
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  }
-  try {
-    const hash = sourceHash(app);
-    const stamp = join(app, ".next/vigil-source-hash");
-    if (existsSync(join(app, ".next/BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === hash) return;
-    for (;;) {
-      try {
-        execFileSync(join(app, "node_modules/.bin/next"), ["build"], {
-          cwd: app,
-          stdio: ["ignore", "pipe", "pipe"],
-          env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
-          timeout: 9 * 60_000,
-        });
-        break;
-      } catch (err) {
-        // `pnpm start` (turbo) may be building the same app right now: wait for it, then build ours.
-        const out = `${(err as { stdout?: Buffer }).stdout ?? ""}${(err as { stderr?: Buffer }).stderr ?? ""}`;
-        if (!out.includes("Another next build process is already running") || Date.now() > deadline)
-          throw new Error(`next build of ${name} failed:\n${out.slice(-4000)}`);
-        await new Promise((r) => setTimeout(r, 3000));
-      }
-    }
-    writeFileSync(stamp, hash);
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
+export { buildNextApp } from "../../../scripts/next-build";
 
 export interface NextApp {
   url: string;
