@@ -31,6 +31,18 @@ function sourceHash(app: string): string {
   return h.digest("hex");
 }
 
+/** Whether the process that took `lock` no longer runs (a lock just taken may not name its pid yet: not gone). */
+function builderGone(lock: string): boolean {
+  try {
+    const pid = Number(readFileSync(join(lock, "pid"), "utf8"));
+    if (!pid) return false;
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
 /** Builds `apps/<name>` unless its current build is of these sources. */
 export async function buildNextApp(name: string): Promise<void> {
   const app = join(ROOT, "apps", name);
@@ -41,13 +53,15 @@ export async function buildNextApp(name: string): Promise<void> {
       mkdirSync(lock);
       break;
     } catch {
-      // A lock older than the build timeout belongs to a run that died.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > TIMEOUT_MS) rmSync(lock, { recursive: true, force: true });
+      // A lock whose builder has exited (a `pnpm start` stopped mid-build) or older than the build timeout is free.
+      if (existsSync(lock) && (builderGone(lock) || Date.now() - statSync(lock).mtimeMs > TIMEOUT_MS))
+        rmSync(lock, { recursive: true, force: true });
       if (Date.now() > deadline) throw new Error(`timed out waiting for another ${name} build`);
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
   try {
+    writeFileSync(join(lock, "pid"), String(process.pid));
     const hash = sourceHash(app);
     const stamp = join(app, ".next/vigil-source-hash");
     if (existsSync(join(app, ".next/BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === hash) return;
