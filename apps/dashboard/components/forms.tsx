@@ -12,6 +12,7 @@ import {
 } from "../lib/actions";
 import { CopyButton, Snippet } from "./copy-button";
 import { Modal } from "./dialog";
+import { LiftHint } from "./lift-hint";
 import { Button, Field, Input, Notice, Select } from "./ui";
 
 function FormError({ state }: { state: ActionState }) {
@@ -19,6 +20,7 @@ function FormError({ state }: { state: ActionState }) {
   return (
     <p className="text-sm text-red-600" role="alert">
       {state.error}
+      <LiftHint info={state.info} />
     </p>
   );
 }

@@ -24,6 +24,7 @@ import { signIn, signOut } from "../auth";
 import type { ActionState } from "./action-state";
 import { getDb } from "./db";
 import { getEnv, publicOrigin, signInMail } from "./env";
+import { withLift } from "./limit-help";
 import { log } from "./log";
 import { mailLayout } from "./mail";
 import { refusalText } from "./rate-limit";
@@ -141,7 +142,7 @@ export async function createLocationAction(_prev: ActionState, form: FormData): 
       at: Date.now(),
     };
   } catch (err) {
-    return failed(err);
+    return withLift(failed(err), err, m.workspace);
   }
 }
 
@@ -171,7 +172,7 @@ export async function inviteAction(_prev: ActionState, form: FormData): Promise<
       `user:${m.user.id}`,
     );
   } catch (err) {
-    return failed(err);
+    return withLift(failed(err), err, m.workspace);
   }
   revalidatePath(`/w/${m.workspace.id}/members`);
   const url = `${publicOrigin()}/invite/${inv.token}`;
