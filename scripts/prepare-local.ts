@@ -1,22 +1,16 @@
 // The first half of `pnpm start` (scripts/start.mjs), short-lived: builds the dashboard and status page and
 // compiles the services when their sources changed; the launcher then runs everything from the builds.
-import { spawnSync } from "node:child_process";
 import { buildServices } from "./build-services";
-import { ROOT } from "./local";
+import { buildWebApps } from "./next-build";
 
-console.log("vigil: building the dashboard and status page (cached after the first run)…");
+console.log("vigil: building the dashboard and status page (cached after the first run; the first build takes a few minutes)…");
 // Another `next build` of the same app (a second start, or the browser tests) makes ours fail at
 // once: wait for it and build again (then mostly from cache) instead of giving up.
 for (let deadline = Date.now() + 10 * 60_000; ; ) {
-  const build = spawnSync(
-    "pnpm",
-    ["exec", "turbo", "run", "build", "--filter=@vigil/dashboard", "--filter=@vigil/status-page", "--output-logs=errors-only"],
-    { cwd: ROOT, encoding: "utf8", env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" } },
-  );
-  const out = `${build.stdout}${build.stderr}`;
-  if (build.status === 0) break;
-  if (!out.includes("Another next build process is already running") || Date.now() > deadline) {
-    process.stderr.write(out);
+  const build = await buildWebApps();
+  if (build.ok) break;
+  if (!build.out.includes("Another next build process is already running") || Date.now() > deadline) {
+    process.stderr.write(`${build.out}\n`);
     console.error("vigil: the dashboard or status page did not build (above)");
     process.exit(1);
   }

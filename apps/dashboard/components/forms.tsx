@@ -114,7 +114,7 @@ export function CreateApiKeyForm({ workspaceId }: { workspaceId: number }) {
         </div>
         <p className="mt-4 text-sm text-zinc-600">Use it with the CLI:</p>
         <div className="mt-2">
-          <Snippet title="Shell" value={`export VIGIL_API_TOKEN=${state.secret ?? ""}\npnpm vigil whoami`} />
+          <Snippet title="Shell" value={`export VIGIL_API_TOKEN=${state.secret ?? ""}\npnpm exec vigil whoami`} />
         </div>
       </Modal>
     </>

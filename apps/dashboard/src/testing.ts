@@ -27,7 +27,8 @@ export type Dashboard = NextApp;
  */
 const OPEN_SIGNUP = { VIGIL_SIGNUP: "open" };
 
-export const spawnDashboard = (port: number, env: Record<string, string>): Proc => spawnNextApp("dashboard", port, { ...OPEN_SIGNUP, ...env });
+export const spawnDashboard = (port: number, env: Record<string, string>): Proc =>
+  spawnNextApp("dashboard", port, { ...OPEN_SIGNUP, ...env });
 
 export const startDashboard = (env: Record<string, string>): Promise<Dashboard> =>
   startNextApp("dashboard", (url) => ({ AUTH_URL: url, ...OPEN_SIGNUP, ...env }));
