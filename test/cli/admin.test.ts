@@ -16,8 +16,17 @@ function vigil(args: string[], env: Record<string, string> = {}): Promise<{ code
     execFile(
       process.execPath,
       ["--import", "tsx", "apps/cli/src/main.ts", ...args],
-      { cwd: ROOT, env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", VIGIL_CONFIG: "/nonexistent/config.json", ...env } },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: "/nonexistent",
+          VIGIL_CONFIG: "/nonexistent/config.json",
+          ...env,
+        } as unknown as NodeJS.ProcessEnv,
+      },
+      (err: Error | null, stdout: string, stderr: string) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -49,7 +58,11 @@ describe("vigil admin", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/monitors\s+200\n/);
     expect(r.stdout).toMatch(/periodicity\s+1m, 5m\n/);
-    expect(limitsOf(await getWorkspace(s.database.db, restrictedId)).limits).toMatchObject({ monitors: 200, periodicity: ["1m", "5m"], "private-locations": true });
+    expect(limitsOf(await getWorkspace(s.database.db, restrictedId)).limits).toMatchObject({
+      monitors: 200,
+      periodicity: ["1m", "5m"],
+      "private-locations": true,
+    });
     const log = await listAuditLog(s.database.db, restrictedId);
     expect(log[0]).toMatchObject({ action: "workspace.limits.update", actor: expect.stringMatching(/^admin-token:\d+$/) });
   });
