@@ -77,7 +77,7 @@ export function LimitsForm({ workspaceId, limits }: { workspaceId: number; limit
                 );
               if (Array.isArray(v))
                 return (
-                  <fieldset key={key} className="grid gap-1">
+                  <fieldset key={key} className="grid min-w-0 gap-1">
                     <legend className="text-sm font-medium text-zinc-800">
                       {label} <code className="font-mono text-xs text-zinc-500">{key}</code>
                     </legend>

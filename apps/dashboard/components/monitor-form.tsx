@@ -493,7 +493,7 @@ export function MonitorForm({
           {text("degradedAfter", "Degraded after", { hint: "Slower than this is degraded.", placeholder: "e.g. 2s" })}
           {text("retry", "Retries", { hint: "Before a check counts as failed (0-10).", inputMode: "numeric" })}
         </div>
-        <fieldset className="grid gap-2">
+        <fieldset className="grid min-w-0 gap-2">
           <legend className="mb-1.5 text-sm font-medium text-zinc-800">
             Locations{" "}
             <span className="font-normal text-zinc-500">
