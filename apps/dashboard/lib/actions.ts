@@ -30,6 +30,7 @@ import { mailLayout } from "./mail";
 import { refusalText } from "./rate-limit";
 import { safeRedirectPath } from "./redirect";
 import { actionMember, currentUser } from "./session";
+import { signUpRefusalText } from "./signup-gate";
 
 /** Maps a domain error to what the form shows; anything unexpected is logged, never a 500 page. */
 function failed(err: unknown, fieldOf: (path: string) => string = (p) => p): ActionState {
@@ -69,7 +70,8 @@ export async function signInWithEmail(_prev: ActionState, form: FormData): Promi
     log().warn({ err: err.message }, "sign-in link not sent");
     return { error: "We could not send the sign-in mail. Try again in a minute.", at: Date.now() };
   }
-  const refused = refusalText(new URL(to, "http://x").searchParams);
+  const query = new URL(to, "http://x").searchParams;
+  const refused = refusalText(query) ?? signUpRefusalText(Object.fromEntries(query));
   if (refused) return { error: refused, at: Date.now() };
   if (to.includes("error=")) return { error: "We could not send the sign-in mail. Try again in a minute.", at: Date.now() };
   redirect("/signin/check");

@@ -55,7 +55,7 @@ afterAll(async () => {
 const mailsTo = (to: string) => mail.mails.filter((m: Mail) => JSON.stringify(m).includes(to)).length;
 
 describe("sign-up the operator controls", () => {
-  it("the second person on a closed instance is refused with the reason, and no link is mailed", async () => {
+  it("the second person on a closed instance is refused with the reason, and no link is mailed", { timeout: 180_000 }, async () => {
     const page = await (await browser.newContext()).newPage();
     await page.goto(`${dash.url}/signin`);
     await expect.poll(() => page.getByTestId("signup-rule").textContent()).toMatch(/Sign-up is closed/);
@@ -74,7 +74,9 @@ describe("sign-up the operator controls", () => {
 });
 
 describe("the instance area", () => {
-  it("an instance admin lifts a restricted workspace to a preset and its owner creates monitors at once", async () => {
+  it("an instance admin lifts a restricted workspace to a preset and its owner creates monitors at once", {
+    timeout: 400_000,
+  }, async () => {
     // The admin makes a workspace for someone new: restricted to start with.
     await admin.goto(`${dash.url}/instance`);
     await admin.getByLabel("Owner's e-mail").fill("owner@example.com");
@@ -146,7 +148,7 @@ describe("the instance area", () => {
 });
 
 describe("phone width", () => {
-  it("no dashboard page scrolls sideways at 390 px", async () => {
+  it("no dashboard page scrolls sideways at 390 px", { timeout: 400_000 }, async () => {
     const d = db.db;
     await setLimits(d, adminWs, "unlimited", "operator");
     const long = "a-monitor-with-a-rather-long-name-that-people-really-use-in-production";

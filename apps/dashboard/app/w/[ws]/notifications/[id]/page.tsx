@@ -99,8 +99,8 @@ export default async function ChannelPage({
           <Notice>This channel is disabled: its monitors' alerts are not sent through it until you enable it.</Notice>
         </div>
       ) : null}
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <div className="grid content-start gap-6">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div className="grid min-w-0 content-start gap-6">
           <Card>
             <CardHeader title="Send a test" description="A test message through the saved settings, on the same path alerts take." />
             <div className="px-5 py-4">
