@@ -3,11 +3,11 @@
 import { buildServices } from "./build-services";
 import { buildNextApp } from "./next-build";
 
-console.log("vigil: building the dashboard and status page (cached after the first run)…");
+console.log("vigil: building the dashboard and status page (cached after the first run; the first build takes a few minutes)…");
 try {
   // One after the other: two Next builds at once on a small machine take longer than in turn.
-  await buildNextApp("dashboard");
-  await buildNextApp("status-page");
+  await buildNextApp("dashboard", console.log);
+  await buildNextApp("status-page", console.log);
 } catch (err) {
   console.error(`vigil: the dashboard or status page did not build: ${(err as Error).message}`);
   process.exit(1);

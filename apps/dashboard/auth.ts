@@ -15,6 +15,7 @@ import { log } from "./lib/log";
 import { mailLayout } from "./lib/mail";
 import { refusalPath, takeSignInMail } from "./lib/rate-limit";
 import { safeRedirectPath } from "./lib/redirect";
+import { signUpGate } from "./lib/signup-gate";
 
 const LINK_MINUTES = 15;
 
@@ -131,19 +132,20 @@ function config(env: DashboardEnv, requestHeaders: Headers | undefined): NextAut
     callbacks: {
       // A path on the dashboard's own origin, whatever the callbackUrl said.
       redirect: ({ url }) => safeRedirectPath(url, publicOrigin(env)),
-      async signIn({ account, profile, email }) {
+      async signIn({ account, profile, email, user }) {
         // Before a sign-in link is made: a refused request mails nothing and stores nothing.
         if (email?.verificationRequest && account) {
           try {
             await takeSignInMail(account.providerAccountId, requestHeaders ?? (await headers()));
-            return true;
           } catch (err) {
             if (err instanceof RateLimitedError) return refusalPath(err);
             throw err;
           }
+          // After the rate limit: asking which addresses may sign in costs a sign-in mail's share.
+          return (await signUpGate(account.providerAccountId)) ?? true;
         }
-        if (account?.type !== "oauth" && account?.type !== "oidc") return true;
-        if (oauthEmailVerified(profile)) return true;
+        if (account?.type !== "oauth" && account?.type !== "oidc") return (await signUpGate(user?.email)) ?? true;
+        if (oauthEmailVerified(profile)) return (await signUpGate(profile?.email as string)) ?? true;
         log().warn({ provider: account.provider }, "OAuth sign-in refused: the provider has not verified the e-mail address");
         return false;
       },

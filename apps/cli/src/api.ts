@@ -111,6 +111,8 @@ export function createApi({ apiUrl, token, timeoutMs = 60_000, userAgent = "vigi
   }
 
   return {
+    /** Any call with the client's auth, errors and retries (the `vigil admin` commands). */
+    call,
     createBatch: (body: z.input<typeof MonitorBatchInput>) => call("POST", "/v1/monitors/batch", MonitorBatchOutput, body),
     apply: (body: z.input<typeof ApplyInput>) => call("POST", "/v1/monitors/apply", ApplyOutput, body),
     /** Only monitors carrying every tag named (filtered by the server). */

@@ -3,6 +3,7 @@ import { createInterface } from "node:readline/promises";
 import { pathToFileURL } from "node:url";
 import { Command, CommanderError } from "commander";
 import { ApiError } from "./api";
+import { registerAdmin } from "./commands/admin";
 import { apply } from "./commands/apply";
 import { create } from "./commands/create";
 import { deleteMonitors } from "./commands/delete";
@@ -87,6 +88,7 @@ export async function run(argv: readonly string[], given: Io): Promise<number> {
     .argument("<id>", "monitor id")
     .action(action((ctx, id: string) => trigger(ctx, id)));
   registerIncident(program, action);
+  registerAdmin(program, action);
   program
     .command("whoami")
     .description("show the server, workspace and API key in use")

@@ -1,10 +1,45 @@
+import Link from "next/link";
 import { redirect } from "next/navigation";
-import { memberships } from "../lib/session";
+import { Brand } from "../components/brand";
+import { buttonClass, Notice } from "../components/ui";
+import { signOutAction } from "../lib/actions";
+import { isAdmin } from "../lib/instance";
+import { memberships, requireUser } from "../lib/session";
 
 export const dynamic = "force-dynamic";
 
-/** Signed in: straight to the first workspace (created on first sign-in). */
+/** Signed in: straight to the first workspace (created on first sign-in when the sign-up rule allows). */
 export default async function Home() {
   const list = await memberships();
-  redirect(`/w/${list[0]!.workspace.id}`);
+  if (list[0]) redirect(`/w/${list[0].workspace.id}`);
+  const u = await requireUser();
+  const admin = await isAdmin();
+  return (
+    <main className="flex min-h-screen items-center justify-center px-4 py-12">
+      <div className="w-full max-w-sm">
+        <div className="mb-8 flex justify-center">
+          <Brand />
+        </div>
+        <div className="rounded-xl border border-zinc-200 bg-white p-6 shadow-sm">
+          <h1 className="text-xl font-semibold">No workspace yet</h1>
+          <div className="mt-4">
+            <Notice>
+              You are signed in as {u.email}, but you belong to no workspace on this instance. Open the invitation link you were mailed, or
+              ask a workspace admin to invite this address.
+            </Notice>
+          </div>
+          {admin ? (
+            <Link href="/instance" className={buttonClass("primary", "mt-4 w-full")}>
+              Open the instance area
+            </Link>
+          ) : null}
+          <form action={signOutAction} className="mt-3">
+            <button type="submit" className={buttonClass("secondary", "w-full")}>
+              Sign out
+            </button>
+          </form>
+        </div>
+      </div>
+    </main>
+  );
 }

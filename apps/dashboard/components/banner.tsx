@@ -1,6 +1,8 @@
-import type { Workspace } from "@vigil/core";
-import { planExpired } from "@vigil/limits";
+import { instanceAdminContacts, type Workspace, workspaceState } from "@vigil/core";
 import { TriangleAlert } from "lucide-react";
+import Link from "next/link";
+import { getDb } from "../lib/db";
+import { isAdmin, rules } from "../lib/instance";
 
 /** The statement an operator runs against sqld to set limits (as the README shows). */
 export function limitsStatement(workspaceId: number) {
@@ -8,10 +10,12 @@ export function limitsStatement(workspaceId: number) {
   -d '{"statements": ["UPDATE workspace SET limits = '"'"'{\\"monitors\\":100,\\"private-locations\\":true,\\"members\\":\\"Unlimited\\",\\"audit-log\\":true}'"'"' WHERE id = ${workspaceId}"]}'`;
 }
 
-/** Shown on every page while the workspace runs on restricted limits. */
-export function RestrictedBanner({ ws, now = Date.now() }: { ws: Workspace; now?: number }) {
-  const ended = planExpired(ws, now);
-  if (ws.limits !== null && !ended) return null;
+/** Shown on every page while the workspace runs on restricted limits: what that means and who lifts it. */
+export async function RestrictedBanner({ ws, now = Date.now() }: { ws: Workspace; now?: number }) {
+  const state = workspaceState(ws, now);
+  if (state === "active") return null;
+  const ended = state === "ended";
+  const [admins, admin] = await Promise.all([instanceAdminContacts(getDb(), rules()), isAdmin()]);
   return (
     <div
       role="status"
@@ -28,17 +32,31 @@ export function RestrictedBanner({ ws, now = Date.now() }: { ws: Workspace; now?
           </p>
           <p className="mt-0.5 text-amber-800">
             Restricted means 1 monitor checked every 10 min or slower from one region, 1 status page, 1 notification channel, 1 member and
-            no private locations. The operator of this Vigil server lifts it by setting the workspace's limits in the database:
+            no private locations (so no checks run). An instance admin lifts it
+            {admins.length > 0 ? ` (${admins.join(", ")})` : ""}
+            {admin ? (
+              <>
+                {" "}
+                —{" "}
+                <Link className="font-medium underline" href={`/instance/workspaces/${ws.id}`}>
+                  you are one: set this workspace's limits
+                </Link>
+              </>
+            ) : null}
+            .
           </p>
           <details className="mt-1.5">
             <summary className="cursor-pointer font-medium text-amber-900 underline-offset-2 hover:underline">
-              Show the database statement
+              Show the operator's command and database statement
             </summary>
+            <pre className="mt-2 overflow-x-auto rounded-md bg-amber-100/70 p-2.5 font-mono text-xs text-amber-950">
+              pnpm exec vigil admin limits {ws.id} --preset team
+            </pre>
             <pre className="mt-2 overflow-x-auto rounded-md bg-amber-100/70 p-2.5 font-mono text-xs text-amber-950">
               {limitsStatement(ws.id)}
             </pre>
             <p className="mt-1 text-xs text-amber-800">
-              Keys left out keep their restricted value; the README lists all 17 keys and how to set the plan.
+              Keys left out keep their restricted value; docs/instance-admin.md lists all 17 keys and how to set the plan.
             </p>
           </details>
         </div>

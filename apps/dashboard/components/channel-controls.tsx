@@ -135,7 +135,7 @@ export function MonitorPicker({
           className="pl-8"
         />
       </div>
-      <fieldset className="max-h-72 overflow-y-auto rounded-md border border-zinc-200">
+      <fieldset className="max-h-72 min-w-0 overflow-y-auto rounded-md border border-zinc-200">
         <legend className="sr-only">Monitors that alert through this channel</legend>
         {shown.length === 0 ? <p className="px-3 py-2 text-sm text-zinc-500">No monitor matches “{q}”.</p> : null}
         {shown.slice(0, PICKER_ROWS).map((m) => (
@@ -144,8 +144,8 @@ export function MonitorPicker({
             className="flex cursor-pointer items-center gap-3 border-b border-zinc-100 px-3 py-2 text-sm last:border-0 hover:bg-zinc-50"
           >
             <input type="checkbox" className="size-4" checked={picked.has(m.id)} onChange={(e) => toggle(m.id, e.target.checked)} />
-            <span className="font-medium">{m.name}</span>
-            <span className="truncate font-mono text-xs text-zinc-500">{m.url}</span>
+            <span className="min-w-0 font-medium break-words">{m.name}</span>
+            <span className="min-w-0 truncate font-mono text-xs text-zinc-500">{m.url}</span>
             {m.tags.length > 0 ? <span className="ml-auto shrink-0 text-xs text-zinc-500">{m.tags.join(" · ")}</span> : null}
           </label>
         ))}

@@ -4,6 +4,7 @@ import { Lock, Plus, Save, X } from "lucide-react";
 import { useActionState, useState } from "react";
 import { createChannelAction, updateChannelAction } from "../lib/channel-actions";
 import type { ChannelFormState, FieldSpec, FormValues, KindSpec } from "../lib/channel-form";
+import { LiftHint } from "./lift-hint";
 import { Badge, Button, Field, Input, Notice, Select } from "./ui";
 
 const INPUT_TYPE: Partial<Record<FieldSpec["type"], string>> = { url: "url", email: "email", number: "number" };
@@ -273,7 +274,10 @@ export function ChannelForm({
       ))}
       {formError ? (
         <div role="alert" data-testid="form-error">
-          <Notice tone="red">{formError}</Notice>
+          <Notice tone="red">
+            {formError}
+            <LiftHint info={state.info} />
+          </Notice>
         </div>
       ) : null}
       <div className="flex items-center gap-3">

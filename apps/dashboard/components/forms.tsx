@@ -12,6 +12,7 @@ import {
 } from "../lib/actions";
 import { CopyButton, Snippet } from "./copy-button";
 import { Modal } from "./dialog";
+import { LiftHint } from "./lift-hint";
 import { Button, Field, Input, Notice, Select } from "./ui";
 
 function FormError({ state }: { state: ActionState }) {
@@ -19,6 +20,7 @@ function FormError({ state }: { state: ActionState }) {
   return (
     <p className="text-sm text-red-600" role="alert">
       {state.error}
+      <LiftHint info={state.info} />
     </p>
   );
 }
@@ -112,7 +114,7 @@ export function CreateApiKeyForm({ workspaceId }: { workspaceId: number }) {
         </div>
         <p className="mt-4 text-sm text-zinc-600">Use it with the CLI:</p>
         <div className="mt-2">
-          <Snippet title="Shell" value={`export VIGIL_API_TOKEN=${state.secret ?? ""}\npnpm vigil whoami`} />
+          <Snippet title="Shell" value={`export VIGIL_API_TOKEN=${state.secret ?? ""}\npnpm exec vigil whoami`} />
         </div>
       </Modal>
     </>

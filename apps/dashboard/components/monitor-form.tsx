@@ -18,6 +18,7 @@ import {
   METHODS,
   type MonitorFormState,
 } from "../lib/monitor-draft";
+import { LiftHint } from "./lift-hint";
 import { TestResult } from "./monitor-test-result";
 import { Button, buttonClass, Card, CardHeader, cx, Field, Input, Notice, Select } from "./ui";
 
@@ -305,7 +306,10 @@ export function MonitorForm({
   locations,
   channels,
   canTest,
+  locationsRefused,
 }: {
+  /** Set when the workspace's limits forbid private locations: the key and who lifts it. */
+  locationsRefused?: Record<string, string>;
   workspaceId: number;
   monitorId?: number;
   initial: Draft;
@@ -489,21 +493,30 @@ export function MonitorForm({
           {text("degradedAfter", "Degraded after", { hint: "Slower than this is degraded.", placeholder: "e.g. 2s" })}
           {text("retry", "Retries", { hint: "Before a check counts as failed (0-10).", inputMode: "numeric" })}
         </div>
-        <fieldset className="grid gap-2">
+        <fieldset className="grid min-w-0 gap-2">
           <legend className="mb-1.5 text-sm font-medium text-zinc-800">
             Locations{" "}
             <span className="font-normal text-zinc-500">
               {multiRegion ? "(one or more)" : "(one: your limits do not include multi-region)"}
             </span>
           </legend>
-          {regionOptions.length === 0 ? (
-            <Notice>
-              This workspace has no private location yet, so nothing would run this monitor.{" "}
-              <Link className="underline" href={`/w/${workspaceId}/locations`}>
-                Create one
-              </Link>{" "}
-              and start its probe.
-            </Notice>
+          {regionOptions.length === 0 && locationsRefused ? (
+            <div data-testid="no-locations">
+              <Notice>
+                Checks run on private locations, and this workspace's limits do not allow any yet, so a monitor cannot be saved here.
+                <LiftHint info={locationsRefused} />
+              </Notice>
+            </div>
+          ) : regionOptions.length === 0 ? (
+            <div data-testid="no-locations">
+              <Notice>
+                This workspace has no private location yet, so nothing would run this monitor and it cannot be saved.{" "}
+                <Link className="underline" href={`/w/${workspaceId}/locations`}>
+                  Create one
+                </Link>{" "}
+                and start its probe, then come back.
+              </Notice>
+            </div>
           ) : (
             <div className="grid gap-2 sm:grid-cols-2">
               {regionOptions.map((o) => (
@@ -596,6 +609,7 @@ export function MonitorForm({
       {latest.error ? (
         <Notice tone="red">
           <span role="alert">{latest.error}</span>
+          <LiftHint info={latest.info} />
         </Notice>
       ) : null}
 
@@ -613,7 +627,7 @@ export function MonitorForm({
           <FlaskConical className="size-4" aria-hidden />
           {testing ? "Testing…" : "Test now"}
         </Button>
-        <Button disabled={saving || testing}>
+        <Button disabled={saving || testing || regionOptions.length === 0}>
           <Save className="size-4" aria-hidden />
           {saving ? "Saving…" : monitorId ? "Save changes" : "Create monitor"}
         </Button>

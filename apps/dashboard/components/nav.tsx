@@ -1,5 +1,17 @@
 "use client";
-import { Activity, Bell, FileClock, Gauge, KeyRound, type LucideIcon, MapPin, PanelsTopLeft, Settings, Users } from "lucide-react";
+import {
+  Activity,
+  Bell,
+  FileClock,
+  Gauge,
+  KeyRound,
+  type LucideIcon,
+  MapPin,
+  PanelsTopLeft,
+  Settings,
+  ShieldCheck,
+  Users,
+} from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cx } from "./ui";
@@ -22,7 +34,8 @@ export function isCurrent(path: string, base: string, href: string): boolean {
   return href === "" ? path === base : path === to || path.startsWith(`${to}/`);
 }
 
-export function Nav({ workspaceId, layout }: { workspaceId: number; layout: "side" | "bar" }) {
+/** `instanceAdmin` adds the instance area (its pages answer 404 to anyone else anyway). */
+export function Nav({ workspaceId, layout, instanceAdmin }: { workspaceId: number; layout: "side" | "bar"; instanceAdmin?: boolean }) {
   const path = usePathname();
   const base = `/w/${workspaceId}`;
   return (
@@ -45,6 +58,15 @@ export function Nav({ workspaceId, layout }: { workspaceId: number; layout: "sid
           </Link>
         );
       })}
+      {instanceAdmin ? (
+        <Link
+          href="/instance"
+          className="flex shrink-0 items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm whitespace-nowrap text-indigo-700 hover:bg-indigo-50"
+        >
+          <ShieldCheck className="size-4" aria-hidden />
+          Instance
+        </Link>
+      ) : null}
     </nav>
   );
 }

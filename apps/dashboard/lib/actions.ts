@@ -24,11 +24,13 @@ import { signIn, signOut } from "../auth";
 import type { ActionState } from "./action-state";
 import { getDb } from "./db";
 import { getEnv, publicOrigin, signInMail } from "./env";
+import { withLift } from "./limit-help";
 import { log } from "./log";
 import { mailLayout } from "./mail";
 import { refusalText } from "./rate-limit";
 import { safeRedirectPath } from "./redirect";
 import { actionMember, currentUser } from "./session";
+import { signUpRefusalText } from "./signup-gate";
 
 /** Maps a domain error to what the form shows; anything unexpected is logged, never a 500 page. */
 function failed(err: unknown, fieldOf: (path: string) => string = (p) => p): ActionState {
@@ -68,7 +70,8 @@ export async function signInWithEmail(_prev: ActionState, form: FormData): Promi
     log().warn({ err: err.message }, "sign-in link not sent");
     return { error: "We could not send the sign-in mail. Try again in a minute.", at: Date.now() };
   }
-  const refused = refusalText(new URL(to, "http://x").searchParams);
+  const query = new URL(to, "http://x").searchParams;
+  const refused = refusalText(query) ?? signUpRefusalText(Object.fromEntries(query));
   if (refused) return { error: refused, at: Date.now() };
   if (to.includes("error=")) return { error: "We could not send the sign-in mail. Try again in a minute.", at: Date.now() };
   redirect("/signin/check");
@@ -141,7 +144,7 @@ export async function createLocationAction(_prev: ActionState, form: FormData): 
       at: Date.now(),
     };
   } catch (err) {
-    return failed(err);
+    return withLift(failed(err), err, m.workspace);
   }
 }
 
@@ -171,7 +174,7 @@ export async function inviteAction(_prev: ActionState, form: FormData): Promise<
       `user:${m.user.id}`,
     );
   } catch (err) {
-    return failed(err);
+    return withLift(failed(err), err, m.workspace);
   }
   revalidatePath(`/w/${m.workspace.id}/members`);
   const url = `${publicOrigin()}/invite/${inv.token}`;

@@ -17,6 +17,8 @@ export function hashedSessions(adapter: Adapter): Adapter {
     }),
     async getSessionAndUser(token) {
       const found = await getSessionAndUser(hashToken(token));
+      // A disabled user has no session, even one made in the instant before it was disabled.
+      if (found && ((found.user as { disabledAt?: number | null }).disabledAt ?? null) !== null) return null;
       return found && { ...found, session: { ...found.session, sessionToken: token } };
     },
     async updateSession(s) {

@@ -18,6 +18,7 @@ import type { ActionState } from "./action-state";
 import { type ChannelFormState, configFromForm, echo, fieldOf, kindSpec } from "./channel-form";
 import { getDb } from "./db";
 import { getEgress, getEnv } from "./env";
+import { withLift } from "./limit-help";
 import { log } from "./log";
 import { getLimiter } from "./rate-limit";
 import { actionMember } from "./session";
@@ -72,7 +73,7 @@ export async function createChannelAction(_prev: ChannelFormState, form: FormDat
   try {
     id = (await createChannel(getDb(), m.workspace.id, { name, kind, config, enabled: true }, `user:${m.user.id}`)).id;
   } catch (err) {
-    return { ...failed(err), values: echo(spec, form) };
+    return withLift({ ...failed(err), values: echo(spec, form) }, err, m.workspace);
   }
   revalidatePath(`/w/${m.workspace.id}/notifications`);
   redirect(`/w/${m.workspace.id}/notifications/${id}?created=1`);

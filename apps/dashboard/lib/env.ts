@@ -1,5 +1,6 @@
 import { AnalyticsEnv } from "@vigil/analytics";
 import { env, parseEnv, z } from "@vigil/config";
+import { InstanceRulesEnv } from "@vigil/core";
 import { EgressPolicy } from "@vigil/egress";
 import { mailTransport, NotifierEnv } from "@vigil/notifier";
 
@@ -10,6 +11,8 @@ const secret = z.string().min(16, "must be at least 16 characters (generate one 
 export const DashboardEnv = z.object({
   ...NotifierEnv.shape,
   ...AnalyticsEnv.shape,
+  /** VIGIL_ADMIN_EMAILS, VIGIL_SIGNUP, VIGIL_SIGNUP_LIMITS: who runs the instance and who may sign up. */
+  ...InstanceRulesEnv,
   NODE_ENV: z.string().default("development"),
   DATABASE_URL: env.DATABASE_URL,
   DATABASE_AUTH_TOKEN: env.DATABASE_AUTH_TOKEN,

@@ -18,6 +18,7 @@ import { revalidatePath } from "next/cache";
 import { notFound, redirect } from "next/navigation";
 import { getBus, monitorsChanged } from "./bus";
 import { getDb } from "./db";
+import { withLift } from "./limit-help";
 import { log } from "./log";
 import { type Draft, draftFromForm, fieldOf, inputOf, type MonitorFormState, withoutSecrets } from "./monitor-draft";
 import { actionMember } from "./session";
@@ -82,7 +83,7 @@ export async function saveMonitorAction(_prev: MonitorFormState, form: FormData)
         ? await createMonitor(getDb(), m.workspace.id, inputOf(draft), actor)
         : await updateMonitor(getDb(), m.workspace.id, id, inputOf(draft), actor);
   } catch (err) {
-    return refused(err, draft);
+    return withLift(refused(err, draft), err, m.workspace);
   }
   await monitorsChanged(m.workspace.id);
   revalidatePath(`/w/${m.workspace.id}/monitors`, "layout");

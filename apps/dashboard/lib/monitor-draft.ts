@@ -366,6 +366,8 @@ export function fieldOf(path: string): string {
 /** What the monitor form's actions hand back. */
 export interface MonitorFormState {
   error?: string;
+  /** A limit's key and who can lift it (lib/limit-help.ts). */
+  info?: Record<string, string>;
   fields?: Record<string, string>;
   /** After a failed save without JavaScript: the form as posted, secrets blanked. */
   draft?: Draft;

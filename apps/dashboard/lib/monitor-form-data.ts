@@ -3,6 +3,7 @@ import { limitsOf, listChannels, listPrivateLocations, type Workspace } from "@v
 import type { LocationOption } from "../components/monitor-form";
 import { getDb } from "./db";
 import { getEnv } from "./env";
+import { liftInfo } from "./limit-help";
 import { regionLabel } from "./regions";
 
 /** What the monitor form offers: the frequencies and locations the workspace may use, its channels. */
@@ -23,5 +24,6 @@ export async function monitorFormData(ws: Workspace, keepRegions: readonly strin
     locations: [...byRegion.values()],
     channels: channels.map((c) => ({ name: c.name, kind: c.kind, enabled: c.enabled })),
     canTest: !!getEnv().REDIS_URL,
+    locationsRefused: locations.length === 0 && !limits["private-locations"] ? await liftInfo(ws, "private-locations") : undefined,
   };
 }

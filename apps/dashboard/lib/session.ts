@@ -1,4 +1,13 @@
-import { bootstrapUser, ForbiddenError, type MemberRole, NotFoundError, requireMember } from "@vigil/core";
+import {
+  bootstrapUser,
+  ForbiddenError,
+  instanceRules,
+  type MemberRole,
+  markSignupInvitationUsed,
+  NotFoundError,
+  newWorkspacePolicy,
+  requireMember,
+} from "@vigil/core";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { auth } from "../auth";
@@ -26,7 +35,14 @@ export async function requireUser(next?: string): Promise<SignedIn> {
 /** The user's workspaces, creating one (or claiming the local one) on first sign-in. */
 export const memberships = cache(async () => {
   const u = await requireUser();
-  return bootstrapUser(getDb(), u, { localWorkspace: getEnv().LOCAL_WORKSPACE });
+  const db = getDb();
+  const existing = await bootstrapUser(db, u, { localWorkspace: getEnv().LOCAL_WORKSPACE, newWorkspace: null });
+  if (existing.length > 0) return existing;
+  // No workspace yet: the sign-up rule says whether a first sign-in gets one, and with which limits.
+  const policy = await newWorkspacePolicy(db, u, instanceRules(getEnv()));
+  const list = await bootstrapUser(db, u, { newWorkspace: policy });
+  if (policy?.invitation && list.length > 0) await markSignupInvitationUsed(db, policy.invitation);
+  return list;
 });
 
 /** The signed-in member of the workspace in the URL; anything else is a 404. */

@@ -27,6 +27,7 @@ import { redirect } from "next/navigation";
 import type { ActionState } from "./action-state";
 import { getDb } from "./db";
 import { getEgress } from "./env";
+import { withLift } from "./limit-help";
 import { actionMember } from "./session";
 import { affectedOf, checked, fieldError, idOf, linksOf, localTime, orNull, statusFailed, text } from "./status-form";
 
@@ -42,7 +43,7 @@ async function run(form: FormData, write: (m: Member, actor: string) => Promise<
     revalidatePath(`/w/${m.workspace.id}/status-pages`, "layout");
     return { state, m };
   } catch (err) {
-    return { state: statusFailed(err) };
+    return { state: await withLift(statusFailed(err), err, m.workspace) };
   }
 }
 

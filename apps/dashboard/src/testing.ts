@@ -21,10 +21,17 @@ export const buildDashboard = () => buildNextApp("dashboard");
 export type Dashboard = NextApp;
 
 /** Spawns `next start` with exactly `env` (plus PATH/HOME); does not wait. */
-export const spawnDashboard = (port: number, env: Record<string, string>): Proc => spawnNextApp("dashboard", port, env);
+/**
+ * Tests of other features sign several people in: sign-up is open unless a test sets VIGIL_SIGNUP itself
+ * (a new instance's own default is closed once its first user exists).
+ */
+const OPEN_SIGNUP = { VIGIL_SIGNUP: "open" };
+
+export const spawnDashboard = (port: number, env: Record<string, string>): Proc =>
+  spawnNextApp("dashboard", port, { ...OPEN_SIGNUP, ...env });
 
 export const startDashboard = (env: Record<string, string>): Promise<Dashboard> =>
-  startNextApp("dashboard", (url) => ({ AUTH_URL: url, ...env }));
+  startNextApp("dashboard", (url) => ({ AUTH_URL: url, ...OPEN_SIGNUP, ...env }));
 
 /**
  * sqld, the mail API, the dashboard signing in by mail, the public status-page app beside it on

@@ -1,6 +1,16 @@
 // Operator commands: `pnpm --filter @vigil/server admin <command>` (DATABASE_URL picks the database).
 import { loadEnv, env as shared, z } from "@vigil/config";
-import { createApiKey, createPrivateLocation, createWorkspace, listWorkspaces, setLimits, ValidationError } from "@vigil/core";
+import {
+  createAdminToken,
+  createApiKey,
+  createPrivateLocation,
+  createWorkspace,
+  listAdminTokens,
+  listWorkspaces,
+  revokeAdminToken,
+  setLimits,
+  ValidationError,
+} from "@vigil/core";
 import { createDb } from "@vigil/db-schema";
 import { LimitExceededError } from "@vigil/limits";
 import { Command, InvalidArgumentError } from "commander";
@@ -28,6 +38,18 @@ apiKey
   .option("--name <name>", "a label for the key", "operator")
   .description("create a key; it is shown once")
   .action(async (o: { workspace: number; name: string }) => out(await createApiKey(db, o.workspace, { name: o.name }, "operator")));
+
+const token = program.command("token").description("instance-admin tokens for /v1/admin and `vigil admin`");
+token
+  .command("create")
+  .option("--name <name>", "a label for the token", "operator")
+  .description("create an instance-admin token; it is shown once")
+  .action(async (o: { name: string }) => out(await createAdminToken(db, { name: o.name }, "operator")));
+token.command("list").action(async () => out(await listAdminTokens(db)));
+token
+  .command("revoke")
+  .argument("<id>", "token id (see token list)", id)
+  .action(async (tokenId: number) => out({ revoked: await revokeAdminToken(db, tokenId, "operator") }));
 
 const ws = program.command("workspace").description("workspaces");
 ws.command("list").action(async () =>

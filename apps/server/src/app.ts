@@ -5,6 +5,7 @@ import { apiKeyAuth, probeAuth } from "./auth/bearer";
 import type { Env, ServerDeps } from "./context";
 import { errorBody, toErrorResponse } from "./errors";
 import { openApiDocument } from "./openapi";
+import { admin } from "./routes/admin";
 import { auditLogRoutes } from "./routes/audit-log";
 import { channels } from "./routes/channels";
 import { maintenances } from "./routes/maintenances";
@@ -37,6 +38,8 @@ export function mountApi(app: Hono, deps: ServerDeps): Hono {
   api.get("/openapi.json", (c) => c.json(openApiDocument()));
   api.use("/v1/probe/*", probeAuth);
   api.route("/v1/probe", probe);
+  // Before the API-key routes: an instance-admin token is no workspace key, and anything else answers 404 here.
+  api.route("/v1/admin", admin);
   api.use("/v1/*", apiKeyAuth);
   api.route("/v1/monitors", monitors);
   api.route("/v1/channels", channels);

@@ -1,3 +1,4 @@
 export * from "./check";
+export * from "./explain";
 export * from "./parse";
 export * from "./schema";

@@ -2,12 +2,14 @@ import { MailWarning } from "lucide-react";
 import { redirect } from "next/navigation";
 import { Brand } from "../../components/brand";
 import { SignInForm } from "../../components/forms";
+import { SignUpRule } from "../../components/signup-rule";
 import { buttonClass, Notice } from "../../components/ui";
 import { signInWithProvider } from "../../lib/actions";
 import { getEnv, publicOrigin, signInMail } from "../../lib/env";
 import { refusalText } from "../../lib/rate-limit";
 import { safeRedirectPath } from "../../lib/redirect";
 import { currentUser } from "../../lib/session";
+import { signUpRefusalText } from "../../lib/signup-gate";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in" };
@@ -30,7 +32,7 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<R
     env.AUTH_GOOGLE_ID ? { id: "google", name: "Google" } : null,
   ].filter((p) => p !== null);
   const refused = refusalText(new URLSearchParams(Object.entries(sp).filter((e): e is [string, string] => e[1] !== undefined)));
-  const error = sp.error ? (refused ?? ERRORS[sp.error] ?? "Sign-in failed. Try again.") : null;
+  const error = sp.error ? (refused ?? signUpRefusalText(sp) ?? ERRORS[sp.error] ?? "Sign-in failed. Try again.") : null;
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">
@@ -39,7 +41,7 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<R
         </div>
         <div className="rounded-xl border border-zinc-200 bg-white p-6 shadow-sm">
           <h1 className="text-xl font-semibold">Sign in</h1>
-          <p className="mt-1 text-sm text-zinc-500">New here? Signing in creates your account and a workspace.</p>
+          <SignUpRule />
           {error ? (
             <div className="mt-4">
               <Notice tone="red">{error}</Notice>

@@ -2,7 +2,8 @@
 // The form frame of the status-page editor. Field errors come from the shared zod schemas through core.
 import { type FormEvent, type ReactNode, startTransition, useActionState, useEffect, useState } from "react";
 import type { ActionState } from "../../lib/action-state";
-import { Code, Notice } from "../ui";
+import { LiftHint } from "../lift-hint";
+import { Notice } from "../ui";
 
 type Action = (prev: ActionState, form: FormData) => Promise<ActionState>;
 
@@ -13,11 +14,7 @@ function FormNotice({ state, saved }: { state: ActionState; saved?: string }) {
       <div role="alert" data-testid="form-error">
         <Notice tone="red">
           {state.error}
-          {state.info?.limit ? (
-            <span className="mt-1 block">
-              The operator raises it in the workspace's limits (key <Code>{state.info.limit}</Code>).
-            </span>
-          ) : null}
+          <LiftHint info={state.info} />
         </Notice>
       </div>
     );

@@ -69,13 +69,13 @@ export const canManage = (role: MemberRole): boolean => RANK[role] >= RANK.admin
 /**
  * A signed-in user's workspaces, creating one on first sign-in. When `localWorkspace` (id or slug) names a
  * workspace nobody belongs to yet (the one the embedded run bootstrapped), the first user to get
- * here becomes its owner instead; the claim is one conditional insert, so two racing sign-ins
+ * here becomes its owner instead (whatever the sign-up rule); the claim is one conditional insert, so two racing sign-ins
  * cannot both win.
  */
 export async function bootstrapUser(
   db: Db,
   u: { id: string; email?: string | null; name?: string | null },
-  opts: { localWorkspace?: number | string } = {},
+  opts: { localWorkspace?: number | string; newWorkspace?: { limits: string | null } | null } = {},
 ): Promise<Membership[]> {
   const existing = await listMemberships(db, u.id);
   if (existing.length > 0) return existing;
@@ -105,12 +105,15 @@ export async function bootstrapUser(
       return listMemberships(db, u.id);
     }
   }
+  // The sign-up rule may say no workspace of one's own (closed: people join through invitations).
+  if (opts.newWorkspace === null) return [];
+  const limits = opts.newWorkspace?.limits ?? null;
   const who = u.name?.trim() || u.email?.split("@")[0] || "My";
   const actor = `user:${u.id}`;
   // One batch, each step written only when the one before it wrote (changes()): of two racing first
   // sign-ins, only the first creates a workspace; the other finds the user already a member.
   await writeBatch(db, [
-    sql`INSERT INTO workspace (name) SELECT ${`${who}'s workspace`.slice(0, 100)}
+    sql`INSERT INTO workspace (name, limits) SELECT ${`${who}'s workspace`.slice(0, 100)}, ${limits}
       WHERE NOT EXISTS (SELECT 1 FROM workspace_member WHERE user_id = ${u.id})`,
     sql`INSERT INTO workspace_member (workspace_id, user_id, role) SELECT last_insert_rowid(), ${u.id}, 'owner' WHERE changes() > 0`,
     sql`INSERT INTO audit_log (workspace_id, actor, action, target_type, target_id)

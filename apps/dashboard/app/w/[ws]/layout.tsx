@@ -3,6 +3,7 @@ import { RestrictedBanner } from "../../../components/banner";
 import { Brand } from "../../../components/brand";
 import { Nav } from "../../../components/nav";
 import { WorkspaceSwitcher } from "../../../components/switcher";
+import { isAdmin } from "../../../lib/instance";
 import { memberOf, memberships } from "../../../lib/session";
 
 export const dynamic = "force-dynamic";
@@ -15,6 +16,7 @@ export default async function WorkspaceLayout({ children, params }: { children: 
     name: x.workspace.name ?? `Workspace ${x.workspace.id}`,
     role: x.role,
   }));
+  const admin = await isAdmin();
   const switcher = <WorkspaceSwitcher current={m.workspace.id} workspaces={list} email={m.user.email ?? ""} />;
   return (
     <div className="min-h-screen lg:grid lg:grid-cols-[15rem_1fr]">
@@ -29,14 +31,14 @@ export default async function WorkspaceLayout({ children, params }: { children: 
           <Brand />
         </div>
         {switcher}
-        <Nav workspaceId={m.workspace.id} layout="side" />
+        <Nav workspaceId={m.workspace.id} layout="side" instanceAdmin={admin} />
       </aside>
       <header className="sticky top-0 z-30 border-b border-zinc-200 bg-white/95 backdrop-blur lg:hidden">
         <div className="flex items-center gap-3 px-4 py-2.5">
           <Brand />
           <div className="ml-auto w-52 min-w-0">{switcher}</div>
         </div>
-        <Nav workspaceId={m.workspace.id} layout="bar" />
+        <Nav workspaceId={m.workspace.id} layout="bar" instanceAdmin={admin} />
       </header>
       <div className="min-w-0">
         <RestrictedBanner ws={m.workspace} />

@@ -35,7 +35,7 @@ export default async function Overview({ params }: { params: Promise<{ ws: strin
     {
       label: "Members",
       value: `${members.length}`,
-      sub: `of ${limits.members === "Unlimited" ? "unlimited" : limits.members} allowed`,
+      sub: `of ${limits.members === "Unlimited" ? "unlimited" : limits.members.toLocaleString("en")} allowed`,
       icon: Users,
       href: "/members",
     },
@@ -67,7 +67,7 @@ export default async function Overview({ params }: { params: Promise<{ ws: strin
         ))}
       </div>
       <Card className="mt-6">
-        <CardHeader title="Get started" description="Monitors are defined as code today; the monitor editor in the dashboard comes next." />
+        <CardHeader title="Get started" description="Create monitors in the dashboard's editor, or as code with the CLI." />
         <ol className="divide-y divide-zinc-100">
           {[
             {
@@ -110,11 +110,15 @@ export default async function Overview({ params }: { params: Promise<{ ws: strin
         </ol>
         <div className="border-t border-zinc-100 px-5 py-4">
           <p className="mb-2 flex items-center gap-2 text-sm font-medium">
-            <Terminal className="size-4" aria-hidden /> Then create monitors from YAML
+            <Terminal className="size-4" aria-hidden /> Then create monitors: in{" "}
+            <Link href={`/w/${id}/monitors/new`} className="underline">
+              the monitor editor
+            </Link>{" "}
+            or from YAML
           </p>
           <Snippet
             title="Shell"
-            value={"export VIGIL_API_TOKEN=<your API key>\npnpm vigil create examples/monitors.yaml\npnpm vigil list"}
+            value={"export VIGIL_API_TOKEN=<your API key>\npnpm exec vigil create examples/monitors.yaml\npnpm exec vigil list"}
           />
         </div>
       </Card>

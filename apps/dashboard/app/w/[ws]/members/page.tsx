@@ -36,8 +36,8 @@ export default async function Members({ params }: { params: Promise<{ ws: string
             title="Invite someone"
             description={
               <>
-                {members.length + invitations.length} of {limit === "Unlimited" ? "unlimited" : limit} seats used (limit{" "}
-                <Code>members</Code>; pending invitations count).
+                {members.length + invitations.length} of {limit === "Unlimited" ? "unlimited" : limit.toLocaleString("en")} seats used
+                (limit <Code>members</Code>; pending invitations count).
               </>
             }
           />

@@ -150,7 +150,7 @@ export default async function Monitors({ params, searchParams }: { params: Promi
               </Link>
             </Empty>
           ) : (
-            <div>
+            <div className="overflow-x-auto">
               <table className="w-full text-left text-sm" aria-label="Monitors">
                 <thead className="border-b border-zinc-100 text-xs uppercase tracking-wide text-zinc-500">
                   <tr>

@@ -26,13 +26,13 @@ export default async function StatusPages({ params }: { params: Promise<{ ws: st
       <Card className="mb-6">
         <CardHeader
           title="New status page"
-          description={`${pages.length} of ${limit} allowed by this workspace's plan (limit “status-pages”).`}
+          description={`${pages.length.toLocaleString("en")} of ${limit.toLocaleString("en")} allowed by this workspace's plan (limit “status-pages”).`}
         />
         <div className="px-5 py-4">
           {pages.length >= limit ? (
             <div className="mb-4">
               <Notice>
-                This workspace has all the status pages its plan allows (limit <Code>status-pages</Code> is {limit}).
+                This workspace has all the status pages its plan allows (limit <Code>status-pages</Code> is {limit.toLocaleString("en")}).
               </Notice>
             </div>
           ) : null}

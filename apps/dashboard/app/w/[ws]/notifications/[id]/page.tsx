@@ -56,6 +56,10 @@ export default async function ChannelPage({
   const base = `/w/${wsId}/notifications/${id}`;
   const picker = monitors.map((x) => ({ id: x.id, name: x.name, url: monitorTarget({ kind: x.kind, ...x.request }), tags: x.tags }));
   const filtered = eventId !== undefined ? deliveries[0] : undefined;
+  // Newest first: the first row of an event is its latest state; an earlier "retrying" was retried since.
+  const latestOf = new Map<number, number>();
+  for (const d of deliveries) if (!latestOf.has(d.eventId)) latestOf.set(d.eventId, d.id);
+  const superseded = (d: { id: number; eventId: number }) => latestOf.get(d.eventId) !== d.id;
   return (
     <>
       <Link href={`/w/${wsId}/notifications`} className="mb-3 inline-flex items-center gap-1 text-sm text-zinc-500 hover:text-zinc-900">
@@ -95,8 +99,8 @@ export default async function ChannelPage({
           <Notice>This channel is disabled: its monitors' alerts are not sent through it until you enable it.</Notice>
         </div>
       ) : null}
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <div className="grid content-start gap-6">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div className="grid min-w-0 content-start gap-6">
           <Card>
             <CardHeader title="Send a test" description="A test message through the saved settings, on the same path alerts take." />
             <div className="px-5 py-4">
@@ -155,11 +159,11 @@ export default async function ChannelPage({
                   </td>
                   <td className={`${td} tabular-nums`}>#{d.attempt}</td>
                   <td className={td}>
-                    <OutcomeBadge outcome={d.outcome} />
+                    {d.outcome === "retrying" && superseded(d) ? <Badge tone="zinc">retried</Badge> : <OutcomeBadge outcome={d.outcome} />}
                   </td>
                   <td className={`${td} font-mono text-xs`}>{d.responseCode ?? "—"}</td>
                   <td className={`${td} whitespace-nowrap text-zinc-600`}>
-                    {d.outcome === "retrying" && d.nextRetryAt ? (
+                    {d.outcome === "retrying" && d.nextRetryAt && !superseded(d) ? (
                       <span title={dateTime(d.nextRetryAt)}>{until(d.nextRetryAt, now)}</span>
                     ) : (
                       "—"
