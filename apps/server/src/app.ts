@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { routePath } from "hono/route";
 import { apiKeyAuth, probeAuth } from "./auth/bearer";
+import { requireScope } from "./auth/scopes";
 import type { Env, ServerDeps } from "./context";
 import { errorBody, toErrorResponse } from "./errors";
 import { openApiDocument } from "./openapi";
@@ -37,7 +38,7 @@ export function mountApi(app: Hono, deps: ServerDeps): Hono {
   api.get("/openapi.json", (c) => c.json(openApiDocument()));
   api.use("/v1/probe/*", probeAuth);
   api.route("/v1/probe", probe);
-  api.use("/v1/*", apiKeyAuth);
+  api.use("/v1/*", apiKeyAuth, requireScope);
   api.route("/v1/monitors", monitors);
   api.route("/v1/channels", channels);
   api.route("/v1/status-pages", statusPages);
