@@ -1,6 +1,6 @@
-import { scopeFor } from "./auth/scopes";
 import { ErrorBody } from "@vigil/api-contract";
 import { z } from "zod";
+import { scopeFor } from "./auth/scopes";
 import { valid } from "./validate";
 
 export interface RouteDoc {
