@@ -8,6 +8,7 @@ import {
   NotFoundError,
   RATE_LIMITS,
   removeTotp,
+  secondFactorStatus,
   setWorkspaceSecondFactor,
   startTotpEnrolment,
   ValidationError,
@@ -81,9 +82,8 @@ export async function confirmTotpAction(_prev: ActionState, form: FormData): Pro
   try {
     await getLimiter().take(RATE_LIMITS.secondFactorPerUser, u.id);
     const codes = await confirmTotpEnrolment(getDb(), u.id, String(form.get("code") ?? ""));
-    // The session that set it up has just shown a valid code.
+    // The session that set it up has just shown a valid code. (No revalidation: the codes stay on screen until "Done".)
     await passCurrentSession();
-    revalidatePath("/account");
     return { ok: true, secret: codes.join("\n"), at: Date.now() };
   } catch (err) {
     const state = failed(err);
@@ -113,7 +113,11 @@ export async function removeTotpAction(_prev: ActionState, form: FormData): Prom
 export async function setSecondFactorRuleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const m = await actionMember(form, "owner");
   if (!m.ok) return { error: m.error, at: Date.now() };
-  await setWorkspaceSecondFactor(getDb(), m.workspace.id, form.get("required") === "on", `user:${m.user.id}`);
+  const required = form.get("required") === "on";
+  // Else the owner would lock themselves out of the workspace they just saved.
+  if (required && !(await secondFactorStatus(getDb(), m.user.id)).enrolled)
+    return { error: "Set up your own authenticator app first (Account and second factor), then require it here.", at: Date.now() };
+  await setWorkspaceSecondFactor(getDb(), m.workspace.id, required, `user:${m.user.id}`);
   revalidatePath(`/w/${m.workspace.id}`, "layout");
   return { ok: true, at: Date.now() };
 }

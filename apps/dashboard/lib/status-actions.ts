@@ -132,7 +132,9 @@ export async function createComponentAction(_prev: ActionState, form: FormData):
   const fields = componentFields(form);
   return (
     await run(form, async (m, actor) =>
-      fields.monitorId === 0 ? fieldError("monitorId", "is required for a monitor-linked component: choose one") : createComponent(getDb(), m.workspace.id, idOf(form, "pageId"), fields, actor),
+      fields.monitorId === 0
+        ? fieldError("monitorId", "is required for a monitor-linked component: choose one")
+        : createComponent(getDb(), m.workspace.id, idOf(form, "pageId"), fields, actor),
     )
   ).state;
 }
@@ -141,7 +143,9 @@ export async function updateComponentAction(_prev: ActionState, form: FormData):
   const fields = componentFields(form);
   return (
     await run(form, async (m, actor) =>
-      fields.monitorId === 0 ? fieldError("monitorId", "is required for a monitor-linked component: choose one") : updateComponent(getDb(), m.workspace.id, idOf(form, "componentId"), fields, actor),
+      fields.monitorId === 0
+        ? fieldError("monitorId", "is required for a monitor-linked component: choose one")
+        : updateComponent(getDb(), m.workspace.id, idOf(form, "componentId"), fields, actor),
     )
   ).state;
 }

@@ -145,7 +145,12 @@ describe("the viewer role", () => {
       { kind: "http", key: "api", name: "Checkout API", frequency: "1m", regions: ["fra"], request: { url: "https://example.com/health" } },
       actor,
     );
-    const channel = await createChannel(db.db, ws, { name: "ops hook", kind: "webhook", config: { url: "https://hooks.example.com/x" } }, actor);
+    const channel = await createChannel(
+      db.db,
+      ws,
+      { name: "ops hook", kind: "webhook", config: { url: "https://hooks.example.com/x" } },
+      actor,
+    );
     const page = await createStatusPage(db.db, ws, { slug: "viewer-acme", title: "Acme status" }, actor);
     const group = await createComponentGroup(db.db, ws, page.id, { name: "Core" }, actor);
     const component = await createComponent(db.db, ws, page.id, { name: "API", groupId: group.id }, actor);
@@ -229,14 +234,21 @@ describe("the viewer role", () => {
       const path = `/${a.page.replace(/^app\//, "").replace(/\/page$/, "")}`
         .replace("[ws]", String(ws))
         .replace("[reportId]", String(report.id))
-        .replace("[id]", a.page.includes("status-pages") ? String(page.id) : a.page.includes("notifications") ? String(channel.id) : String(mon.id));
+        .replace(
+          "[id]",
+          a.page.includes("status-pages") ? String(page.id) : a.page.includes("notifications") ? String(channel.id) : String(mon.id),
+        );
       const res = await callAction(viewer.ctx, a, path, fields);
       expect(res.status, `${a.name} via ${path}`).toBeLessThan(500);
       expect(res.text, `${a.name} via ${path}`).toContain("Viewers can look but not change anything");
       refused.push(a.name);
     }
-    expect(refused).toEqual(expect.arrayContaining(["saveMonitorAction", "testMonitorAction", "triggerMonitorAction", "deleteMonitorAction"]));
-    expect(refused).toEqual(expect.arrayContaining(["testChannelAction", "removeSubscriberAction", "changeRoleAction", "createApiKeyAction"]));
+    expect(refused).toEqual(
+      expect.arrayContaining(["saveMonitorAction", "testMonitorAction", "triggerMonitorAction", "deleteMonitorAction"]),
+    );
+    expect(refused).toEqual(
+      expect.arrayContaining(["testChannelAction", "removeSubscriberAction", "changeRoleAction", "createApiKeyAction"]),
+    );
     expect(await snapshot()).toBe(before);
 
     // The owner, posting the same way, is not refused: the refusal is the viewer's role, not the transport.
@@ -251,7 +263,9 @@ describe("the viewer role", () => {
     const row = owner.page.getByRole("row").filter({ hasText: "vera@viewer.test" });
     await row.getByLabel("Role").selectOption("member");
     await row.getByRole("button", { name: "Set" }).click();
-    await expect.poll(async () => (await db.db.$client.execute("SELECT role FROM workspace_member WHERE user_id = 'viewer-1'")).rows[0]!.role).toBe("member");
+    await expect
+      .poll(async () => (await db.db.$client.execute("SELECT role FROM workspace_member WHERE user_id = 'viewer-1'")).rows[0]!.role)
+      .toBe("member");
     await shot(owner.page, "members-role-select");
     await v.goto(`${dash.url}/w/${ws}/monitors`);
     expect(await v.getByTestId("viewer-banner").count()).toBe(0);
