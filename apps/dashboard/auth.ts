@@ -159,7 +159,11 @@ function config(env: DashboardEnv, requestHeaders: Headers | undefined): NextAut
       },
     },
     logger: {
-      error: (e) => log().warn({ err: { name: e.name, message: e.message } }, "auth"),
+      // The cause says what failed (a provider's answer, a discovery error); Auth.js's own message only links its docs.
+      error: (e) => {
+        const cause = (e as { cause?: { err?: unknown } }).cause?.err;
+        log().warn({ err: { name: e.name, message: e.message, cause: cause instanceof Error ? cause.message : undefined } }, "auth");
+      },
       warn: (code) => log().warn({ code }, "auth"),
     },
   };

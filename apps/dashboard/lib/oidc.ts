@@ -1,7 +1,7 @@
 import { joinByDomainRule } from "@vigil/core";
 import type { NextAuthConfig } from "next-auth";
 import { getDb } from "./db";
-import type { DashboardEnv } from "./env";
+import { type DashboardEnv, publicOrigin } from "./env";
 import { log } from "./log";
 
 /**
@@ -18,6 +18,9 @@ export function oidcProvider(env: DashboardEnv): NextAuthConfig["providers"][num
     clientId: env.AUTH_OIDC_ID,
     clientSecret: env.AUTH_OIDC_SECRET,
     checks: ["pkce", "state", "nonce"],
+    // The redirect URI is always the public one: Next reports a loopback request's host as "localhost", which
+    // would make the token request's redirect_uri differ from the authorization's (the provider refuses that).
+    redirectProxyUrl: `${publicOrigin(env)}/api/auth`,
     authorization: { params: { scope: "openid email profile" } },
   };
 }
