@@ -258,6 +258,18 @@ describe("the viewer role", () => {
     const { rows } = await db.db.$client.execute({ sql: "SELECT name FROM workspace WHERE id = ?", args: [ws] });
     expect(rows[0]!.name).toBe("Renamed by the owner");
 
+    // The owner makes a read-only key in the dashboard; the list shows each key's scopes.
+    await owner.page.goto(`${dash.url}/w/${ws}/api-keys`);
+    await owner.page.getByLabel("Name").fill("status wall");
+    await owner.page.getByRole("checkbox", { name: "write" }).uncheck();
+    await owner.page.getByRole("button", { name: "Create key" }).click();
+    await owner.page.getByTestId("secret").waitFor();
+    await owner.page.keyboard.press("Escape");
+    const scopes = await db.db.$client.execute("SELECT scopes FROM api_key WHERE name = 'status wall'");
+    expect(JSON.parse(String(scopes.rows[0]!.scopes))).toEqual(["read"]);
+    await owner.page.getByRole("row").filter({ hasText: "status wall" }).getByTestId("scopes").filter({ hasText: "read" }).waitFor();
+    await shot(owner.page, "api-keys-scopes");
+
     // Promoted by the owner in the members page, the viewer can change things at once.
     await owner.page.goto(`${dash.url}/w/${ws}/members`);
     const row = owner.page.getByRole("row").filter({ hasText: "vera@viewer.test" });
