@@ -13,6 +13,7 @@ import { getDb } from "./lib/db";
 import { type DashboardEnv, getEnv, publicOrigin, signInMail } from "./lib/env";
 import { log } from "./lib/log";
 import { mailLayout } from "./lib/mail";
+import { applyDomainRule, oidcProvider } from "./lib/oidc";
 import { refusalPath, takeSignInMail } from "./lib/rate-limit";
 import { safeRedirectPath } from "./lib/redirect";
 import { signUpGate } from "./lib/signup-gate";
@@ -60,6 +61,8 @@ function providers(): NextAuthConfig["providers"] {
   if (env.AUTH_GITHUB_ID && env.AUTH_GITHUB_SECRET) list.push(gitHub(env, env.AUTH_GITHUB_ID, env.AUTH_GITHUB_SECRET));
   if (env.AUTH_GOOGLE_ID && env.AUTH_GOOGLE_SECRET)
     list.push(Google({ clientId: env.AUTH_GOOGLE_ID, clientSecret: env.AUTH_GOOGLE_SECRET }));
+  const oidc = oidcProvider(env);
+  if (oidc) list.push(oidc);
   return list;
 }
 
@@ -147,17 +150,22 @@ function config(env: DashboardEnv, requestHeaders: Headers | undefined): NextAut
         if (account?.type !== "oauth" && account?.type !== "oidc") return (await signUpGate(user?.email)) ?? true;
         if (oauthEmailVerified(profile)) return (await signUpGate(profile?.email as string)) ?? true;
         log().warn({ provider: account.provider }, "OAuth sign-in refused: the provider has not verified the e-mail address");
-        return false;
+        return "/signin?error=EmailUnverified";
       },
     },
     events: {
       // The lite deployment has no workflows: expired links, sessions and unconfirmed subscribers go here too.
-      async signIn() {
+      async signIn({ user, account }) {
+        if (account?.provider === "oidc") await applyDomainRule(env, user);
         await purgeExpired(getDb()).catch((err) => log().warn({ err: (err as Error).message }, "purge on sign-in failed"));
       },
     },
     logger: {
-      error: (e) => log().warn({ err: { name: e.name, message: e.message } }, "auth"),
+      // The cause says what failed (a provider's answer, a discovery error); Auth.js's own message only links its docs.
+      error: (e) => {
+        const cause = (e as { cause?: { err?: unknown } }).cause?.err;
+        log().warn({ err: { name: e.name, message: e.message, cause: cause instanceof Error ? cause.message : undefined } }, "auth");
+      },
       warn: (code) => log().warn({ code }, "auth"),
     },
   };

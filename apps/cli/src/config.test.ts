@@ -4,7 +4,10 @@ import { configPath, DEFAULT_API_URL, resolveSettings } from "./config";
 import { run } from "./main";
 import { capture, loopback } from "./testing/harness";
 
-const whoamiReply = { status: 200, body: { workspace: { id: 1, name: "Acme", plan: null }, apiKey: { id: 2, name: "ci" } } };
+const whoamiReply = {
+  status: 200,
+  body: { workspace: { id: 1, name: "Acme", plan: null }, apiKey: { id: 2, name: "ci", scopes: ["read", "write"] } },
+};
 
 describe("where settings come from", () => {
   it("the config file lives under VIGIL_CONFIG, else XDG_CONFIG_HOME, else ~/.config", () => {
@@ -67,7 +70,7 @@ describe("which token reaches the server", () => {
     expect(await run(["--api-url", server.url, "--token", "a", "whoami"], t.io)).toBe(0);
     expect(await run(["whoami", "--api-url", server.url, "--token", "b", "--json"], t.io)).toBe(0);
     expect(server.requests.map((r) => r.headers.authorization)).toEqual(["Bearer a", "Bearer b"]);
-    expect(t.stdout()).toContain(`server     ${server.url}\nworkspace  Acme (id 1)\napi key    ci (id 2)\n`);
+    expect(t.stdout()).toContain(`server     ${server.url}\nworkspace  Acme (id 1)\napi key    ci (id 2)\nscopes     read, write\n`);
     expect(JSON.parse(t.stdout().slice(t.stdout().indexOf("{")))).toEqual({ apiUrl: server.url, ...whoamiReply.body });
   });
 });

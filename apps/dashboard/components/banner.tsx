@@ -64,3 +64,17 @@ export async function RestrictedBanner({ ws, now = Date.now() }: { ws: Workspace
     </div>
   );
 }
+
+/** Shown to viewers on every page: what they can and cannot do, before they try. */
+export function ViewerBanner() {
+  return (
+    <div
+      role="status"
+      data-testid="viewer-banner"
+      className="border-b border-indigo-200 bg-indigo-50 px-4 py-2.5 text-sm text-indigo-900 lg:px-8"
+    >
+      You are a <strong>viewer</strong> here: you can read everything in this workspace, but not change, test or trigger anything. An owner
+      or admin can give you the member role.
+    </div>
+  );
+}

@@ -81,6 +81,12 @@ export function RenameWorkspaceForm({ workspaceId, name, disabled }: { workspace
   );
 }
 
+const SCOPES = [
+  { id: "read", hint: "list and read monitors, channels, status pages, results and the audit log" },
+  { id: "write", hint: "create, change, delete, test and trigger" },
+  { id: "probe-admin", hint: "create and delete private locations (their probe keys)" },
+] as const;
+
 export function CreateApiKeyForm({ workspaceId }: { workspaceId: number }) {
   const [state, action, pending] = useActionState(createApiKeyAction, {});
   const [open, setOpen] = useShown(state);
@@ -92,6 +98,25 @@ export function CreateApiKeyForm({ workspaceId }: { workspaceId: number }) {
           <Field label="Name" name="name" error={state.fields?.name} hint="What uses it, e.g. “CI deploy” or “Ana’s laptop”.">
             <Input id="name" name="name" placeholder="CI deploy" invalid={!!state.fields?.name} />
           </Field>
+          <fieldset className="mt-3" aria-describedby="scopes-hint">
+            <legend className="text-sm font-medium text-zinc-800">Scopes</legend>
+            <div className="mt-1 flex flex-wrap gap-x-5 gap-y-1">
+              {SCOPES.map((s) => (
+                <label key={s.id} className="flex items-center gap-2 text-sm" title={s.hint}>
+                  <input type="checkbox" name="scopes" value={s.id} defaultChecked={s.id !== "probe-admin"} className="size-4" />
+                  {s.id}
+                </label>
+              ))}
+            </div>
+            <p id="scopes-hint" className="mt-1 text-xs text-zinc-500">
+              read: list and read everything; write: create, change, test and trigger; probe-admin: create and delete private locations.
+            </p>
+            {state.fields?.scopes ? (
+              <p className="mt-1 text-sm text-red-600" role="alert">
+                Scopes {state.fields.scopes}
+              </p>
+            ) : null}
+          </fieldset>
         </div>
         <Button disabled={pending} className="sm:mt-6.5">
           <KeyRound className="size-4" aria-hidden />
@@ -104,7 +129,7 @@ export function CreateApiKeyForm({ workspaceId }: { workspaceId: number }) {
         open={open}
         onOpenChange={setOpen}
         title={`API key “${state.info?.name ?? ""}” created`}
-        description="Copy it now: it is shown only once. We keep only its hash."
+        description={`Copy it now: it is shown only once. We keep only its hash. Scopes: ${state.info?.scopes ?? ""}.`}
       >
         <div className="flex items-center gap-2 rounded-lg border border-zinc-200 bg-zinc-50 p-2">
           <code data-testid="secret" data-copy={state.secret?.slice(0, 40)} className="flex-1 overflow-x-auto font-mono text-sm break-all">
@@ -223,6 +248,7 @@ export function InviteForm({ workspaceId }: { workspaceId: number }) {
         </Field>
         <Field label="Role" name="role" error={state.fields?.role}>
           <Select id="role" name="role" defaultValue="member">
+            <option value="viewer">Viewer (read only)</option>
             <option value="member">Member</option>
             <option value="admin">Admin</option>
           </Select>

@@ -1,5 +1,5 @@
 "use client";
-import { Check, ChevronsUpDown, LogOut } from "lucide-react";
+import { Check, ChevronsUpDown, LogOut, ShieldCheck } from "lucide-react";
 import Link from "next/link";
 import { DropdownMenu } from "radix-ui";
 import { signOutAction } from "../lib/actions";
@@ -49,6 +49,12 @@ export function WorkspaceSwitcher({
           ))}
           <DropdownMenu.Separator className="my-1 h-px bg-zinc-100" />
           <DropdownMenu.Label className="truncate px-2 py-1.5 text-xs text-zinc-500">Signed in as {email}</DropdownMenu.Label>
+          <DropdownMenu.Item asChild className={item}>
+            <Link href="/account">
+              <ShieldCheck className="size-4" aria-hidden />
+              Account and second factor
+            </Link>
+          </DropdownMenu.Item>
           <DropdownMenu.Item
             className={item}
             onSelect={() => {

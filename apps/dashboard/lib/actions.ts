@@ -1,5 +1,6 @@
 "use server";
 import {
+  type ApiKeyScope,
   acceptInvitation,
   ConflictError,
   createApiKey,
@@ -79,7 +80,7 @@ export async function signInWithEmail(_prev: ActionState, form: FormData): Promi
 
 export async function signInWithProvider(form: FormData): Promise<void> {
   const provider = String(form.get("provider") ?? "");
-  if (provider !== "github" && provider !== "google") notFound();
+  if (provider !== "github" && provider !== "google" && provider !== "oidc") notFound();
   await signIn(provider, { redirectTo: safeNext(form.get("callbackUrl")) });
 }
 
@@ -107,9 +108,10 @@ export async function createApiKeyAction(_prev: ActionState, form: FormData): Pr
   const m = await actionMember(form, "admin");
   if (!m.ok) return { error: m.error, at: Date.now() };
   try {
-    const k = await createApiKey(getDb(), m.workspace.id, { name: String(form.get("name") ?? "") }, `user:${m.user.id}`);
+    const scopes = form.getAll("scopes").map(String) as ApiKeyScope[];
+    const k = await createApiKey(getDb(), m.workspace.id, { name: String(form.get("name") ?? ""), scopes }, `user:${m.user.id}`, m.role);
     revalidatePath(`/w/${m.workspace.id}/api-keys`);
-    return { ok: true, secret: k.key, info: { name: k.name }, at: Date.now() };
+    return { ok: true, secret: k.key, info: { name: k.name, scopes: k.scopes.join(", ") }, at: Date.now() };
   } catch (err) {
     return failed(err);
   }

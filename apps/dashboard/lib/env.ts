@@ -1,6 +1,6 @@
 import { AnalyticsEnv } from "@vigil/analytics";
 import { env, parseEnv, z } from "@vigil/config";
-import { InstanceRulesEnv } from "@vigil/core";
+import { DomainRules, InstanceRulesEnv } from "@vigil/core";
 import { EgressPolicy } from "@vigil/egress";
 import { mailTransport, NotifierEnv } from "@vigil/notifier";
 
@@ -34,6 +34,14 @@ export const DashboardEnv = z.object({
     .optional(),
   AUTH_GOOGLE_ID: optional,
   AUTH_GOOGLE_SECRET: optional,
+  /** Generic OpenID Connect sign-in (Keycloak, Authentik, Okta, Entra ID, Google Workspace): the issuer URL. */
+  AUTH_OIDC_ISSUER: env.url().optional(),
+  AUTH_OIDC_ID: optional,
+  AUTH_OIDC_SECRET: optional,
+  /** The button's name on the sign-in page ("Continue with …"). */
+  AUTH_OIDC_NAME: z.string().trim().min(1).max(40, "must be at most 40 characters").default("SSO"),
+  /** `example.com=<workspaceId>:viewer|member`, comma-separated: OIDC users of that domain join that workspace. */
+  AUTH_OIDC_DOMAIN_RULES: z.string().default("").pipe(DomainRules),
   /** The workspace `pnpm start` bootstrapped (id or slug): the first person to sign in becomes its owner. */
   LOCAL_WORKSPACE: z
     .string()
@@ -71,6 +79,11 @@ export function crossCheck(e: DashboardEnv, raw: Record<string, string | undefin
     return [e.AUTH_GITHUB_ID ? "AUTH_GITHUB_SECRET" : "AUTH_GITHUB_ID", "must be set together with its pair"];
   if (!!e.AUTH_GOOGLE_ID !== !!e.AUTH_GOOGLE_SECRET)
     return [e.AUTH_GOOGLE_ID ? "AUTH_GOOGLE_SECRET" : "AUTH_GOOGLE_ID", "must be set together with its pair"];
+  const oidc = [e.AUTH_OIDC_ISSUER, e.AUTH_OIDC_ID, e.AUTH_OIDC_SECRET];
+  if (oidc.some((v) => v) && !oidc.every((v) => v)) {
+    const missing = ["AUTH_OIDC_ISSUER", "AUTH_OIDC_ID", "AUTH_OIDC_SECRET"].filter((_, i) => !oidc[i]);
+    return [missing[0]!, "must be set together with AUTH_OIDC_ISSUER, AUTH_OIDC_ID and AUTH_OIDC_SECRET"];
+  }
   return null;
 }
 

@@ -131,14 +131,24 @@ function componentFields(form: FormData) {
 
 export async function createComponentAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const fields = componentFields(form);
-  if (fields.monitorId === 0) return fieldError("monitorId", "is required for a monitor-linked component: choose one");
-  return (await run(form, (m, actor) => createComponent(getDb(), m.workspace.id, idOf(form, "pageId"), fields, actor))).state;
+  return (
+    await run(form, async (m, actor) =>
+      fields.monitorId === 0
+        ? fieldError("monitorId", "is required for a monitor-linked component: choose one")
+        : createComponent(getDb(), m.workspace.id, idOf(form, "pageId"), fields, actor),
+    )
+  ).state;
 }
 
 export async function updateComponentAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const fields = componentFields(form);
-  if (fields.monitorId === 0) return fieldError("monitorId", "is required for a monitor-linked component: choose one");
-  return (await run(form, (m, actor) => updateComponent(getDb(), m.workspace.id, idOf(form, "componentId"), fields, actor))).state;
+  return (
+    await run(form, async (m, actor) =>
+      fields.monitorId === 0
+        ? fieldError("monitorId", "is required for a monitor-linked component: choose one")
+        : updateComponent(getDb(), m.workspace.id, idOf(form, "componentId"), fields, actor),
+    )
+  ).state;
 }
 
 export async function deleteComponentAction(_prev: ActionState, form: FormData): Promise<ActionState> {
@@ -241,14 +251,15 @@ export async function promoteIncidentAction(_prev: ActionState, form: FormData):
 // ── Maintenance and subscribers ──────────────────────────────────────────────
 
 export async function createMaintenanceAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const startsAt = localTime(form, "startsAt");
-  const endsAt = localTime(form, "endsAt");
-  if (typeof startsAt !== "number") return fieldError("startsAt", "must be a date and time");
-  if (typeof endsAt !== "number") return fieldError("endsAt", "must be a date and time");
   const ids = (name: string) => form.getAll(name).map((v) => (/^\d{1,15}$/.test(String(v)) ? Number(v) : -1));
+  // The role is checked (in run) before the form is read.
   return (
-    await run(form, (m, actor) =>
-      createMaintenance(
+    await run(form, async (m, actor) => {
+      const startsAt = localTime(form, "startsAt");
+      const endsAt = localTime(form, "endsAt");
+      if (typeof startsAt !== "number") return fieldError("startsAt", "must be a date and time");
+      if (typeof endsAt !== "number") return fieldError("endsAt", "must be a date and time");
+      return createMaintenance(
         getDb(),
         m.workspace.id,
         {
@@ -261,8 +272,8 @@ export async function createMaintenanceAction(_prev: ActionState, form: FormData
           monitors: ids("monitor"),
         },
         actor,
-      ),
-    )
+      );
+    })
   ).state;
 }
 

@@ -90,7 +90,7 @@ describe("OAuth sign-in", () => {
     account.email = null;
     account.emails = [{ email: "victim@example.com", primary: true, verified: false }];
     const refused = await finishGitHub(h, await startGitHub(h));
-    expect(refused.location).toMatch(/\/signin\?error=AccessDenied/);
+    expect(refused.location).toMatch(/\/signin\?error=EmailUnverified/);
     expect(refused.session).toBeUndefined();
     expect((await t.db.select().from(user)).map((u) => u.email)).not.toContain("victim@example.com");
 

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { routePath } from "hono/route";
 import { apiKeyAuth, probeAuth } from "./auth/bearer";
+import { requireScope } from "./auth/scopes";
 import type { Env, ServerDeps } from "./context";
 import { errorBody, toErrorResponse } from "./errors";
 import { openApiDocument } from "./openapi";
@@ -40,7 +41,7 @@ export function mountApi(app: Hono, deps: ServerDeps): Hono {
   api.route("/v1/probe", probe);
   // Before the API-key routes: an instance-admin token is no workspace key, and anything else answers 404 here.
   api.route("/v1/admin", admin);
-  api.use("/v1/*", apiKeyAuth);
+  api.use("/v1/*", apiKeyAuth, requireScope);
   api.route("/v1/monitors", monitors);
   api.route("/v1/channels", channels);
   api.route("/v1/status-pages", statusPages);

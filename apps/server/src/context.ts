@@ -1,5 +1,5 @@
 import type { Analytics } from "@vigil/analytics";
-import type { Workspace } from "@vigil/core";
+import type { ApiKeyScope, Workspace } from "@vigil/core";
 import type { Db } from "@vigil/db-schema";
 import type { EgressPolicy } from "@vigil/egress";
 import type { NotifierEnv } from "@vigil/notifier";
@@ -45,6 +45,7 @@ export type Env = {
     actor: string;
     apiKeyId: number;
     apiKeyName: string;
+    apiKeyScopes: ApiKeyScope[];
     location: ProbeLocation;
   };
 };

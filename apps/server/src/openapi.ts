@@ -1,5 +1,6 @@
 import { ErrorBody } from "@vigil/api-contract";
 import { z } from "zod";
+import { scopeFor } from "./auth/scopes";
 import { valid } from "./validate";
 
 export interface RouteDoc {
@@ -57,6 +58,7 @@ export function openApiDocument(): Record<string, unknown> {
       summary: d.summary,
       tags: [d.tag],
       security: d.auth ? [{ [d.auth]: [] }] : [],
+      ...(d.auth === "apiKey" ? { "x-vigil-scope": scopeFor(d.method.toUpperCase(), d.path) } : {}),
       parameters: [...params, ...query],
       ...(d.body ? { requestBody: { required: true, content: { "application/json": { schema: schema(d.body, "input") } } } } : {}),
       responses: {

@@ -68,7 +68,8 @@ export type ApplyOutput = z.infer<typeof ApplyOutput>;
 /** GET /v1/whoami */
 export const WhoAmI = z.object({
   workspace: z.object({ id: z.number().int(), name: z.string().nullable(), plan: z.string().nullable() }),
-  apiKey: z.object({ id: z.number().int(), name: z.string() }),
+  /** `scopes`: what the key may do (read, write, probe-admin); older servers leave it out. */
+  apiKey: z.object({ id: z.number().int(), name: z.string(), scopes: z.array(z.string()).optional() }),
 });
 
 /** GET /v1/monitors */

@@ -11,6 +11,7 @@ export const RATE_LIMITS = {
   signInPerAddress: { name: "signin-address", limit: 5, windowMs: HOUR, what: "sign-in e-mails for this address" },
   signInPerClient: { name: "signin-client", limit: 20, windowMs: HOUR, what: "sign-in e-mails from your network address" },
   subscribePerClient: { name: "subscribe-client", limit: 10, windowMs: HOUR, what: "subscriptions from your network address" },
+  secondFactorPerUser: { name: "second-factor", limit: 10, windowMs: 15 * MINUTE, what: "second-factor codes for this account" },
   channelTest: { name: "channel-test", limit: 10, windowMs: 10 * MINUTE, what: "test notifications for this workspace" },
 } satisfies Record<string, RateRule>;
 

@@ -66,6 +66,8 @@ export const workspace = sqliteTable("workspace", {
   plan: text("plan"),
   paidUntil: integer("paid_until"),
   endsAt: integer("ends_at"),
+  /** Its owner asks every member to sign in with a second factor (TOTP) before using it. */
+  requireSecondFactor: integer("require_second_factor", { mode: "boolean" }).notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -107,6 +109,8 @@ export const session = sqliteTable("session", {
     .notNull()
     .references(() => user.id, { onDelete: "cascade" }),
   expires: integer("expires", { mode: "timestamp_ms" }).notNull(),
+  /** When this session passed its user's second factor (TOTP code or recovery code); null: not yet. */
+  secondFactorAt: integer("second_factor_at"),
 });
 
 export const verificationToken = sqliteTable(
@@ -119,7 +123,8 @@ export const verificationToken = sqliteTable(
   (t) => [primaryKey({ columns: [t.identifier, t.token] })],
 );
 
-export const MEMBER_ROLES = ["owner", "admin", "member"] as const;
+/** Highest first; a viewer reads everything of its workspace and changes nothing. */
+export const MEMBER_ROLES = ["owner", "admin", "member", "viewer"] as const;
 export const workspaceMember = sqliteTable(
   "workspace_member",
   {
@@ -150,6 +155,9 @@ export const invitation = sqliteTable("invitation", {
   createdAt: createdAt(),
 });
 
+export const API_KEY_SCOPES = ["read", "write", "probe-admin"] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
 /** Keys are shown once; only the SHA-256 hash is kept. */
 export const apiKey = sqliteTable("api_key", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -160,10 +168,26 @@ export const apiKey = sqliteTable("api_key", {
   prefix: text("prefix").notNull(),
   hash: text("hash").notNull().unique(),
   createdBy: text("created_by"),
+  /** What it may do (`read`, `write`, `probe-admin`); keys made before scopes existed keep all three. */
+  scopes: json<ApiKeyScope[]>("scopes").notNull().default(["read", "write", "probe-admin"]),
   createdAt: createdAt(),
   lastUsedAt: integer("last_used_at"),
   expiresAt: integer("expires_at"),
   revokedAt: integer("revoked_at"),
+});
+
+/** A user's authenticator app (TOTP): the secret rests encrypted; recovery codes as SHA-256 hashes, each used once. */
+export const userTotp = sqliteTable("user_totp", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  secret: encryptedJson<{ base32: string }>("user_totp", "secret").notNull(),
+  /** Null while enrolling: the secret is shown, and only a correct code confirms it. */
+  confirmedAt: integer("confirmed_at"),
+  recoveryCodes: json<string[]>("recovery_codes").notNull().default([]),
+  /** The last accepted 30-second step: a code works once. */
+  lastStep: integer("last_step"),
+  createdAt: createdAt(),
 });
 
 // ── Monitors and probes ──────────────────────────────────────────────────────

@@ -10,7 +10,7 @@ export async function whoami(ctx: Ctx): Promise<number> {
   }
   const ws = me.workspace;
   ctx.io.stdout(
-    `server     ${settings.apiUrl}\nworkspace  ${ws.name ?? "(unnamed)"} (id ${ws.id}${ws.plan ? `, plan ${ws.plan}` : ""})\napi key    ${me.apiKey.name} (id ${me.apiKey.id})\n`,
+    `server     ${settings.apiUrl}\nworkspace  ${ws.name ?? "(unnamed)"} (id ${ws.id}${ws.plan ? `, plan ${ws.plan}` : ""})\napi key    ${me.apiKey.name} (id ${me.apiKey.id})\n${me.apiKey.scopes ? `scopes     ${me.apiKey.scopes.join(", ")}\n` : ""}`,
   );
   return 0;
 }

@@ -18,6 +18,8 @@ const ERRORS: Record<string, string> = {
   Verification: "This sign-in link has expired or was already used. Enter your email to get a new one.",
   OAuthAccountNotLinked: "This email already signs in another way. Use the method you used the first time.",
   AccessDenied: "Sign-in was refused.",
+  EmailUnverified:
+    "Sign-in was refused: your identity provider has not verified your e-mail address. Verify it there (or ask its administrator), then try again.",
   Configuration: "Sign-in is not set up correctly on this server. Ask the operator to check the dashboard's log.",
 };
 
@@ -30,6 +32,7 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<R
   const oauth = [
     env.AUTH_GITHUB_ID ? { id: "github", name: "GitHub" } : null,
     env.AUTH_GOOGLE_ID ? { id: "google", name: "Google" } : null,
+    env.AUTH_OIDC_ISSUER ? { id: "oidc", name: env.AUTH_OIDC_NAME } : null,
   ].filter((p) => p !== null);
   const refused = refusalText(new URLSearchParams(Object.entries(sp).filter((e): e is [string, string] => e[1] !== undefined)));
   const error = sp.error ? (refused ?? signUpRefusalText(sp) ?? ERRORS[sp.error] ?? "Sign-in failed. Try again.") : null;

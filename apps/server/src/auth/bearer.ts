@@ -16,6 +16,7 @@ export const apiKeyAuth = createMiddleware<Env>(async (c, next) => {
   c.set("workspace", found.workspace);
   c.set("apiKeyId", found.keyId);
   c.set("apiKeyName", found.keyName);
+  c.set("apiKeyScopes", found.scopes);
   c.set("actor", `api-key:${found.keyId}`);
   await next();
 });

@@ -16,6 +16,6 @@ describeRoute({
 whoamiRoutes.get("/whoami", (c) =>
   c.json({
     workspace: { id: c.var.workspace.id, name: c.var.workspace.name, plan: c.var.workspace.plan },
-    apiKey: { id: c.var.apiKeyId, name: c.var.apiKeyName },
+    apiKey: { id: c.var.apiKeyId, name: c.var.apiKeyName, scopes: c.var.apiKeyScopes },
   }),
 );

@@ -1,21 +1,53 @@
-import { apiKey, type Db, workspace } from "@vigil/db-schema";
-import { and, eq, isNull } from "drizzle-orm";
+import { API_KEY_SCOPES, type ApiKeyScope, apiKey, type Db, workspace, workspaceMember } from "@vigil/db-schema";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Actor, auditInsert } from "../audit";
-import { parseInput } from "../errors";
+import { parseInput, ValidationError } from "../errors";
 import { newSecret, sha256 } from "../secrets";
+import type { MemberRole } from "./members";
 import { getWorkspace, type Workspace } from "./workspace";
 
-const ApiKeyInput = z.object({ name: z.string().trim().min(1, "must not be empty").max(100) });
+export { API_KEY_SCOPES, type ApiKeyScope };
 
-/** Returns the key once; only its hash is stored. */
-export async function createApiKey(db: Db, workspaceId: number, input: z.input<typeof ApiKeyInput>, actor: Actor) {
+/** What each scope allows, for the key form and the docs. */
+export const SCOPE_MEANING: Record<ApiKeyScope, string> = {
+  read: "list and read monitors, channels, status pages, results and the audit log",
+  write: "create, change, delete, test and trigger monitors, channels, status pages and reports",
+  "probe-admin": "create and delete private locations (their probe keys)",
+};
+
+const ApiKeyInput = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(100),
+  scopes: z
+    .array(z.enum(API_KEY_SCOPES, { error: `must each be one of ${API_KEY_SCOPES.join(", ")}` }))
+    .min(1, "must name at least one scope")
+    .transform((list) => API_KEY_SCOPES.filter((s) => list.includes(s)))
+    .default([...API_KEY_SCOPES]),
+});
+
+/** The scopes a key of someone with `role` may hold: a viewer's keys only read. */
+export const scopesForRole = (role: MemberRole | null): readonly ApiKeyScope[] => (role === "viewer" ? ["read"] : API_KEY_SCOPES);
+
+/** Returns the key once; only its hash is stored. `creatorRole`: the creator's role, which bounds the scopes. */
+export async function createApiKey(
+  db: Db,
+  workspaceId: number,
+  input: z.input<typeof ApiKeyInput>,
+  actor: Actor,
+  creatorRole: MemberRole | null = null,
+) {
   const data = parseInput(ApiKeyInput, input, "api key");
+  const allowed = scopesForRole(creatorRole);
+  const beyond = data.scopes.filter((s) => !allowed.includes(s));
+  if (beyond.length > 0)
+    throw new ValidationError(`api key: a ${creatorRole}'s key can only have the read scope`, [
+      { path: "scopes", message: `${beyond.join(", ")} is not allowed for a ${creatorRole}: only read` },
+    ]);
   await getWorkspace(db, workspaceId);
   const { secret, hash, prefix } = newSecret("key");
   const [row] = await db
     .insert(apiKey)
-    .values({ workspaceId, name: data.name, prefix, hash, createdBy: actor })
+    .values({ workspaceId, name: data.name, prefix, hash, createdBy: actor, scopes: data.scopes })
     .returning({ id: apiKey.id });
   await auditInsert(db, {
     workspaceId,
@@ -23,9 +55,9 @@ export async function createApiKey(db: Db, workspaceId: number, input: z.input<t
     action: "api-key.create",
     targetType: "api-key",
     targetId: row!.id,
-    metadata: { name: data.name, prefix },
+    metadata: { name: data.name, prefix, scopes: data.scopes },
   });
-  return { id: row!.id, name: data.name, prefix, key: secret };
+  return { id: row!.id, name: data.name, prefix, scopes: data.scopes, key: secret };
 }
 
 const LAST_USED_PRECISION_MS = 60_000;
@@ -35,12 +67,16 @@ export async function verifyApiKey(
   db: Db,
   key: string,
   nowMs = Date.now(),
-): Promise<{ keyId: number; keyName: string; workspace: Workspace } | null> {
+): Promise<{ keyId: number; keyName: string; scopes: ApiKeyScope[]; workspace: Workspace } | null> {
   if (!key.startsWith("vgl_key_")) return null;
   const [row] = await db
-    .select({ key: apiKey, workspace })
+    .select({ key: apiKey, workspace, creatorRole: workspaceMember.role })
     .from(apiKey)
     .innerJoin(workspace, eq(workspace.id, apiKey.workspaceId))
+    .leftJoin(
+      workspaceMember,
+      and(eq(workspaceMember.workspaceId, apiKey.workspaceId), sql`${apiKey.createdBy} = 'user:' || ${workspaceMember.userId}`),
+    )
     .where(and(eq(apiKey.hash, sha256(key)), isNull(apiKey.revokedAt)));
   if (!row) return null;
   if (row.key.expiresAt !== null && row.key.expiresAt <= nowMs) return null;
@@ -48,7 +84,10 @@ export async function verifyApiKey(
   if (row.key.lastUsedAt === null || nowMs - row.key.lastUsedAt > LAST_USED_PRECISION_MS) {
     await db.update(apiKey).set({ lastUsedAt: nowMs }).where(eq(apiKey.id, row.key.id));
   }
-  return { keyId: row.key.id, keyName: row.key.name, workspace: row.workspace };
+  // A key never does more than its creator may now: one made by someone since made a viewer only reads.
+  const allowed = scopesForRole(row.creatorRole ?? null);
+  const scopes = row.key.scopes.filter((s) => allowed.includes(s));
+  return { keyId: row.key.id, keyName: row.key.name, scopes, workspace: row.workspace };
 }
 
 export async function revokeApiKey(db: Db, workspaceId: number, id: number, actor: Actor): Promise<boolean> {
@@ -68,6 +107,7 @@ export async function listApiKeys(db: Db, workspaceId: number) {
       id: apiKey.id,
       name: apiKey.name,
       prefix: apiKey.prefix,
+      scopes: apiKey.scopes,
       createdAt: apiKey.createdAt,
       lastUsedAt: apiKey.lastUsedAt,
       revokedAt: apiKey.revokedAt,

@@ -95,6 +95,26 @@ describe("roles and workspaces", () => {
     await expect(requireMember(db, ws.id, bob.id, "admin")).rejects.toThrow(ForbiddenError);
     await expect(removeMember(db, ws.id, owner.id, { userId: bob.id, role: "member" })).rejects.toThrow(ForbiddenError);
   });
+
+  it("a viewer is invited as such, reads but ranks below a member, and role changes to and from viewer are audited", async () => {
+    const owner = await newUser();
+    const ws = await ownWorkspace(owner);
+    await setLimits(db, ws.id, { members: 5 }, "operator");
+    const vic = await newUser();
+    const { token } = await inviteMember(db, ws.id, { email: vic.email, role: "viewer" }, `user:${owner.id}`);
+    expect((await acceptInvitation(db, token, vic)).role).toBe("viewer");
+    expect((await requireMember(db, ws.id, vic.id)).role).toBe("viewer");
+    await expect(requireMember(db, ws.id, vic.id, "member")).rejects.toThrow(ForbiddenError);
+    // A viewer changes nobody's role, not even their own.
+    await expect(changeMemberRole(db, ws.id, vic.id, "member", { userId: vic.id, role: "viewer" })).rejects.toThrow(ForbiddenError);
+    await changeMemberRole(db, ws.id, vic.id, "member", { userId: owner.id, role: "owner" });
+    await changeMemberRole(db, ws.id, vic.id, "viewer", { userId: owner.id, role: "owner" });
+    const roles = (await searchAuditLog(db, ws.id, { action: "member.role" })).entries.map((e) => e.metadata);
+    expect(roles).toEqual([
+      expect.objectContaining({ before: "member", after: "viewer" }),
+      expect.objectContaining({ before: "viewer", after: "member" }),
+    ]);
+  });
 });
 
 describe("invitations", () => {
@@ -129,7 +149,7 @@ describe("invitations", () => {
       /invitation: email must be an email address/,
     );
     await expect(inviteMember(db, ws.id, { email: "a@b.co", role: "owner" as "admin" }, "user:o")).rejects.toThrow(
-      /role must be admin or member/,
+      /role must be admin, member or viewer/,
     );
     await expect(inviteMember(db, ws.id, { email: owner.email }, "user:o")).rejects.toThrow(ValidationError);
     expect(await listInvitations(db, ws.id)).toHaveLength(0);

@@ -11,7 +11,7 @@ import { getWorkspace, limitsOf, type Workspace } from "./workspace";
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 export { MEMBER_ROLES };
 
-const RANK: Record<MemberRole, number> = { member: 0, admin: 1, owner: 2 };
+const RANK: Record<MemberRole, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 
 /** The signed-in person is in the workspace but their role does not allow the action. */
 export class ForbiddenError extends Error {
@@ -42,7 +42,7 @@ export async function listMemberships(db: Db, userId: string): Promise<Membershi
  * The user's membership of `workspaceId`, checked against `atLeast`. Not a member (or no such
  * workspace) → NotFoundError, so another workspace's id answers exactly like one that does not exist.
  */
-export async function requireMember(db: Db, workspaceId: number, userId: string, atLeast: MemberRole = "member"): Promise<Membership> {
+export async function requireMember(db: Db, workspaceId: number, userId: string, atLeast: MemberRole = "viewer"): Promise<Membership> {
   if (!Number.isSafeInteger(workspaceId) || workspaceId <= 0) throw new NotFoundError("workspace", String(workspaceId));
   const [row] = await db
     .select({ workspace, role: workspaceMember.role })
@@ -65,6 +65,9 @@ export async function workspaceOfMonitor(db: Db, monitorId: number, userId: stri
 }
 
 export const canManage = (role: MemberRole): boolean => RANK[role] >= RANK.admin;
+/** Members and above change things; a viewer only reads. */
+export const canChange = (role: MemberRole): boolean => RANK[role] >= RANK.member;
+export const roleAtLeast = (role: MemberRole, atLeast: MemberRole): boolean => RANK[role] >= RANK[atLeast];
 
 /**
  * A signed-in user's workspaces, creating one on first sign-in. When `localWorkspace` (id or slug) names a
@@ -156,7 +159,7 @@ export const InviteInput = z.object({
     .trim()
     .toLowerCase()
     .pipe(z.email("must be an email address such as ana@example.com").max(254, "must be at most 254 characters")),
-  role: z.enum(["admin", "member"], { error: "must be admin or member" }).default("member"),
+  role: z.enum(["admin", "member", "viewer"], { error: "must be admin, member or viewer" }).default("member"),
 });
 export type InviteInput = z.input<typeof InviteInput>;
 
@@ -280,7 +283,7 @@ export async function revokeInvitation(db: Db, workspaceId: number, id: number, 
   await auditInsert(db, { workspaceId, actor, action: "member.invite-revoke", targetType: "invitation", targetId: res[0]!.email });
 }
 
-const rank = (role: SQL) => sql`(CASE ${role} WHEN 'owner' THEN 2 WHEN 'admin' THEN 1 ELSE 0 END)`;
+const rank = (role: SQL) => sql`(CASE ${role} WHEN 'owner' THEN 3 WHEN 'admin' THEN 2 WHEN 'member' THEN 1 ELSE 0 END)`;
 
 /**
  * True, inside a write, while `by` (an admin or owner) may remove `userId` or give them `newRole`: `by`
@@ -296,7 +299,7 @@ function mayChange(workspaceId: number, userId: string, byUserId: string, newRol
   return sql`EXISTS (SELECT 1 FROM workspace_member t
     JOIN workspace_member b ON b.workspace_id = t.workspace_id AND b.user_id = ${byUserId}
     WHERE t.workspace_id = ${workspaceId} AND t.user_id = ${userId}
-      AND ${rank(sql`b.role`)} >= 1 AND ${rank(sql`b.role`)} >= ${rank(sql`t.role`)}
+      AND ${rank(sql`b.role`)} >= ${RANK.admin} AND ${rank(sql`b.role`)} >= ${rank(sql`t.role`)}
       AND ${rank(sql`b.role`)} >= ${newRole === null ? 0 : RANK[newRole]} AND ${keepsOwner})`;
 }
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { RestrictedBanner } from "../../../components/banner";
+import { RestrictedBanner, ViewerBanner } from "../../../components/banner";
 import { Brand } from "../../../components/brand";
 import { Nav } from "../../../components/nav";
 import { WorkspaceSwitcher } from "../../../components/switcher";
@@ -42,6 +42,7 @@ export default async function WorkspaceLayout({ children, params }: { children: 
       </header>
       <div className="min-w-0">
         <RestrictedBanner ws={m.workspace} />
+        {m.role === "viewer" ? <ViewerBanner /> : null}
         <main id="main" className="mx-auto max-w-5xl px-4 py-6 lg:px-8 lg:py-8">
           {children}
         </main>

@@ -1,4 +1,4 @@
-import { listApiKeys } from "@vigil/core";
+import { canManage, listApiKeys } from "@vigil/core";
 import { KeyRound } from "lucide-react";
 import { ConfirmAction } from "../../../../components/confirm";
 import { CreateApiKeyForm } from "../../../../components/forms";
@@ -20,11 +20,11 @@ export default async function ApiKeys({ params }: { params: Promise<{ ws: string
       description="Keys let the vigil CLI and your scripts use the REST API as this workspace. Each is shown once."
     />
   );
-  if (m.role === "member") {
+  if (!canManage(m.role)) {
     return (
       <>
         {header}
-        <NeedsAdmin what="API keys" />
+        <NeedsAdmin what="API keys" role={m.role} />
       </>
     );
   }
@@ -48,11 +48,20 @@ export default async function ApiKeys({ params }: { params: Promise<{ ws: string
             Create one above to use the CLI.
           </Empty>
         ) : (
-          <Table head={["Name", "Key", "Created", "Last used", ""]}>
+          <Table head={["Name", "Key", "Scopes", "Created", "Last used", ""]}>
             {keys.map((k) => (
               <tr key={k.id} data-testid={`key-${k.id}`} className={k.revokedAt ? "text-zinc-400" : undefined}>
                 <td className={`${td} font-medium`}>{k.name}</td>
                 <td className={`${td} font-mono text-xs`}>{k.prefix}…</td>
+                <td className={td} data-testid="scopes">
+                  <span className="flex flex-wrap gap-1">
+                    {k.scopes.map((s) => (
+                      <Badge key={s} tone={s === "read" ? "zinc" : "indigo"}>
+                        {s}
+                      </Badge>
+                    ))}
+                  </span>
+                </td>
                 <td className={td}>{date(k.createdAt)}</td>
                 <td className={td}>{ago(k.lastUsedAt, now)}</td>
                 <td className={`${td} text-right`}>

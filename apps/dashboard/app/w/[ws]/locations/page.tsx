@@ -1,4 +1,4 @@
-import { limitsOf, listPrivateLocations } from "@vigil/core";
+import { canManage, limitsOf, listPrivateLocations } from "@vigil/core";
 import { MapPin } from "lucide-react";
 import Link from "next/link";
 import { CreateLocationForm } from "../../../../components/forms";
@@ -21,11 +21,11 @@ export default async function Locations({ params }: { params: Promise<{ ws: stri
       description="Probes you run in your own network. Each stands for one region: a monitor runs on every location whose region it lists."
     />
   );
-  if (m.role === "member") {
+  if (!canManage(m.role)) {
     return (
       <>
         {header}
-        <NeedsAdmin what="private locations" />
+        <NeedsAdmin what="private locations" role={m.role} />
       </>
     );
   }

@@ -1,4 +1,5 @@
-import { canManage, limitsOf, listInvitations, listMembers, removalPreview } from "@vigil/core";
+import { canManage, limitsOf, listInvitations, listMembers, MEMBER_ROLES as ROLES, removalPreview } from "@vigil/core";
+import { RoleForm } from "../../../../components/account-forms";
 import { ConfirmAction } from "../../../../components/confirm";
 import { InviteForm } from "../../../../components/forms";
 import { Badge, Card, CardHeader, Code, PageHeader, Table, td } from "../../../../components/ui";
@@ -9,7 +10,7 @@ import { memberOf } from "../../../../lib/session";
 
 export const metadata = { title: "Members" };
 
-const roleTone = { owner: "indigo", admin: "green", member: "zinc" } as const;
+const roleTone = { owner: "indigo", admin: "green", member: "zinc", viewer: "amber" } as const;
 
 export default async function Members({ params }: { params: Promise<{ ws: string }> }) {
   const m = await memberOf((await params).ws);
@@ -21,6 +22,10 @@ export default async function Members({ params }: { params: Promise<{ ws: string
   const owners = members.filter((x) => x.role === "owner").length;
   const removable = (p: (typeof members)[number]) =>
     manage && p.userId !== m.user.id && (p.role !== "owner" || (m.role === "owner" && owners > 1));
+  // Owners and admins change others' roles up to their own; only an owner touches an owner.
+  const mine = ROLES.indexOf(m.role);
+  const roleChoices = (p: (typeof members)[number]) =>
+    manage && p.userId !== m.user.id && ROLES.indexOf(p.role) >= mine ? ROLES.slice(mine) : [];
   const previews = new Map(
     await Promise.all(members.filter(removable).map(async (p) => [p.userId, await removalPreview(db, id, p.userId)] as const)),
   );
@@ -28,7 +33,7 @@ export default async function Members({ params }: { params: Promise<{ ws: string
     <>
       <PageHeader
         title="Members"
-        description="Owners and admins manage keys, locations, channels and members; members can look but not change them."
+        description="Owners and admins manage keys, locations and members; members change monitors, channels and status pages; viewers read everything and change nothing."
       />
       {manage ? (
         <Card className="mb-6">
@@ -59,7 +64,11 @@ export default async function Members({ params }: { params: Promise<{ ws: string
                   {p.userId === m.user.id ? <span className="ml-2 text-xs text-zinc-400">(you)</span> : null}
                 </td>
                 <td className={td}>
-                  <Badge tone={roleTone[p.role]}>{p.role}</Badge>
+                  {roleChoices(p).length > 1 ? (
+                    <RoleForm workspaceId={id} userId={p.userId} role={p.role} choices={roleChoices(p)} />
+                  ) : (
+                    <Badge tone={roleTone[p.role]}>{p.role}</Badge>
+                  )}
                 </td>
                 <td className={td}>{date(p.joinedAt)}</td>
                 <td className={`${td} text-right`}>

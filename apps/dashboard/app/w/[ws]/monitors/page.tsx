@@ -67,7 +67,7 @@ export default async function Monitors({ params, searchParams }: { params: Promi
       <PageHeader
         title="Monitors"
         description="HTTP and TCP checks run by your private locations. Status updates live."
-        action={<MonitorsActions workspaceId={m.workspace.id} />}
+        action={m.role === "viewer" ? undefined : <MonitorsActions workspaceId={m.workspace.id} />}
       />
       {one(sp.deleted) ? (
         <div className="mb-4">

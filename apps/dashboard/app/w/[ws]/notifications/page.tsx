@@ -24,9 +24,11 @@ export default async function Notifications({ params }: { params: Promise<{ ws: 
         title="Notifications"
         description="Where alerts go when a monitor fails or recovers: Slack, email, PagerDuty, webhooks and more."
         action={
-          <Link href={`/w/${wsId}/notifications/new`} className={buttonClass()}>
-            <Plus className="size-4" aria-hidden /> New channel
-          </Link>
+          m.role === "viewer" ? undefined : (
+            <Link href={`/w/${wsId}/notifications/new`} className={buttonClass()}>
+              <Plus className="size-4" aria-hidden /> New channel
+            </Link>
+          )
         }
       />
       <Card>

@@ -1,5 +1,6 @@
 import { canManage, limitsOf } from "@vigil/core";
 import { LIMIT_KEYS, type LimitKey, type Limits, planExpired } from "@vigil/limits";
+import { SecondFactorRuleForm } from "../../../../components/account-forms";
 import { limitsStatement } from "../../../../components/banner";
 import { Snippet } from "../../../../components/copy-button";
 import { RenameWorkspaceForm } from "../../../../components/forms";
@@ -50,6 +51,21 @@ export default async function Settings({ params }: { params: Promise<{ ws: strin
         <div className="px-5 py-4">
           <RenameWorkspaceForm workspaceId={ws.id} name={ws.name ?? ""} disabled={!canManage(m.role)} />
         </div>
+      </Card>
+      <Card className="mb-6">
+        <CardHeader
+          title="Second factor"
+          description={
+            m.role === "owner"
+              ? "When on, members without an authenticator app are asked to set one up before they can use this workspace."
+              : `${ws.requireSecondFactor ? "Required" : "Not required"} for members. Only owners change it.`
+          }
+        />
+        {m.role === "owner" ? (
+          <div className="px-5 py-4">
+            <SecondFactorRuleForm workspaceId={ws.id} required={ws.requireSecondFactor} />
+          </div>
+        ) : null}
       </Card>
       <Card className="mb-6">
         <CardHeader title="Plan" description="Set by the operator of this Vigil server." />

@@ -23,22 +23,26 @@ export default async function StatusPages({ params }: { params: Promise<{ ws: st
         title="Status pages"
         description="Public pages that tell your users how your services are doing: components, incidents and maintenance."
       />
-      <Card className="mb-6">
-        <CardHeader
-          title="New status page"
-          description={`${pages.length.toLocaleString("en")} of ${limit.toLocaleString("en")} allowed by this workspace's plan (limit “status-pages”).`}
-        />
-        <div className="px-5 py-4">
-          {pages.length >= limit ? (
-            <div className="mb-4">
-              <Notice>
-                This workspace has all the status pages its plan allows (limit <Code>status-pages</Code> is {limit.toLocaleString("en")}).
-              </Notice>
+      {m.role === "viewer" ? null : (
+        <>
+          <Card className="mb-6">
+            <CardHeader
+              title="New status page"
+              description={`${pages.length.toLocaleString("en")} of ${limit.toLocaleString("en")} allowed by this workspace's plan (limit “status-pages”).`}
+            />
+            <div className="px-5 py-4">
+              {pages.length >= limit ? (
+                <div className="mb-4">
+                  <Notice>
+                    This workspace has all the status pages its plan allows (limit <Code>status-pages</Code> is {limit.toLocaleString("en")}).
+                  </Notice>
+                </div>
+              ) : null}
+              <CreatePageForm workspaceId={id} />
             </div>
-          ) : null}
-          <CreatePageForm workspaceId={id} />
-        </div>
-      </Card>
+          </Card>
+        </>
+      )}
       <Card>
         <CardHeader title="Pages" />
         {pages.length === 0 ? (

@@ -1,4 +1,4 @@
-import { listPrivateLocations } from "@vigil/core";
+import { canManage, listPrivateLocations } from "@vigil/core";
 import { ChevronLeft } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -26,12 +26,12 @@ export default async function Location({ params }: { params: Promise<{ ws: strin
       <ChevronLeft className="size-4" aria-hidden /> Private locations
     </Link>
   );
-  if (m.role === "member") {
+  if (!canManage(m.role)) {
     return (
       <>
         {back}
         <PageHeader title={loc.name} />
-        <NeedsAdmin what="private locations" />
+        <NeedsAdmin what="private locations" role={m.role} />
       </>
     );
   }
