@@ -66,7 +66,8 @@ function nextBuild(app: string, name: string, log?: (line: string) => void): Pro
   };
   createInterface({ input: child.stdout! }).on("line", onLine);
   createInterface({ input: child.stderr! }).on("line", onLine);
-  const beat = log && setInterval(() => Date.now() - last >= 20_000 && log(`vigil: [${elapsed(started)}] ${name}: still working (${step})…`), 20_000);
+  const beat =
+    log && setInterval(() => Date.now() - last >= 20_000 && log(`vigil: [${elapsed(started)}] ${name}: still working (${step})…`), 20_000);
   return new Promise((resolve) => {
     child.on("close", (code) => {
       clearTimeout(killer);

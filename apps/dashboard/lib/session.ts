@@ -1,6 +1,5 @@
 import {
   bootstrapUser,
-  ForbiddenError,
   instanceRules,
   type MemberRole,
   markSignupInvitationUsed,

@@ -34,7 +34,8 @@ export default async function StatusPages({ params }: { params: Promise<{ ws: st
               {pages.length >= limit ? (
                 <div className="mb-4">
                   <Notice>
-                    This workspace has all the status pages its plan allows (limit <Code>status-pages</Code> is {limit.toLocaleString("en")}).
+                    This workspace has all the status pages its plan allows (limit <Code>status-pages</Code> is {limit.toLocaleString("en")}
+                    ).
                   </Notice>
                 </div>
               ) : null}
