@@ -8,3 +8,4 @@ export * from "./purge";
 export * from "./rate-limits";
 export * from "./secrets";
 export * from "./status";
+export * from "./heartbeats";

@@ -1,4 +1,4 @@
-import { type Frequency, frequencyMs, type ProbeMonitor, toCheckDefinition } from "@vigil/api-contract";
+import { type Frequency, frequencyMs, kindOf, type ProbeMonitor, toCheckDefinition } from "@vigil/api-contract";
 import { type Db, monitor } from "@vigil/db-schema";
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { toInput, toMonitor } from "./mapping";
@@ -13,7 +13,8 @@ export async function monitorsForLocation(db: Db, location: { workspaceId: numbe
     .where(and(eq(monitor.workspaceId, location.workspaceId), isNull(monitor.deletedAt), eq(monitor.active, true)))
     .orderBy(monitor.id);
   return rows
-    .filter((r) => r.regions.includes(location.region))
+    // Heartbeats never reach a probe (they have no regions anyway): the server watches their pings.
+    .filter((r) => !kindOf(r.kind).serverSide && r.regions.includes(location.region))
     .map((r) => ({
       id: r.id,
       name: r.name,
