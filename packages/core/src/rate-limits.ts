@@ -11,6 +11,8 @@ export const RATE_LIMITS = {
   signInPerAddress: { name: "signin-address", limit: 5, windowMs: HOUR, what: "sign-in e-mails for this address" },
   signInPerClient: { name: "signin-client", limit: 20, windowMs: HOUR, what: "sign-in e-mails from your network address" },
   subscribePerClient: { name: "subscribe-client", limit: 10, windowMs: HOUR, what: "subscriptions from your network address" },
+  /** A crash-looping job is cut off, not stored thousands of times; a job pinging every second with starts fits. */
+  heartbeatPing: { name: "ping", limit: 150, windowMs: MINUTE, what: "pings for this heartbeat" },
   channelTest: { name: "channel-test", limit: 10, windowMs: 10 * MINUTE, what: "test notifications for this workspace" },
 } satisfies Record<string, RateRule>;
 

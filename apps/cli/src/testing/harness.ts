@@ -94,5 +94,7 @@ export function stored(input: MonitorInput, id: number): Monitor {
     updatedAt: 1_700_000_000_000,
   };
   if (input.kind === "http") return { ...common, kind: "http", request: input.request, assertions: input.assertions };
-  return input.kind === "tcp" ? { ...common, kind: "tcp", request: input.request } : { ...common, kind: "heartbeat", request: input.request };
+  return input.kind === "tcp"
+    ? { ...common, kind: "tcp", request: input.request }
+    : { ...common, kind: "heartbeat", request: input.request };
 }
