@@ -179,6 +179,8 @@ export function draftOf(m: Monitor): Draft {
     active: m.active,
   };
   if (m.kind === "tcp") return { ...common, kind: "tcp", host: m.request.host, port: String(m.request.port), assertions: [] };
+  // The form has no heartbeat fields yet: heartbeats are edited through the API, the CLI or YAML.
+  if (m.kind === "heartbeat") throw new Error("heartbeat monitors are edited through the API, the CLI or YAML (docs/heartbeats.md)");
   return {
     ...common,
     kind: "http",

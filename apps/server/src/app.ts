@@ -9,8 +9,10 @@ import { openApiDocument } from "./openapi";
 import { admin } from "./routes/admin";
 import { auditLogRoutes } from "./routes/audit-log";
 import { channels } from "./routes/channels";
+import { heartbeats } from "./routes/heartbeats";
 import { maintenances } from "./routes/maintenances";
 import { monitors } from "./routes/monitors";
+import { pingRoutes } from "./routes/ping";
 import { privateLocations } from "./routes/private-locations";
 import { probe } from "./routes/probe";
 import { statusPages } from "./routes/status-pages";
@@ -19,7 +21,9 @@ import { whoamiRoutes } from "./routes/whoami";
 import { workspaceRoutes } from "./routes/workspace";
 
 /** The REST API on top of a service app that already answers /healthz and /metrics. */
-export function mountApi(app: Hono, deps: ServerDeps): Hono {
+export function mountApi(app: Hono, deps: ServerDeps, opts: { trustedProxies?: readonly string[] } = {}): Hono {
+  // Public pings first, outside the API's auth and body limit (a ping keeps its first 10 kB, never refuses).
+  app.route("/ping", pingRoutes(deps, opts.trustedProxies ?? []));
   const api = new Hono<Env>();
   api.use("*", async (c, next) => {
     c.set("deps", deps);
@@ -43,6 +47,7 @@ export function mountApi(app: Hono, deps: ServerDeps): Hono {
   api.route("/v1/admin", admin);
   api.use("/v1/*", apiKeyAuth, requireScope);
   api.route("/v1/monitors", monitors);
+  api.route("/v1/heartbeats", heartbeats);
   api.route("/v1/channels", channels);
   api.route("/v1/status-pages", statusPages);
   api.route("/v1/status-reports", statusReports);

@@ -12,6 +12,8 @@ export const ServerEnv = z.object({
   VIGIL_SECRET_KEY: env.VIGIL_SECRET_KEY,
   REDIS_URL: env.REDIS_URL,
   LOG_LEVEL: env.LOG_LEVEL,
+  PING_BASE_URL: env.PING_BASE_URL,
+  TRUSTED_PROXIES: env.TRUSTED_PROXIES,
   PROBE_WAIT_MS: z.coerce.number().int().min(1000).max(120_000).default(25_000),
   /** Namespaces queues and pub/sub. Unset: named after the database's install id, so installs sharing a Redis never mix. */
   QUEUE_PREFIX: z

@@ -212,7 +212,7 @@ describe("monitors", () => {
       ["POST", "/v1/monitors", '"x"', "application/json", 400, "invalid_input", /got a string/],
       ["POST", "/v1/monitors", "{", "application/json", 400, "bad_request", /not valid JSON/],
       ["POST", "/v1/monitors", "kind: http", "text/plain", 415, "unsupported_media_type", /Content-Type: application\/json/],
-      ["POST", "/v1/monitors", "{}", "application/json", 400, "invalid_input", /^kind must be http or tcp$/],
+      ["POST", "/v1/monitors", "{}", "application/json", 400, "invalid_input", /^kind must be http or tcp or heartbeat$/],
       ["POST", "/v1/channels", "[]", "application/json", 400, "invalid_input", /must be a JSON object/],
       ["PATCH", "/v1/monitors/1", "[]", "application/json", 400, "invalid_input", /must be a JSON object/],
     ];

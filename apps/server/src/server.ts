@@ -1,5 +1,6 @@
 import { analyticsFromEnv } from "@vigil/analytics";
-import { resolveQueuePrefix } from "@vigil/core";
+import { pingEndpoint } from "@vigil/api-contract";
+import { markReceiverAlive, resolveQueuePrefix } from "@vigil/core";
 import { createDb, openSecrets } from "@vigil/db-schema";
 import { EgressPolicy } from "@vigil/egress";
 import { NotifierEnv } from "@vigil/notifier";
@@ -58,13 +59,29 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
     limiter: createRateLimiter(redis, prefix),
     probeWaitMs: env.PROBE_WAIT_MS,
   };
-  mountApi(app, deps);
+  pingEndpoint.base = env.PING_BASE_URL;
+  mountApi(app, deps, { trustedProxies: env.TRUSTED_PROXIES });
+  // Liveness for heartbeat deadlines: `upSince` restarts after any second the database could not be written,
+  // since pings could not be stored then either (workflows re-arm deadlines that fell in such a gap).
+  let upSince: number | null = null;
+  let writing = false;
+  const alive = setInterval(() => {
+    if (writing) return;
+    writing = true;
+    const now = Date.now();
+    markReceiverAlive(db, upSince ?? now, now)
+      .then(() => (upSince ??= now))
+      .catch(() => (upSince = null))
+      .finally(() => (writing = false));
+  }, 1000);
+  alive.unref();
   const started = await listen(app, {
     port: env.PORT,
     host: env.HOST,
     logger,
     handleSignals: opts.handleSignals,
     onShutdown: async () => {
+      clearInterval(alive);
       await evaluate.close();
       redis.disconnect();
       sub.disconnect();

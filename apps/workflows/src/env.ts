@@ -19,6 +19,9 @@ export const WorkflowsEnv = z.object({
   VIGIL_SECRET_KEY: env.VIGIL_SECRET_KEY,
   REDIS_URL: env.REDIS_URL,
   LOG_LEVEL: env.LOG_LEVEL,
+  PING_BASE_URL: env.PING_BASE_URL,
+  /** How often heartbeat deadlines and new pings are looked at: an alert comes this much after its deadline at most. */
+  HEARTBEAT_TICK_MS: ms(1000, 100),
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-z0-9-]{1,40}$/, "must be lowercase letters, digits or dashes")

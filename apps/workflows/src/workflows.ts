@@ -1,4 +1,5 @@
 import { AnalyticsUnavailableError, analyticsFromEnv, exportResults, isClickHouse } from "@vigil/analytics";
+import { pingEndpoint } from "@vigil/api-contract";
 import { resolveQueuePrefix } from "@vigil/core";
 import { createDb, openSecrets } from "@vigil/db-schema";
 import { EgressPolicy } from "@vigil/egress";
@@ -10,6 +11,7 @@ import { Counter, Gauge, Histogram } from "prom-client";
 import type { WorkflowContext } from "./context";
 import type { WorkflowsEnv } from "./env";
 import { evaluateProcessor } from "./evaluate/processor";
+import { heartbeatProcessor } from "./heartbeats/processor";
 import { housekeepingProcessor } from "./housekeeping";
 import { notifyProcessor } from "./notify/processor";
 
@@ -33,7 +35,11 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
     maintenance: new Queue(QUEUES.maintenance, { connection, prefix }),
     // Its own queue, so an export (ClickHouse) or rollup (libSQL) backlog never delays the sweeps.
     analyticsExport: new Queue("analytics-export", { connection, prefix }),
+    // Heartbeat deadlines: alone on their queue, so an alert is never behind a sweep or an export.
+    heartbeats: new Queue("heartbeats", { connection, prefix }),
   };
+  // Alerts name a heartbeat's ping URL (without its token).
+  pingEndpoint.base = env.PING_BASE_URL;
   const analytics = analyticsFromEnv(db, env);
   for (const q of Object.values(queues)) q.on("error", (err) => logger.warn({ err: err.message, queue: q.name }, "queue"));
 
@@ -99,6 +105,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
   const workers: Worker[] = [
     new Worker(QUEUES.evaluate, evaluateProcessor(ctx), { ...workerOpts, concurrency: env.EVALUATE_CONCURRENCY }),
     new Worker(QUEUES.notify, notifyProcessor(ctx), { ...workerOpts, concurrency: env.NOTIFY_CONCURRENCY }),
+    new Worker("heartbeats", heartbeatProcessor(ctx), { ...workerOpts, concurrency: 1 }),
     new Worker(QUEUES.maintenance, housekeepingProcessor(ctx, analytics, enqueueEvaluate, env.STATUS_PAGE_URL), {
       ...workerOpts,
       concurrency: 1,
@@ -152,6 +159,11 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
   // Durable schedules: BullMQ job schedulers, upserted at every start (after the HTTP port is up, so
   // /healthz answers while Redis is still away).
   const schedules = Promise.all([
+    queues.heartbeats.upsertJobScheduler(
+      "heartbeats",
+      { every: env.HEARTBEAT_TICK_MS },
+      { name: "heartbeats", opts: { removeOnComplete: 100, removeOnFail: 100 } },
+    ),
     queues.maintenance.upsertJobScheduler("sweep", { every: env.SWEEP_INTERVAL_MS }, { name: "sweep" }),
     queues.maintenance.upsertJobScheduler("probe-health", { every: env.PROBE_HEALTH_INTERVAL_MS }, { name: "probe-health" }),
     queues.maintenance.upsertJobScheduler("retention", { every: env.RETENTION_INTERVAL_MS }, { name: "retention" }),

@@ -76,13 +76,16 @@ const common = {
 type Kinds = typeof checkKinds;
 
 /** A kind's monitor: the common fields plus the kind's own (`request`, maybe more), nothing else. */
+// A kind's own fields replace common ones of the same name (a heartbeat's `regions` must stay empty).
+type InputShape<K extends CheckKindName> = Omit<typeof common, keyof Kinds[K]["input"]> & { kind: z.ZodLiteral<K> } & Kinds[K]["input"];
 const monitorInputOf = <K extends CheckKindName>(k: Kinds[K]) =>
-  z.object({ ...common, kind: z.literal(k.kind as K), ...(k.input as Kinds[K]["input"]) }).strict();
+  z.object({ ...common, kind: z.literal(k.kind as K), ...(k.input as Kinds[K]["input"]) } as unknown as InputShape<K>).strict();
 type MonitorInputs = { [K in CheckKindName]: ReturnType<typeof monitorInputOf<K>> };
-const monitorInputs = Object.fromEntries(Object.values(checkKinds).map((k) => [k.kind, monitorInputOf(k)])) as MonitorInputs;
+const monitorInputs = Object.fromEntries(Object.values(checkKinds).map((k) => [k.kind, monitorInputOf(k)])) as unknown as MonitorInputs;
 
 export const HttpMonitorInput = monitorInputs.http;
 export const TcpMonitorInput = monitorInputs.tcp;
+export const HeartbeatMonitorInput = monitorInputs.heartbeat;
 
 /** Guesses `kind` when it is omitted from the keys of `request` (`url` means http, `host` means tcp). */
 function inferKind(input: unknown): unknown {

@@ -1,5 +1,6 @@
 import type { AttemptOptions } from "./budget";
 import type { CheckDefinition, CheckKindName } from "./kinds";
+import { runHeartbeatCheck } from "./kinds/heartbeat/run";
 import { runHttpCheck } from "./kinds/http/run";
 import { runTcpCheck } from "./kinds/tcp/run";
 import type { CheckResult } from "./schema";
@@ -14,4 +15,5 @@ export const runners: {
 } = {
   http: runHttpCheck,
   tcp: runTcpCheck,
+  heartbeat: runHeartbeatCheck,
 };

@@ -110,6 +110,8 @@ export const env = {
         }),
       "must be IP addresses or CIDR ranges, comma separated, such as 10.0.0.0/8,127.0.0.1",
     ),
+  /** Where jobs reach the server's ping endpoints (`<PING_BASE_URL>/ping/<token>`), as shown in the dashboard and in alerts. */
+  PING_BASE_URL: url("http://127.0.0.1:3001"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 };
 

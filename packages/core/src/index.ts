@@ -4,6 +4,7 @@ export * from "./alerts";
 export * from "./audit";
 export * from "./errors";
 export * from "./instance";
+export * from "./heartbeats";
 export * from "./monitors";
 export * from "./purge";
 export * from "./rate-limits";

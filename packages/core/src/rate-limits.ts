@@ -12,6 +12,8 @@ export const RATE_LIMITS = {
   signInPerClient: { name: "signin-client", limit: 20, windowMs: HOUR, what: "sign-in e-mails from your network address" },
   subscribePerClient: { name: "subscribe-client", limit: 10, windowMs: HOUR, what: "subscriptions from your network address" },
   secondFactorPerUser: { name: "second-factor", limit: 10, windowMs: 15 * MINUTE, what: "second-factor codes for this account" },
+  /** A crash-looping job is cut off, not stored thousands of times; a job pinging every second with starts fits. */
+  heartbeatPing: { name: "ping", limit: 150, windowMs: MINUTE, what: "pings for this heartbeat" },
   channelTest: { name: "channel-test", limit: 10, windowMs: 10 * MINUTE, what: "test notifications for this workspace" },
 } satisfies Record<string, RateRule>;
 

@@ -3,7 +3,7 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Db, retryThroughOutage } from "./index";
-import { monitor, notificationChannel } from "./schema";
+import { heartbeat, monitor, notificationChannel } from "./schema";
 import { currentKeyring, decryptSecret, isEncrypted, keyIdOf, parseSecretKey, SecretKeyError, setSecretKeyring } from "./secrets";
 
 interface SecretColumn {
@@ -26,6 +26,7 @@ const COLUMNS: SecretColumn[] = [
   },
   { table: monitor, id: monitor.id, column: monitor.headers, field: "headers", context: "monitor.headers" },
   { table: monitor, id: monitor.id, column: monitor.otelHeaders, field: "otelHeaders", context: "monitor.otel_headers" },
+  { table: heartbeat, id: heartbeat.monitorId, column: heartbeat.token, field: "token", context: "heartbeat.token" },
 ];
 
 const PAGE = 500;

@@ -16,7 +16,7 @@ function schemaDefaults(minimal: Record<string, unknown> & { request: Record<str
 const DEFAULTS = Object.fromEntries(
   Object.values(checkKinds).map((k) => [
     k.kind,
-    schemaDefaults({ kind: k.kind, frequency: "1m", regions: ["ams"], request: k.exampleRequest }),
+    schemaDefaults({ kind: k.kind, ...(k.serverSide ? {} : { frequency: "1m", regions: ["ams"] }), request: k.exampleRequest }),
   ]),
 ) as Record<AnyMonitor["kind"], ReturnType<typeof schemaDefaults>>;
 

@@ -93,7 +93,8 @@ export function stored(input: MonitorInput, id: number): Monitor {
     createdAt: 1_700_000_000_000,
     updatedAt: 1_700_000_000_000,
   };
-  return input.kind === "http"
-    ? { ...common, kind: "http", request: input.request, assertions: input.assertions }
-    : { ...common, kind: "tcp", request: input.request };
+  if (input.kind === "http") return { ...common, kind: "http", request: input.request, assertions: input.assertions };
+  return input.kind === "tcp"
+    ? { ...common, kind: "tcp", request: input.request }
+    : { ...common, kind: "heartbeat", request: input.request };
 }

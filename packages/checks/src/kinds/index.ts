@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { heartbeat } from "./heartbeat";
 import { http } from "./http";
 import type { AnyCheckKind } from "./kind";
 import { tcp } from "./tcp";
 
+export { HeartbeatCheck, HeartbeatRequest, nextCronTime, nextExpected, pingEndpoint, pingUrlOf, type Schedule } from "./heartbeat";
 export { HttpCheck, HttpRequest } from "./http";
 export { type AnyCheckKind, type CheckKind, checkBase, defineCheckKind } from "./kind";
 export { TcpCheck, TcpRequest } from "./tcp";
@@ -14,6 +16,7 @@ const registry = <T extends { [K in keyof T]: AnyCheckKind & { readonly kind: K 
 export const checkKinds = registry({
   http,
   tcp,
+  heartbeat,
 });
 
 export type CheckKindName = keyof typeof checkKinds;

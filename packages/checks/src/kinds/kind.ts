@@ -35,6 +35,8 @@ export interface CheckKind<
   readonly exampleRequest: Record<string, unknown>;
   /** `request` fields in the order a person writes them in YAML. */
   readonly requestOrder: readonly string[];
+  /** Watched by the server (from pings it receives), never sent to a probe: no regions, frequency or retries. */
+  readonly serverSide?: boolean;
   /** The check's own fields for a monitor (kind and durations are added by the caller). */
   toCheck(fields: Out<I>): Omit<z.input<C>, "kind" | keyof typeof checkBase>;
   /** The monitor's stored columns; `undefined` clears them (the monitor is of another kind). */

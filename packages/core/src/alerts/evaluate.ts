@@ -284,7 +284,7 @@ async function applyDecisions(db: Db, states: Map<number, EvaluationState>, thro
  * monitor's latest statuses since), the incident opened or resolved, the event; the last one returns the
  * event's id.
  */
-function moveWrites(
+export function moveWrites(
   db: Db,
   m: NonNullable<EvaluationState["monitor"]>,
   d: Extract<Decision, { kind: "move" }>,

@@ -20,8 +20,13 @@ const redactHeaders = (h: Record<string, string> | null | undefined) =>
 /** The private locations of a workspace as health needs them. */
 export type LocationCoverage = readonly { region: string; online: boolean }[];
 
-export function monitorHealth(row: Pick<Row, "active" | "regions" | "status">, locations: LocationCoverage): MonitorHealth {
+export function monitorHealth(
+  row: Pick<Row, "active" | "regions" | "status"> & { kind?: Row["kind"] },
+  locations: LocationCoverage,
+): MonitorHealth {
   if (!row.active) return "paused";
+  // A heartbeat needs no probe: the server hears its pings.
+  if (row.kind && kindOf(row.kind).serverSide) return row.status === "active" ? "ok" : row.status;
   const serving = locations.filter((l) => row.regions.includes(l.region));
   if (serving.length === 0) return "no-probe";
   if (!serving.some((l) => l.online)) return "no-data";

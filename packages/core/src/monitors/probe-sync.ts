@@ -1,4 +1,4 @@
-import { type Frequency, frequencyMs, type ProbeMonitor, toCheckDefinition } from "@vigil/api-contract";
+import { type Frequency, frequencyMs, kindOf, type ProbeMonitor, toCheckDefinition } from "@vigil/api-contract";
 import { type Db, monitor } from "@vigil/db-schema";
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { toInput, toMonitor } from "./mapping";
@@ -12,17 +12,20 @@ export async function monitorsForLocation(db: Db, location: { workspaceId: numbe
     .from(monitor)
     .where(and(eq(monitor.workspaceId, location.workspaceId), isNull(monitor.deletedAt), eq(monitor.active, true)))
     .orderBy(monitor.id);
-  return rows
-    .filter((r) => r.regions.includes(location.region))
-    .map((r) => ({
-      id: r.id,
-      name: r.name,
-      frequency: r.frequency as Frequency,
-      intervalMs: frequencyMs(r.frequency as Frequency),
-      version: r.version,
-      check: toCheckDefinition(toInput(toMonitor({ ...r, otelHeaders: null }, [], { reveal: true }))),
-      openTelemetry: r.otelEndpoint ? { endpoint: r.otelEndpoint, headers: r.otelHeaders ?? {} } : null,
-    }));
+  return (
+    rows
+      // Heartbeats never reach a probe (they have no regions anyway): the server watches their pings.
+      .filter((r) => !kindOf(r.kind).serverSide && r.regions.includes(location.region))
+      .map((r) => ({
+        id: r.id,
+        name: r.name,
+        frequency: r.frequency as Frequency,
+        intervalMs: frequencyMs(r.frequency as Frequency),
+        version: r.version,
+        check: toCheckDefinition(toInput(toMonitor({ ...r, otelHeaders: null }, [], { reveal: true }))),
+        openTelemetry: r.otelEndpoint ? { endpoint: r.otelEndpoint, headers: r.otelHeaders ?? {} } : null,
+      }))
+  );
 }
 
 /** Changes whenever any monitor of the workspace is created, changed or deleted. */

@@ -1,4 +1,4 @@
-import { MonitorInput } from "@vigil/api-contract";
+import { kindOf, MonitorInput } from "@vigil/api-contract";
 import { type Conn, monitor, notificationChannel } from "@vigil/db-schema";
 import type { LimitCheck } from "@vigil/limits";
 import { and, eq, inArray, isNull } from "drizzle-orm";
@@ -33,10 +33,15 @@ export function parseMonitor(raw: unknown, path: string): MonitorInput {
 export function limitChecks(inputs: MonitorInput[], total: number): LimitCheck[] {
   return [
     { kind: "count", key: "monitors", total },
-    ...inputs.flatMap((m): LimitCheck[] => [
-      { kind: "periodicity", frequency: m.frequency },
-      { kind: "regions", regions: m.regions },
-    ]),
+    // A heartbeat's period is its job's schedule, not a check the instance runs: periodicity does not apply.
+    ...inputs.flatMap((m): LimitCheck[] =>
+      kindOf(m.kind).serverSide
+        ? []
+        : [
+            { kind: "periodicity", frequency: m.frequency },
+            { kind: "regions", regions: m.regions },
+          ],
+    ),
   ];
 }
 

@@ -57,7 +57,12 @@ export default async function MonitorDetail({
     const s = p.toString();
     return s ? `${base}?${s}` : base;
   };
-  const target = mon.kind === "tcp" ? `${mon.request.host}:${mon.request.port}` : `${mon.request.method} ${mon.request.url}`;
+  const target =
+    mon.kind === "tcp"
+      ? `${mon.request.host}:${mon.request.port}`
+      : mon.kind === "heartbeat"
+        ? `heartbeat ${mon.request.cron !== undefined ? `cron ${mon.request.cron} (${mon.request.timezone})` : `every ${mon.request.period} ms`}`
+        : `${mon.request.method} ${mon.request.url}`;
   const series =
     range === "1h"
       ? locations.map((l, i) => ({ key: `latency_${i}`, label: `${l.name} latency`, color: colorOf(i) }))

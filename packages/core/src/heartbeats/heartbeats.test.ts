@@ -1,0 +1,111 @@
+import { nextCronTime } from "@vigil/api-contract";
+import { heartbeat, statusEvent } from "@vigil/db-schema";
+import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMonitor, createWorkspace, evaluateHeartbeats, heartbeatDetails, markReceiverAlive, recordPing, setLimits } from "../index";
+
+describe("cron heartbeats across a DST change", () => {
+  it("*/1 * * * * in Europe/Berlin expects every minute, on both sides of the spring jump", () => {
+    let t = Date.parse("2026-03-29T00:57:30Z"); // 01:57:30 CET; at 01:00Z clocks jump to 03:00 CEST
+    const seen: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      t = nextCronTime("*/1 * * * *", "Europe/Berlin", t);
+      seen.push(new Date(t).toISOString());
+    }
+    expect(seen).toEqual([
+      "2026-03-29T00:58:00.000Z",
+      "2026-03-29T00:59:00.000Z",
+      "2026-03-29T01:00:00.000Z",
+      "2026-03-29T01:01:00.000Z",
+      "2026-03-29T01:02:00.000Z",
+    ]);
+  });
+  it("a daily 02:30 in Europe/Berlin runs once on the autumn night whose 02:30 happens twice", () => {
+    const first = nextCronTime("30 2 * * *", "Europe/Berlin", Date.parse("2026-10-24T12:00:00Z"));
+    const second = nextCronTime("30 2 * * *", "Europe/Berlin", first);
+    expect(new Date(first).toISOString()).toBe("2026-10-25T00:30:00.000Z");
+    expect(new Date(second).toISOString()).toBe("2026-10-26T01:30:00.000Z");
+  });
+});
+
+describe("a heartbeat's pings and deadline", () => {
+  let t: TestDatabase;
+  let ws: number;
+  beforeAll(async () => {
+    t = await startTestDatabase();
+    ws = (await createWorkspace(t.db, { name: "hb" }, "operator")).id;
+    await setLimits(t.db, ws, "unlimited", "operator");
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  it("a job that stops pinging is down after period + grace, once, and its next success recovers with the run's duration", async () => {
+    const m = await createMonitor(t.db, ws, { kind: "heartbeat", name: "backup", request: { period: "2s", grace: "1s" } }, "operator");
+    const { pingUrl } = await heartbeatDetails(t.db, ws, m.id);
+    const token = pingUrl.split("/ping/")[1]!;
+    const ping = (at: number, signal: Parameters<typeof recordPing>[1]["signal"] = { kind: "success" }) =>
+      recordPing(t.db, { token, signal, at, sourceIp: "127.0.0.1", userAgent: "curl", body: null });
+    const t0 = Date.now();
+    expect(await ping(t0)).toBe(true);
+    expect(
+      await recordPing(t.db, { token: "x".repeat(32), signal: { kind: "success" }, at: t0, sourceIp: null, userAgent: null, body: null }),
+    ).toBe(false);
+    await markReceiverAlive(t.db, t0 - 60_000, t0);
+    expect(await evaluateHeartbeats(t.db, t0)).toEqual([]);
+    const [h] = await t.db.select().from(heartbeat).where(eq(heartbeat.monitorId, m.id));
+    expect(h!.deadlineAt).toBe(t0 + 3000);
+    // Not yet proven that the ping server was up after the deadline: no alert.
+    expect(await evaluateHeartbeats(t.db, t0 + 3500)).toEqual([]);
+    await markReceiverAlive(t.db, t0 - 60_000, t0 + 3600);
+    const down = await evaluateHeartbeats(t.db, t0 + 3700);
+    expect(down.map((e) => e.status)).toEqual(["error"]);
+    expect(await evaluateHeartbeats(t.db, t0 + 5000)).toEqual([]);
+    expect(await ping(t0 + 6000, { kind: "start" })).toBe(true);
+    expect(await ping(t0 + 6400)).toBe(true);
+    const up = await evaluateHeartbeats(t.db, t0 + 6500);
+    expect(up.map((e) => e.status)).toEqual(["recovered"]);
+    const events = await t.db.select().from(statusEvent).where(eq(statusEvent.monitorId, m.id)).orderBy(statusEvent.id);
+    expect(events.map((e) => [e.status, e.errorMessage, e.latencyMs])).toEqual([
+      ["error", `no ping since ${new Date(t0).toISOString().replace(/\.\d{3}Z$/, "Z")}`, null],
+      ["recovered", null, 400],
+    ]);
+  });
+
+  it("a deadline that passed while the ping server was away is re-armed, not alerted", async () => {
+    const m = await createMonitor(t.db, ws, { kind: "heartbeat", name: "etl", request: { period: "2s", grace: "1s" } }, "operator");
+    const token = (await heartbeatDetails(t.db, ws, m.id)).pingUrl.split("/ping/")[1]!;
+    const t0 = Date.now() + 100_000;
+    await recordPing(t.db, { token, signal: { kind: "success" }, at: t0, sourceIp: null, userAgent: null, body: null });
+    await evaluateHeartbeats(t.db, t0);
+    // The server came back at t0 + 30 s: the ping due at t0 + 2 s may have been lost.
+    await markReceiverAlive(t.db, t0 + 30_000, t0 + 30_500);
+    expect(await evaluateHeartbeats(t.db, t0 + 30_600)).toEqual([]);
+    const [h] = await t.db.select().from(heartbeat).where(eq(heartbeat.monitorId, m.id));
+    expect(h!.rearmedAt).toBe(t0 + 33_000);
+  });
+
+  it("exit code 3 is an error naming it, with the job's output", async () => {
+    const m = await createMonitor(
+      t.db,
+      ws,
+      { kind: "heartbeat", name: "job", request: { cron: "*/5 * * * *", timezone: "Europe/Berlin" } },
+      "operator",
+    );
+    const token = (await heartbeatDetails(t.db, ws, m.id)).pingUrl.split("/ping/")[1]!;
+    const t0 = Date.now();
+    await recordPing(t.db, { token, signal: { kind: "fail", exitCode: 3 }, at: t0, sourceIp: null, userAgent: null, body: "disk full" });
+    const [e] = await evaluateHeartbeats(t.db, t0 + 10);
+    expect(e?.status).toBe("error");
+    const [row] = await t.db.select().from(statusEvent).where(eq(statusEvent.id, e!.id));
+    expect(row!.errorMessage).toBe("the job exited with code 3: disk full");
+  });
+
+  it("an invalid cron expression or time zone names the field", async () => {
+    await expect(createMonitor(t.db, ws, { kind: "heartbeat", request: { cron: "61 * * * *" } }, "operator")).rejects.toThrow(
+      /request\.cron.*not a valid cron expression/,
+    );
+    await expect(
+      createMonitor(t.db, ws, { kind: "heartbeat", request: { cron: "* * * * *", timezone: "Mars/Base" } }, "operator"),
+    ).rejects.toThrow(/request\.timezone/);
+  });
+});

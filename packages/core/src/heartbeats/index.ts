@@ -1,0 +1,13 @@
+// Heartbeat monitors: pings in (server), deadlines and statuses (workflows), what the owner sees (dashboard, API).
+export {
+  deadlineOf,
+  decideHeartbeat,
+  evaluateHeartbeats,
+  type HeartbeatDecision,
+  type HeartbeatState,
+  PINGS_KEPT,
+  RECEIVER_STALE_MS,
+  type Receiver,
+} from "./deadlines";
+export { type HeartbeatDetails, heartbeatDetails, heartbeatGlance, type PingLogEntry, rotatePingToken } from "./details";
+export { MAX_PING_BODY_BYTES, markReceiverAlive, PING_TOKEN_RE, type Ping, type PingSignal, recordPing } from "./pings";
