@@ -15,7 +15,10 @@ export { MAX_BODY_BYTES } from "./kinds/http/body";
 export { detectJsonRpcPing, readJsonRpcReply } from "./kinds/http/jsonrpc";
 export { MAX_REDIRECTS } from "./kinds/http/redirect";
 export { runHttpCheck } from "./kinds/http/run";
+export { runDnsCheck } from "./kinds/dns/run";
+export { RDAP_RECHECK_MS, runDomainCheck } from "./kinds/domain/run";
 export { runTcpCheck } from "./kinds/tcp/run";
+export { runTlsCheck } from "./kinds/tls/run";
 export { backoffMs, MIN_ATTEMPT_MS } from "./retry";
 
 export interface RunCheckOptions {

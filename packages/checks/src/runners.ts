@@ -1,7 +1,10 @@
 import type { AttemptOptions } from "./budget";
 import type { CheckDefinition, CheckKindName } from "./kinds";
 import { runHttpCheck } from "./kinds/http/run";
+import { runDnsCheck } from "./kinds/dns/run";
+import { runDomainCheck } from "./kinds/domain/run";
 import { runTcpCheck } from "./kinds/tcp/run";
+import { runTlsCheck } from "./kinds/tls/run";
 import type { CheckResult } from "./schema";
 
 /**
@@ -14,4 +17,7 @@ export const runners: {
 } = {
   http: runHttpCheck,
   tcp: runTcpCheck,
+  tls: runTlsCheck,
+  dns: runDnsCheck,
+  domain: runDomainCheck,
 };

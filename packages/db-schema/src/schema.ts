@@ -164,9 +164,11 @@ export const monitor = sqliteTable(
     body: text("body"),
     followRedirects: integer("follow_redirects", { mode: "boolean" }),
     assertions: json<Assertion[]>("assertions"),
-    // TCP
+    // TCP (and TLS)
     host: text("host"),
     port: integer("port"),
+    /** The other kinds' own request fields (DNS, TLS, domain), as each kind's folder defines them. */
+    settings: json<Record<string, unknown>>("settings"),
     // OTLP metric export
     otelEndpoint: text("otel_endpoint"),
     otelHeaders: encryptedJson<HeaderMap>("monitor", "otel_headers"),

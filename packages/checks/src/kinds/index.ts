@@ -1,11 +1,17 @@
 import { z } from "zod";
+import { dns } from "./dns";
+import { domain } from "./domain";
 import { http } from "./http";
 import type { AnyCheckKind } from "./kind";
 import { tcp } from "./tcp";
+import { tls } from "./tls";
 
 export { HttpCheck, HttpRequest } from "./http";
 export { type AnyCheckKind, type CheckKind, checkBase, defineCheckKind } from "./kind";
+export { DnsCheck, DnsRequest } from "./dns";
+export { DomainCheck, DomainRequest } from "./domain";
 export { TcpCheck, TcpRequest } from "./tcp";
+export { TlsCheck, TlsRequest } from "./tls";
 
 /** Each key must be its kind's name: lookups by a monitor's `kind` rely on it. */
 const registry = <T extends { [K in keyof T]: AnyCheckKind & { readonly kind: K } }>(kinds: T): T => kinds;
@@ -14,6 +20,9 @@ const registry = <T extends { [K in keyof T]: AnyCheckKind & { readonly kind: K 
 export const checkKinds = registry({
   http,
   tcp,
+  tls,
+  dns,
+  domain,
 });
 
 export type CheckKindName = keyof typeof checkKinds;

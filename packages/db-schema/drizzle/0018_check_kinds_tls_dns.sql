@@ -1,0 +1,1 @@
+ALTER TABLE `monitor` ADD `settings` text;
