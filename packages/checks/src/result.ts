@@ -37,10 +37,7 @@ export function errorResult(message: string, latencyMs: number, timings?: CheckT
  * A finished attempt's status from its assertion outcomes: any failed assertion is an error unless it
  * only degrades; a slow answer degrades. The message names every failure.
  */
-export function judgeOutcomes(
-  outcomes: AssertionOutcome[],
-  slow: boolean,
-): Pick<CheckResult, "status" | "errorMessage" | "assertions"> {
+export function judgeOutcomes(outcomes: AssertionOutcome[], slow: boolean): Pick<CheckResult, "status" | "errorMessage" | "assertions"> {
   const clipped = outcomes.map((o) => ({ ...o, message: clipMessage(o.message) }));
   const failed = clipped.filter((o) => !o.ok);
   const hard = failed.some((o) => o.severity !== "degraded");

@@ -1,8 +1,8 @@
 import type { AttemptOptions } from "./budget";
 import type { CheckDefinition, CheckKindName } from "./kinds";
-import { runHttpCheck } from "./kinds/http/run";
 import { runDnsCheck } from "./kinds/dns/run";
 import { runDomainCheck } from "./kinds/domain/run";
+import { runHttpCheck } from "./kinds/http/run";
 import { runTcpCheck } from "./kinds/tcp/run";
 import { runTlsCheck } from "./kinds/tls/run";
 import type { CheckResult } from "./schema";

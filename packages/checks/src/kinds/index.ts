@@ -6,10 +6,10 @@ import type { AnyCheckKind } from "./kind";
 import { tcp } from "./tcp";
 import { tls } from "./tls";
 
-export { HttpCheck, HttpRequest } from "./http";
-export { type AnyCheckKind, type CheckKind, checkBase, defineCheckKind } from "./kind";
 export { DnsCheck, DnsRequest } from "./dns";
 export { DomainCheck, DomainRequest } from "./domain";
+export { HttpCheck, HttpRequest } from "./http";
+export { type AnyCheckKind, type CheckKind, checkBase, defineCheckKind } from "./kind";
 export { TcpCheck, TcpRequest } from "./tcp";
 export { TlsCheck, TlsRequest } from "./tls";
 
@@ -34,3 +34,4 @@ type Checks = { [K in CheckKindName]: (typeof checkKinds)[K]["check"] }[CheckKin
 /** What a probe runs: a monitor reduced to its check, with durations in milliseconds. */
 export const CheckDefinition = z.discriminatedUnion("kind", Object.values(checkKinds).map((k) => k.check) as [Checks, ...Checks[]]);
 export type CheckDefinition = z.infer<typeof CheckDefinition>;
+export { hasAssertions, type RequestField, requestFields } from "./form";

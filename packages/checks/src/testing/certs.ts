@@ -15,13 +15,27 @@ export async function makeCertificate(daysLeft: number, commonName = "localhost"
   const notBeforeDate = new Date(Date.now() - 86_400_000);
   // Half a day past the whole day, so "days left" is the same whole number however long the test takes.
   const notAfter = new Date(Date.now() + daysLeft * 86_400_000 + 43_200_000);
-  const pems = await selfsigned.generate([{ name: "commonName", value: commonName }, { name: "organizationName", value: "Vigil Test CA" }], {
-    notBeforeDate,
-    notAfterDate: notAfter,
-    keySize: 2048,
-    algorithm: "sha256",
-    extensions: [{ name: "subjectAltName", altNames: [{ type: 2, value: "localhost" }, { type: 7, ip: "127.0.0.1" }] }],
-  });
+  const pems = await selfsigned.generate(
+    [
+      { name: "commonName", value: commonName },
+      { name: "organizationName", value: "Vigil Test CA" },
+    ],
+    {
+      notBeforeDate,
+      notAfterDate: notAfter,
+      keySize: 2048,
+      algorithm: "sha256",
+      extensions: [
+        {
+          name: "subjectAltName",
+          altNames: [
+            { type: 2, value: "localhost" },
+            { type: 7, ip: "127.0.0.1" },
+          ],
+        },
+      ],
+    },
+  );
   return { cert: pems.cert, key: pems.private, notAfter };
 }
 

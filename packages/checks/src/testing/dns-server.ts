@@ -23,21 +23,23 @@ export interface TestDnsServer {
 
 export async function startDnsServer(host = "127.0.0.1"): Promise<TestDnsServer> {
   const state = { zone: new Map<string, ZoneRecord[]>(), truncated: new Set<string>(), queries: [] as string[], silent: false };
-  const handle = (transport: "udp" | "tcp"): dns2.DnsHandler => (request, send) => {
-    if (state.silent) return;
-    const response = Packet.createResponseFromRequest(request);
-    const [question] = request.questions;
-    const name = question!.name.toLowerCase();
-    const typeName = Packet.typeName(question!.type);
-    state.queries.push(`${transport} ${name} ${typeName}`);
-    const records = state.zone.get(name);
-    if (!records) response.header.rcode = Packet.RCODE.NXDOMAIN;
-    else if (transport === "udp" && state.truncated.has(name)) response.header.tc = 1;
-    else
-      for (const r of records.filter((x) => Packet.TYPE[x.type] === question!.type))
-        response.answers.push({ ...r, name: question!.name, type: Packet.TYPE[r.type], class: Packet.CLASS.IN, ttl: 60 } as never);
-    send(response);
-  };
+  const handle =
+    (transport: "udp" | "tcp"): dns2.DnsHandler =>
+    (request, send) => {
+      if (state.silent) return;
+      const response = Packet.createResponseFromRequest(request);
+      const [question] = request.questions;
+      const name = question!.name.toLowerCase();
+      const typeName = Packet.typeName(question!.type);
+      state.queries.push(`${transport} ${name} ${typeName}`);
+      const records = state.zone.get(name);
+      if (!records) response.header.rcode = Packet.RCODE.NXDOMAIN;
+      else if (transport === "udp" && state.truncated.has(name)) response.header.tc = 1;
+      else
+        for (const r of records.filter((x) => Packet.TYPE[x.type] === question!.type))
+          response.answers.push({ ...r, name: question!.name, type: Packet.TYPE[r.type], class: Packet.CLASS.IN, ttl: 60 } as never);
+      send(response);
+    };
   const udp = dns2.createUDPServer(handle("udp"));
   const tcp = dns2.createTCPServer(handle("tcp"));
   await udp.listen(0, host);

@@ -80,11 +80,11 @@ describe("DNS checks", () => {
 
   it("an answer that differs from the expected set is an error naming both sets", async () => {
     const server = await zone();
-    const result = await runCheck(check(server, { name: "api.example.test", assertions: [{ kind: "answer", compare: "eq", target: ["192.0.2.10"] }] }));
-    expect(result.status).toBe("error");
-    expect(result.errorMessage).toBe(
-      'DNS: answer: expected eq ["192.0.2.10"], got ["192.0.2.10","192.0.2.11"] for api.example.test A',
+    const result = await runCheck(
+      check(server, { name: "api.example.test", assertions: [{ kind: "answer", compare: "eq", target: ["192.0.2.10"] }] }),
     );
+    expect(result.status).toBe("error");
+    expect(result.errorMessage).toBe('DNS: answer: expected eq ["192.0.2.10"], got ["192.0.2.10","192.0.2.11"] for api.example.test A');
   });
 
   it("a name that does not exist is an error that says NXDOMAIN", async () => {
@@ -98,7 +98,10 @@ describe("DNS checks", () => {
     const result = await runCheck(check(server, { name: "gone.example.test", assertions: [{ kind: "rcode", target: "NXDOMAIN" }] }));
     expect(result.status).toBe("success");
     const present = await runCheck(check(server, { name: "api.example.test", assertions: [{ kind: "rcode", target: "NXDOMAIN" }] }));
-    expect(present).toMatchObject({ status: "error", errorMessage: "DNS: rcode: expected eq NXDOMAIN, got NOERROR for api.example.test A" });
+    expect(present).toMatchObject({
+      status: "error",
+      errorMessage: "DNS: rcode: expected eq NXDOMAIN, got NOERROR for api.example.test A",
+    });
   });
 
   it("a name with no records of the type is an error saying so", async () => {
@@ -110,7 +113,9 @@ describe("DNS checks", () => {
   it("a truncated UDP answer is asked again over TCP and its records are judged", async () => {
     const server = await zone();
     server.truncated.add("api.example.test");
-    const result = await runCheck(check(server, { name: "api.example.test", assertions: [{ kind: "answerCount", compare: "eq", target: 2 }] }));
+    const result = await runCheck(
+      check(server, { name: "api.example.test", assertions: [{ kind: "answerCount", compare: "eq", target: 2 }] }),
+    );
     expect(result.status).toBe("success");
     expect(server.queries).toEqual(["udp api.example.test A", "tcp api.example.test A"]);
   });
@@ -142,8 +147,7 @@ describe("DNS checks", () => {
   });
 
   it("bad fields are refused naming the field and the rule", () => {
-    const issues = (input: unknown) =>
-      DnsRequest.safeParse(input).error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`) ?? [];
+    const issues = (input: unknown) => DnsRequest.safeParse(input).error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`) ?? [];
     expect(issues({ name: "api.example.com", recordType: "PTR" })).toEqual([
       "recordType: must be one of A, AAAA, CNAME, MX, TXT, NS, SOA, CAA, SRV",
     ]);

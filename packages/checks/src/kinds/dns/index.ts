@@ -45,23 +45,23 @@ export type DnsCheck = z.infer<typeof DnsCheck>;
 const NAME_RE = /^(?:\*\.)?(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.?$/;
 
 /** `host:port`, `[v6]:port` or a bare host (port 53). */
-export const ResolverAddress = z
-  .string()
-  .transform((text, ctx) => {
-    const m =
-      /^\[([0-9a-fA-F:.]+)\](?::(\d+))?$/.exec(text) ?? /^([0-9a-fA-F]*:[0-9a-fA-F]*:[0-9a-fA-F:.]*)()$/.exec(text) ?? /^([^:[\]]+)(?::(\d+))?$/.exec(text);
-    const host = m?.[1];
-    const port = m?.[2] ? Number(m[2]) : 53;
-    if (!host || !HOST_RE.test(host)) {
-      ctx.addIssue({ code: "custom", message: "must be host:port, e.g. 1.1.1.1:53 or [2606:4700::1111]:53" });
-      return z.NEVER;
-    }
-    if (!Number.isInteger(port) || port < 1 || port > 65535) {
-      ctx.addIssue({ code: "custom", message: "port must be 1-65535" });
-      return z.NEVER;
-    }
-    return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
-  });
+export const ResolverAddress = z.string().transform((text, ctx) => {
+  const m =
+    /^\[([0-9a-fA-F:.]+)\](?::(\d+))?$/.exec(text) ??
+    /^([0-9a-fA-F]*:[0-9a-fA-F]*:[0-9a-fA-F:.]*)()$/.exec(text) ??
+    /^([^:[\]]+)(?::(\d+))?$/.exec(text);
+  const host = m?.[1];
+  const port = m?.[2] ? Number(m[2]) : 53;
+  if (!host || !HOST_RE.test(host)) {
+    ctx.addIssue({ code: "custom", message: "must be host:port, e.g. 1.1.1.1:53 or [2606:4700::1111]:53" });
+    return z.NEVER;
+  }
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    ctx.addIssue({ code: "custom", message: "port must be 1-65535" });
+    return z.NEVER;
+  }
+  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+});
 
 export const DnsRequest = z.object({
   name: z.string().max(253, "must be at most 253 characters").regex(NAME_RE, "must be a domain name, e.g. api.example.com"),
@@ -98,7 +98,9 @@ export const dns = defineCheckKind({
     assertions,
   }),
   toRow: (m): DnsColumns => ({
-    settings: m ? { name: m.request.name, recordType: m.request.recordType, ...(m.request.resolver && { resolver: m.request.resolver }) } : null,
+    settings: m
+      ? { name: m.request.name, recordType: m.request.recordType, ...(m.request.resolver && { resolver: m.request.resolver }) }
+      : null,
     assertions: m?.assertions ?? null,
   }),
   fromRow: (row: DnsColumns) => ({

@@ -21,7 +21,13 @@ export function judgeAnswer(a: Exclude<DnsAssertion, { kind: "latency" }>, got: 
     return outcome("rcode", "rcode", ok, `${a.compare} ${a.target}`, got.rcode);
   }
   if (a.kind === "answerCount") {
-    return outcome("answerCount", "answer count", compareNumbers(a.compare, got.answers.length, a.target), `${a.compare} ${a.target}`, String(got.answers.length));
+    return outcome(
+      "answerCount",
+      "answer count",
+      compareNumbers(a.compare, got.answers.length, a.target),
+      `${a.compare} ${a.target}`,
+      String(got.answers.length),
+    );
   }
   const have = new Set(got.answers.map((x) => normalizeRecord(x, type)));
   const want = new Set(a.target.map((x) => normalizeRecord(x, type)));

@@ -6,8 +6,8 @@ import { allowedAddresses, formatTarget } from "../../dns";
 import { codeOf, describeConnectError } from "../../net-errors";
 import { errorResult, judgeOutcomes, roundMs, roundTimings } from "../../result";
 import type { AssertionOutcome, CheckResult } from "../../schema";
-import { judgeAnswer } from "./judge";
 import type { DnsCheck, RecordType } from "./index";
+import { judgeAnswer } from "./judge";
 
 /** c-ares' error codes that are a DNS response code rather than a failure to get one. */
 const RCODE_OF: Record<string, string> = {
@@ -100,7 +100,9 @@ export async function runDnsCheck(def: DnsCheck, opts: AttemptOptions = {}): Pro
     const implicit = implicitFailure(def, { rcode, answers });
     if (implicit) return { ...errorResult(`DNS: ${implicit} for ${def.name}`, took), timings };
     const outcomes: AssertionOutcome[] = def.assertions.map((a) =>
-      a.kind === "latency" ? latency(a, { latencyMs: took } as Parameters<typeof latency>[1]) : judgeAnswer(a, { rcode, answers }, def.recordType),
+      a.kind === "latency"
+        ? latency(a, { latencyMs: took } as Parameters<typeof latency>[1])
+        : judgeAnswer(a, { rcode, answers }, def.recordType),
     );
     const judged = judgeOutcomes(outcomes, def.degradedAfterMs !== undefined && took > def.degradedAfterMs);
     return {

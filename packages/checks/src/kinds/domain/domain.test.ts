@@ -76,7 +76,9 @@ describe("domain expiry checks", () => {
     const server = await rdap();
     const policy = await EgressPolicy.create({ instance: [{ name: "analytics", url: server.origin }] });
     const result = await runCheck(check(server, fresh()), { egress: policy });
-    expect(result.errorMessage).toBe(`domain: RDAP query to ${server.origin} failed: target 127.0.0.1:${server.port} is this instance's analytics; refused`);
+    expect(result.errorMessage).toBe(
+      `domain: RDAP query to ${server.origin} failed: target 127.0.0.1:${server.port} is this instance's analytics; refused`,
+    );
     expect(server.hits).toEqual([]);
   });
 

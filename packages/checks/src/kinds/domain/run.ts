@@ -42,7 +42,11 @@ async function lookUp(def: DomainCheck, url: URL, budget: AttemptBudget, egress:
   let at = url;
   for (let hop = 0; ; hop++) {
     const res = await exchange(
-      { url: at, method: "GET", headers: { accept: "application/rdap+json, application/json", "user-agent": "Vigil-Checks/1.0 (uptime monitor)" } },
+      {
+        url: at,
+        method: "GET",
+        headers: { accept: "application/rdap+json, application/json", "user-agent": "Vigil-Checks/1.0 (uptime monitor)" },
+      },
       { signal: budget.signal, maxBodyBytes: 1 << 20, egress },
     );
     const latencyMs = budget.elapsed();
@@ -53,10 +57,12 @@ async function lookUp(def: DomainCheck, url: URL, budget: AttemptBudget, egress:
     const location = res.headers.location;
     if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === "string" && hop < MAX_REDIRECTS) {
       at = new URL(location, at);
-      if (at.protocol !== "https:" && at.protocol !== "http:") return { ok: false, message: `RDAP redirect to ${at.protocol} refused`, latencyMs };
+      if (at.protocol !== "https:" && at.protocol !== "http:")
+        return { ok: false, message: `RDAP redirect to ${at.protocol} refused`, latencyMs };
       continue;
     }
-    if (res.statusCode === 404) return { ok: false, message: `${def.domain} not found in the registry (RDAP 404 from ${at.origin})`, latencyMs };
+    if (res.statusCode === 404)
+      return { ok: false, message: `${def.domain} not found in the registry (RDAP 404 from ${at.origin})`, latencyMs };
     if (res.statusCode !== 200) return { ok: false, message: `RDAP server ${at.origin} answered ${res.statusCode}`, latencyMs };
     let doc: unknown;
     try {

@@ -3,8 +3,8 @@ import { isIP, connect as netConnect, type Socket } from "node:net";
 import { type TLSSocket, connect as tlsConnect } from "node:tls";
 import type { EgressPolicy } from "@vigil/egress";
 import { type buildConnector, Client } from "undici";
-import { allowedAddresses, fixedLookup } from "../../dns";
 import { describePeer } from "../../certificate";
+import { allowedAddresses, fixedLookup } from "../../dns";
 import type { CertificateInfo, CheckTimings } from "../../schema";
 
 /** Where an exchange was when it stopped; names the step in timeout and error messages. */

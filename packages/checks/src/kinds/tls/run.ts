@@ -61,9 +61,7 @@ export async function runTlsCheck(def: TlsCheck, opts: AttemptOptions = {}): Pro
     const stopped = budget.stopMessage(phase === "starttls" ? `STARTTLS (${def.starttls}) with ${target}` : `TLS ${phase} with ${target}`);
     const message =
       stopped ??
-      (phase === "starttls"
-        ? `STARTTLS (${def.starttls}) with ${target} failed: ${messageOf(err)}`
-        : describeConnectError(err, target));
+      (phase === "starttls" ? `STARTTLS (${def.starttls}) with ${target} failed: ${messageOf(err)}` : describeConnectError(err, target));
     return errorResult(message, budget.elapsed(), { ...t, total: budget.elapsed() });
   };
   try {
@@ -88,7 +86,10 @@ export async function runTlsCheck(def: TlsCheck, opts: AttemptOptions = {}): Pro
     const latencyMs = (t.connect ?? 0) + t.tls;
     const assertions = def.assertions.some((a) => a.kind === "certificate" && a.property === "valid")
       ? def.assertions
-      : [{ kind: "certificate", property: "valid", compare: "eq", target: true, severity: "error" } as CertificateAssertion, ...def.assertions];
+      : [
+          { kind: "certificate", property: "valid", compare: "eq", target: true, severity: "error" } as CertificateAssertion,
+          ...def.assertions,
+        ];
     const outcomes = assertions.map((a) =>
       a.kind === "certificate" ? judgeCertificate(a, certificate) : latency(a, { latencyMs } as Parameters<typeof latency>[1]),
     );

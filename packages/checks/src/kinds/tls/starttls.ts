@@ -40,9 +40,19 @@ export async function startTls(socket: Socket, protocol: NonNullable<TlsCheck["s
     socket.write("STARTTLS\r\n");
     await expectLine(socket, final, (l) => l.startsWith("220"), "STARTTLS");
   } else if (protocol === "imap") {
-    await expectLine(socket, (l) => l.startsWith("* "), (l) => /^\* (OK|PREAUTH)/i.test(l), "greeting");
+    await expectLine(
+      socket,
+      (l) => l.startsWith("* "),
+      (l) => /^\* (OK|PREAUTH)/i.test(l),
+      "greeting",
+    );
     socket.write("V1 STARTTLS\r\n");
-    await expectLine(socket, (l) => l.startsWith("V1 "), (l) => /^V1 OK/i.test(l), "STARTTLS");
+    await expectLine(
+      socket,
+      (l) => l.startsWith("V1 "),
+      (l) => /^V1 OK/i.test(l),
+      "STARTTLS",
+    );
   } else {
     // SSLRequest: length 8, then the code 80877103; the server answers one byte, S (go on) or N (no TLS).
     const request = Buffer.alloc(8);

@@ -56,7 +56,9 @@ describe("certificates on HTTPS checks", () => {
     const result = await runCheck(https(server.port, []));
     expect(requests).toBe(0);
     expect(result.status).toBe("error");
-    expect(result.errorMessage).toMatch(/^TLS handshake with 127\.0\.0\.1:\d+ failed: self[- ]signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/);
+    expect(result.errorMessage).toMatch(
+      /^TLS handshake with 127\.0\.0\.1:\d+ failed: self[- ]signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/,
+    );
   });
 
   it("degraded 21 days before expiry and an error at 7: a certificate 60 days out passes, 5 days out is an error", async () => {
@@ -98,7 +100,11 @@ describe("certificates on HTTPS checks", () => {
   });
 
   it("a certificate assertion with the wrong comparison or target type names the rule", () => {
-    const r = HttpCheck.safeParse({ kind: "http", url: "https://x", assertions: [{ kind: "certificate", property: "expiresIn", compare: "contains", target: "x" }] });
+    const r = HttpCheck.safeParse({
+      kind: "http",
+      url: "https://x",
+      assertions: [{ kind: "certificate", property: "expiresIn", compare: "contains", target: "x" }],
+    });
     expect(r.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`)).toEqual([
       "assertions.0.compare: must be one of gt, gte, lt, lte for expiresIn",
       "assertions.0.target: must be a number of days for expiresIn",
@@ -116,7 +122,9 @@ describe("TLS checks", () => {
     expect(strict.status).toBe("error");
     expect(strict.errorMessage).toBe("TLS: certificate valid: expected eq true, got false (DEPTH_ZERO_SELF_SIGNED_CERT)");
     expect(strict.certificate?.subject).toBe("CN=localhost, O=Vigil Test CA");
-    const told = await runCheck(tlsCheck(server.port, { assertions: [{ kind: "certificate", property: "valid", target: false }, ...expiry] }));
+    const told = await runCheck(
+      tlsCheck(server.port, { assertions: [{ kind: "certificate", property: "valid", target: false }, ...expiry] }),
+    );
     expect(told.status).toBe("success");
     expect(told.latencyMs).toBeGreaterThan(0);
     expect(told.timings?.tls).toBeGreaterThan(0);
@@ -124,18 +132,27 @@ describe("TLS checks", () => {
 
   it("a TLS monitor on a certificate 5 days from expiry is an error naming the days", async () => {
     const server = await use(listenTls(soon));
-    const result = await runCheck(tlsCheck(server.port, { assertions: [{ kind: "certificate", property: "valid", target: false }, ...expiry] }));
+    const result = await runCheck(
+      tlsCheck(server.port, { assertions: [{ kind: "certificate", property: "valid", target: false }, ...expiry] }),
+    );
     expect(result.status).toBe("error");
-    expect(result.errorMessage).toMatch(/^TLS: certificate expiresIn: expected gt 21 days, got 5 days .*; certificate expiresIn: expected gt 7 days, got 5 days/);
+    expect(result.errorMessage).toMatch(
+      /^TLS: certificate expiresIn: expected gt 21 days, got 5 days .*; certificate expiresIn: expected gt 7 days, got 5 days/,
+    );
   });
 
-  it.each(["smtp", "imap", "postgres"] as const)("STARTTLS over %s upgrades the plain connection and reads the certificate", async (protocol) => {
-    const server = await use(listenStartTls(later, protocol));
-    const result = await runCheck(tlsCheck(server.port, { starttls: protocol, assertions: [{ kind: "certificate", property: "valid", target: false }] }));
-    expect(result.errorMessage).toBeUndefined();
-    expect(result.status).toBe("success");
-    expect(result.certificate?.sans).toEqual(["localhost", "127.0.0.1"]);
-  });
+  it.each(["smtp", "imap", "postgres"] as const)(
+    "STARTTLS over %s upgrades the plain connection and reads the certificate",
+    async (protocol) => {
+      const server = await use(listenStartTls(later, protocol));
+      const result = await runCheck(
+        tlsCheck(server.port, { starttls: protocol, assertions: [{ kind: "certificate", property: "valid", target: false }] }),
+      );
+      expect(result.errorMessage).toBeUndefined();
+      expect(result.status).toBe("success");
+      expect(result.certificate?.sans).toEqual(["localhost", "127.0.0.1"]);
+    },
+  );
 
   it("a STARTTLS server that never answers times out naming the STARTTLS phase", async () => {
     const server = await use(listenTls(later)); // speaks TLS only: waits for a ClientHello, never greets
