@@ -224,6 +224,7 @@ export async function listMonitorPage(db: Db, workspaceId: number, query: Partia
             url: monitor.url,
             host: monitor.host,
             port: monitor.port,
+            settings: monitor.settings,
             frequency: monitor.frequency,
             regions: monitor.regions,
             tags: monitor.tags,
@@ -440,11 +441,19 @@ export async function monitorIncidents(
 }
 
 /** A saved monitor as a probe runs it (secret header values included: they never leave the server side). */
-export async function monitorCheck(db: Db, workspaceId: number, id: number): Promise<{ regions: string[]; check: CheckDefinition }> {
+export async function monitorCheck(
+  db: Db,
+  workspaceId: number,
+  id: number,
+): Promise<{ regions: string[]; check: CheckDefinition; target: string }> {
   const [row] = await db
     .select()
     .from(monitor)
     .where(and(eq(monitor.id, id), eq(monitor.workspaceId, workspaceId), isNull(monitor.deletedAt)));
   if (!row) throw new NotFoundError("monitor", id);
-  return { regions: row.regions, check: toCheckDefinition(toInput(toMonitor({ ...row, otelHeaders: null }, [], { reveal: true }))) };
+  return {
+    regions: row.regions,
+    check: toCheckDefinition(toInput(toMonitor({ ...row, otelHeaders: null }, [], { reveal: true }))),
+    target: monitorTarget(row),
+  };
 }

@@ -1,4 +1,4 @@
-import { kindOf } from "@vigil/api-contract";
+import { monitorTarget } from "@vigil/api-contract";
 import { getMonitor, monitorEvents, monitorIncidents, monitorLocationStates, NotFoundError, recentResults } from "@vigil/core";
 import { ArrowLeft, BellOff, ChartLine, CloudOff, Download, ListX, Pencil, ShieldCheck } from "lucide-react";
 import Link from "next/link";
@@ -59,7 +59,7 @@ export default async function MonitorDetail({
     return s ? `${base}?${s}` : base;
   };
   // What the monitor checks, as alerts name it (the registry's words for every kind but HTTP, which adds its method).
-  const target = mon.kind === "http" ? `${mon.request.method} ${mon.request.url}` : kindOf(mon.kind).target(kindOf(mon.kind).toRow(mon));
+  const target = mon.kind === "http" ? `${mon.request.method} ${mon.request.url}` : monitorTarget(mon);
   const series =
     range === "1h"
       ? locations.map((l, i) => ({ key: `latency_${i}`, label: `${l.name} latency`, color: colorOf(i) }))
