@@ -111,12 +111,21 @@ export function listenStartTls(certificate: { cert: string; key: string }, proto
   return track(server, "127.0.0.1");
 }
 
-/** A plain TLS server (no HTTP) with `certificate`. */
-export function listenTls(certificate: { cert: string; key: string }): Promise<Running> {
+/** A plain TLS server (no HTTP) with `certificate`; `use` swaps the certificate for later connections. */
+export async function listenTls(certificate: {
+  cert: string;
+  key: string;
+}): Promise<Running & { use: (c: { cert: string; key: string }) => void }> {
+  let current = certificate;
   const server = createNetServer((socket) => {
     socket.on("error", () => {});
-    const secure = new TLSSocket(socket, { isServer: true, ...certificate });
+    const secure = new TLSSocket(socket, { isServer: true, ...current });
     secure.on("error", () => socket.destroy());
   });
-  return track(server, "127.0.0.1");
+  const running = await track(server, "127.0.0.1");
+  return Object.assign(running, {
+    use: (c: { cert: string; key: string }) => {
+      current = c;
+    },
+  });
 }
