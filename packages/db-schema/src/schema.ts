@@ -224,6 +224,8 @@ export const monitorLocationStatus = sqliteTable(
     latencyMs: integer("latency_ms"),
     statusCode: integer("status_code"),
     errorMessage: text("error_message"),
+    /** When the peer certificate this location last saw ends (HTTPS and TLS checks), epoch ms. */
+    certNotAfter: integer("cert_not_after"),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.monitorId, t.locationId] })],

@@ -1,8 +1,17 @@
 import { monitorTarget } from "@vigil/api-contract";
-import { getMonitor, monitorEvents, monitorIncidents, monitorLocationStates, NotFoundError, recentResults } from "@vigil/core";
+import {
+  certificateNotAfter,
+  getMonitor,
+  monitorEvents,
+  monitorIncidents,
+  monitorLocationStates,
+  NotFoundError,
+  recentResults,
+} from "@vigil/core";
 import { ArrowLeft, BellOff, ChartLine, CloudOff, Download, ListX, Pencil, ShieldCheck } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { CertDays } from "../../../../../components/cert-days";
 import { MonitorActions } from "../../../../../components/monitor-actions";
 import { AutoRefresh, LatencyChart } from "../../../../../components/monitor-charts";
 import { HEALTH_HINT, HealthBadge } from "../../../../../components/monitor-health";
@@ -44,11 +53,12 @@ export default async function MonitorDetail({
   const before = beforeRaw && /^\d{1,15}$/.test(beforeRaw) ? Number(beforeRaw) : undefined;
   const now = Date.now();
   const locations = await monitorLocationStates(db, ws, mon);
-  const [chart, results, events, incidents] = await Promise.all([
+  const [chart, results, events, incidents, certNotAfter] = await Promise.all([
     latencyChart(ws, mon.id, locations, range, now),
     recentResults(db, ws, mon.id, { before, limit: 20 }),
     monitorEvents(db, ws, mon.id, 20),
     monitorIncidents(db, ws, mon.id, 10, now),
+    certificateNotAfter(db, ws, mon.id),
   ]);
   const base = `/w/${ws}/monitors/${mon.id}`;
   const link = (change: Record<string, string | undefined>) => {
@@ -89,6 +99,7 @@ export default async function MonitorDetail({
           <p className="mt-1 truncate font-mono text-sm text-zinc-600" title={target}>
             {target}
           </p>
+          <CertDays notAfter={certNotAfter} now={now} />
           <p className="mt-1 text-sm text-zinc-500">
             {mon.kind.toUpperCase()} · every {mon.frequency} · {mon.regions.map(regionLabel).join(", ")} · {HEALTH_HINT[mon.health]}
           </p>
