@@ -1,5 +1,7 @@
 // The new check kinds on real processes: each target goes bad → one error webhook; back → one recovered.
+
 import {
+  listenHttps,
   listenTls,
   makeCertificate,
   type Running,
@@ -9,6 +11,7 @@ import {
   type TestDnsServer,
   type TestRdapServer,
 } from "@vigil/checks/testing";
+import { certificateNotAfter } from "@vigil/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Stack, startStack, until, WebhookReceiver } from "./harness";
 
@@ -21,18 +24,19 @@ describe("TLS, DNS and domain monitors, end to end", () => {
   let dns: TestDnsServer;
   let rdap: TestRdapServer;
   let tls: Running & { use: (c: TestCertificate) => void };
+  let web: Running;
   let fresh: TestCertificate;
   let dying: TestCertificate;
 
   beforeAll(async () => {
     [fresh, dying] = await Promise.all([makeCertificate(60), makeCertificate(5)]);
-    [dns, rdap, tls] = await Promise.all([startDnsServer(), startRdapServer(), listenTls(fresh), hook.start()]);
+    [dns, rdap, tls, web] = await Promise.all([startDnsServer(), startRdapServer(), listenTls(fresh), listenHttps(fresh), hook.start()]);
     dns.zone.set("api.example.test", [{ type: "A", address: "192.0.2.10" }]);
     stack = await startStack(["iad"]);
   }, 180_000);
   afterAll(async () => {
     await stack?.close();
-    await Promise.all([hook.stop(), dns?.close(), rdap?.close(), tls?.close()]);
+    await Promise.all([hook.stop(), dns?.close(), rdap?.close(), tls?.close(), web?.close()]);
   });
 
   it("each kind alerts once when its target goes bad and once when it is back, with the spec's payload", { timeout: 420_000 }, async () => {
@@ -68,6 +72,12 @@ describe("TLS, DNS and domain monitors, end to end", () => {
       }),
       domain: await create({ key: "domain", kind: "domain", request: { domain: "vigil-e2e.test", rdapUrl: rdap.base, alertDays: 30 } }),
     };
+    const https = await create({
+      key: "website",
+      kind: "http",
+      request: { url: `https://127.0.0.1:${web.port}/` },
+      assertions: [{ kind: "certificate", property: "valid", target: false }],
+    });
     // The API shows each monitor as it was given.
     const shown = await stack.api("GET", `/v1/monitors/${ids.dns}`);
     expect(shown.body.request).toEqual({ name: "api.example.test", recordType: "A", resolver: `127.0.0.1:${dns.port}` });

@@ -2,6 +2,7 @@ import { EgressPolicy } from "@vigil/egress";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCheck } from "../../index";
 import { startDnsServer, type TestDnsServer } from "../../testing/dns-server";
+import { checkKinds } from "../index";
 import { DnsCheck, DnsRequest } from "./index";
 
 const servers: TestDnsServer[] = [];
@@ -144,6 +145,17 @@ describe("DNS checks", () => {
     expect(result.status).toBe("error");
     expect(result.errorMessage).toBe(`DNS: target 127.0.0.1:${server.port} is this instance's redis; refused`);
     expect(server.queries).toEqual([]);
+  });
+
+  it("its OTLP attributes name the question and the resolver", async () => {
+    const server = await zone();
+    const def = check(server, { name: "api.example.test", recordType: "AAAA" });
+    expect(checkKinds.dns.attributes(def, await runCheck(def))).toEqual({
+      "dns.question.name": "api.example.test",
+      "dns.question.type": "AAAA",
+      "server.address": "127.0.0.1",
+      "server.port": server.port,
+    });
   });
 
   it("bad fields are refused naming the field and the rule", () => {

@@ -4,6 +4,7 @@ import { HttpCheck } from "../../contract";
 import { runCheck } from "../../index";
 import { listenHttps, listenStartTls, listenTls, makeCertificate, type TestCertificate } from "../../testing/certs";
 import type { Running } from "../../testing/servers";
+import { checkKinds } from "../index";
 import { TlsCheck, TlsRequest } from "./index";
 
 let soon: TestCertificate;
@@ -165,6 +166,20 @@ describe("TLS checks", () => {
     const policy = await EgressPolicy.create({ instance: [{ name: "database", url: `http://127.0.0.1:${server.port}` }] });
     const result = await runCheck(tlsCheck(server.port), { egress: policy });
     expect(result.errorMessage).toBe(`target 127.0.0.1:${server.port} is this instance's database; refused`);
+  });
+
+  it("its OTLP attributes name the server and the certificate as the semantic conventions do", async () => {
+    const server = await use(listenTls(later));
+    const def = tlsCheck(server.port, { sni: "localhost", assertions: [{ kind: "certificate", property: "valid", target: false }] });
+    const result = await runCheck(def);
+    expect(checkKinds.tls.attributes(def, result)).toEqual({
+      "server.address": "127.0.0.1",
+      "server.port": server.port,
+      "tls.client.server_name": "localhost",
+      "tls.server.subject": "CN=localhost, O=Vigil Test CA",
+      "tls.server.issuer": "CN=localhost, O=Vigil Test CA",
+      "tls.server.not_after": new Date(result.certificate!.notAfter).toISOString(),
+    });
   });
 
   it("bad fields are refused naming the field", () => {
