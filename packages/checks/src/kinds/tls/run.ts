@@ -69,17 +69,27 @@ export async function runTlsCheck(def: TlsCheck, opts: AttemptOptions = {}): Pro
     if (!isIP(def.host)) t.dns = budget.elapsed();
     phase = "connect";
     const connectStart = budget.elapsed();
-    socket = netConnect({ host: def.host, port: def.port, lookup: fixedLookup(addresses), autoSelectFamily: addresses.length > 1 });
-    await once(socket, "connect", budget.signal);
-    t.connect = budget.elapsed() - connectStart;
+    const target = { host: def.host, port: def.port, lookup: fixedLookup(addresses), autoSelectFamily: addresses.length > 1 };
+    const servername = def.sni ?? (isIP(def.host) ? undefined : def.host);
+    const tlsOptions = { ...(servername && { servername }), rejectUnauthorized: false };
+    let tlsStart: number;
     if (def.starttls) {
+      socket = netConnect(target);
+      await once(socket, "connect", budget.signal);
+      t.connect = budget.elapsed() - connectStart;
       phase = "starttls";
       await bounded(startTls(socket, def.starttls), budget.signal);
+      phase = "tls";
+      tlsStart = budget.elapsed();
+      secure = tlsConnect({ socket, ...tlsOptions });
+    } else {
+      // TLS from the first byte: one socket, its TCP connect timed apart from the handshake.
+      secure = tlsConnect({ ...target, ...tlsOptions });
+      await once(secure, "connect", budget.signal);
+      t.connect = budget.elapsed() - connectStart;
+      phase = "tls";
+      tlsStart = budget.elapsed();
     }
-    phase = "tls";
-    const tlsStart = budget.elapsed();
-    const servername = def.sni ?? (isIP(def.host) ? undefined : def.host);
-    secure = tlsConnect({ socket, ...(servername && { servername }), rejectUnauthorized: false });
     await once(secure, "secureConnect", budget.signal);
     t.tls = budget.elapsed() - tlsStart;
     const certificate = describePeer(secure);
