@@ -40,18 +40,26 @@ export async function startDnsServer(host = "127.0.0.1"): Promise<TestDnsServer>
           response.answers.push({ ...r, name: question!.name, type: Packet.TYPE[r.type], class: Packet.CLASS.IN, ttl: 60 } as never);
       send(response);
     };
-  const udp = dns2.createUDPServer(handle("udp"));
-  const tcp = dns2.createTCPServer(handle("tcp"));
-  await udp.listen(0, host);
-  const port = (udp.address() as { port: number }).port;
-  await new Promise<void>((resolve, reject) => {
-    tcp.once("error", reject);
-    tcp.listen(port, host, () => resolve());
-  });
-  return Object.assign(state, {
-    port,
-    close: async () => {
-      await Promise.all([new Promise((r) => udp.close(() => r(undefined))), new Promise((r) => tcp.close(() => r(undefined)))]);
-    },
-  });
+  // One port for both: the OS picks a free UDP port, and TCP takes the same number (another try if it is taken).
+  for (let attempt = 1; ; attempt++) {
+    const udp = dns2.createUDPServer(handle("udp"));
+    const tcp = dns2.createTCPServer(handle("tcp"));
+    await udp.listen(0, host);
+    const port = (udp.address() as { port: number }).port;
+    const listening = await new Promise<boolean>((resolve) => {
+      tcp.once("error", () => resolve(false));
+      tcp.listen(port, host, () => resolve(true));
+    });
+    if (!listening) {
+      await new Promise((r) => udp.close(() => r(undefined)));
+      if (attempt < 10) continue;
+      throw new Error("no port free for both UDP and TCP");
+    }
+    return Object.assign(state, {
+      port,
+      close: async () => {
+        await Promise.all([new Promise((r) => udp.close(() => r(undefined))), new Promise((r) => tcp.close(() => r(undefined)))]);
+      },
+    });
+  }
 }
