@@ -87,10 +87,15 @@ describe("TLS, DNS and domain monitors, end to end", () => {
         (await stack.db.$client.execute({ sql: "select count(*) as n from check_result where monitor_id = ?", args: [id] })).rows[0]!.n,
       );
     await until(
-      "first results of the DNS and TLS monitors",
-      async () => (await results(ids.dns)) > 0 && (await results(ids.tls)) > 0,
+      "first results of the DNS, TLS and HTTPS monitors",
+      async () => (await results(ids.dns)) > 0 && (await results(ids.tls)) > 0 && (await results(https)) > 0,
       90_000,
     );
+    // The certificate's end is kept for the dashboard's "days left", for HTTPS and TLS monitors alike.
+    const notAfter = Math.floor(fresh.notAfter.getTime() / 1000) * 1000;
+    expect(await certificateNotAfter(stack.db, stack.workspaceId, https)).toBe(notAfter);
+    expect(await certificateNotAfter(stack.db, stack.workspaceId, ids.tls)).toBe(notAfter);
+    expect(await certificateNotAfter(stack.db, stack.workspaceId + 1, ids.tls)).toBeNull();
     expect(hook.of(ids.dns)).toEqual([]);
     expect(hook.of(ids.tls)).toEqual([]);
 

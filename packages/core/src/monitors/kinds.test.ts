@@ -94,9 +94,7 @@ describe("TLS, DNS and domain monitors", () => {
     expect(await refused({ name: "api.example.com", recordType: "PTR" }, "dns")).toEqual([
       { path: "request.recordType", message: "must be one of A, AAAA, CNAME, MX, TXT, NS, SOA, CAA, SRV" },
     ]);
-    expect(await refused({ host: "mail.example.com", port: 0 }, "tls")).toEqual([
-      { path: "request.port", message: "must be 1-65535" },
-    ]);
+    expect(await refused({ host: "mail.example.com", port: 0 }, "tls")).toEqual([{ path: "request.port", message: "must be 1-65535" }]);
     expect(await refused({ domain: "example.com", rdapUrl: "file:///etc/passwd" }, "domain")).toEqual([
       { path: "request.rdapUrl", message: "must be an http:// or https:// RDAP base URL" },
     ]);
