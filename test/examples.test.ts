@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { monitorsJsonSchema, parseMonitorsYaml } from "@vigil/monitors-yaml";
+import { monitorsJsonSchema, parseMonitorsYaml, serializeMonitorsYaml } from "@vigil/monitors-yaml";
 import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -17,5 +17,17 @@ describe("examples/monitors.yaml", () => {
     const first = readFileSync(`${root}examples/monitors.yaml`, "utf8").split("\n")[0];
     expect(first).toBe("# yaml-language-server: $schema=./vigil.schema.json");
     expect(JSON.parse(readFileSync(`${root}examples/vigil.schema.json`, "utf8"))).toEqual(monitorsJsonSchema());
+  });
+});
+
+describe("examples/check-kinds.yaml", () => {
+  it("holds one valid monitor of each kind beyond HTTP and TCP, and writes back to the same monitors", () => {
+    const text = readFileSync(`${root}examples/check-kinds.yaml`, "utf8");
+    const out = parseMonitorsYaml(text, "examples/check-kinds.yaml");
+    if (!out.ok) expect.fail(out.errors.map((e) => JSON.stringify(e)).join("\n"));
+    expect(out.monitors.map((m) => m.kind)).toEqual(["http", "tls", "dns", "dns", "domain"]);
+    const again = parseMonitorsYaml(serializeMonitorsYaml(out.monitors), "again.yaml");
+    if (!again.ok) expect.fail(again.errors.map((e) => JSON.stringify(e)).join("\n"));
+    expect(again.monitors).toEqual(out.monitors);
   });
 });

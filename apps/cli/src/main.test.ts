@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { CHECK_KINDS } from "@vigil/api-contract";
 import { parseMonitorsYaml } from "@vigil/monitors-yaml";
 import { mutate, prng, VALID_FILE } from "@vigil/monitors-yaml/testing";
 import { describe, expect, it } from "vitest";
@@ -69,7 +70,7 @@ describe("vigil schema", () => {
     expect(await run(["schema"], t.io)).toBe(0);
     const schema = JSON.parse(t.stdout());
     expect(schema.$schema).toBe("http://json-schema.org/draft-07/schema#");
-    expect(schema.additionalProperties.oneOf).toHaveLength(2);
+    expect(schema.additionalProperties.oneOf).toHaveLength(CHECK_KINDS.length);
   });
 });
 

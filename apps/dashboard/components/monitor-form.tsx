@@ -1,5 +1,5 @@
 "use client";
-import { isSecretHeader, originOf } from "@vigil/api-contract";
+import { CHECK_KINDS, checkKinds, hasAssertions, isSecretHeader, originOf, requestFields } from "@vigil/api-contract";
 import { FlaskConical, Plus, Save, Sparkles, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { type FormEvent, type ReactNode, startTransition, useActionState, useEffect, useRef, useState } from "react";
@@ -8,6 +8,8 @@ import {
   ASSERTION_KINDS,
   type AssertionKind,
   type AssertionRow,
+  CERTIFICATE_COMPARATORS,
+  CERTIFICATE_PROPERTIES,
   COMPARATOR_LABEL,
   COMPARATORS_OF,
   type Draft,
@@ -160,7 +162,7 @@ function AssertionBuilder({
       {rows.map((a, i) => {
         const err = (f: string) => fields[`assertion.${i}.${f}`];
         const rowError = err("target") ?? err("compare") ?? err("key") ?? err("path") ?? fields[`assertion.${i}`];
-        const ops = COMPARATORS_OF[a.kind];
+        const ops = a.kind === "certificate" ? CERTIFICATE_COMPARATORS[a.property]! : COMPARATORS_OF[a.kind];
         const noTarget = a.compare === "empty" || a.compare === "not_empty";
         return (
           <div
@@ -172,9 +174,11 @@ function AssertionBuilder({
             <div
               className={cx(
                 "grid items-center gap-2",
-                a.kind === "header" || a.kind === "jsonBody"
-                  ? "sm:grid-cols-[10rem_10rem_10rem_minmax(0,1fr)_auto]"
-                  : "sm:grid-cols-[10rem_10rem_minmax(0,1fr)_auto]",
+                a.kind === "certificate"
+                  ? "sm:grid-cols-[10rem_10rem_8rem_minmax(0,1fr)_8rem_auto]"
+                  : a.kind === "header" || a.kind === "jsonBody"
+                    ? "sm:grid-cols-[10rem_10rem_10rem_minmax(0,1fr)_auto]"
+                    : "sm:grid-cols-[10rem_10rem_minmax(0,1fr)_auto]",
               )}
             >
               <Select
@@ -202,6 +206,24 @@ function AssertionBuilder({
                   onChange={(e) => set(i, { key: e.target.value })}
                   className="font-mono"
                 />
+              ) : null}
+              {a.kind === "certificate" ? (
+                <Select
+                  name={`assertion.${i}.property`}
+                  aria-label={`Assertion ${i + 1} certificate property`}
+                  value={a.property}
+                  invalid={!!err("property")}
+                  onChange={(e) => {
+                    const property = e.target.value;
+                    set(i, { property, compare: CERTIFICATE_COMPARATORS[property]![0]!, target: property === "valid" ? "true" : "" });
+                  }}
+                >
+                  {CERTIFICATE_PROPERTIES.map(([p, label]) => (
+                    <option key={p} value={p}>
+                      {label}
+                    </option>
+                  ))}
+                </Select>
               ) : null}
               {a.kind === "jsonBody" ? (
                 <Input
@@ -240,7 +262,13 @@ function AssertionBuilder({
                         ? "ms, e.g. 800"
                         : a.kind === "jsonBody"
                           ? 'ok, 42, true, null or "quoted"'
-                          : "text"
+                          : a.kind === "certificate"
+                            ? a.property === "expiresIn"
+                              ? "days, e.g. 21"
+                              : a.property === "valid"
+                                ? "true or false"
+                                : "text, e.g. Let's Encrypt"
+                            : "text"
                   }
                   value={a.target}
                   invalid={!!err("target")}
@@ -249,6 +277,17 @@ function AssertionBuilder({
                   className="font-mono"
                 />
               )}
+              {a.kind === "certificate" ? (
+                <Select
+                  name={`assertion.${i}.severity`}
+                  aria-label={`Assertion ${i + 1} when it fails`}
+                  value={a.severity}
+                  onChange={(e) => set(i, { severity: e.target.value })}
+                >
+                  <option value="error">error</option>
+                  <option value="degraded">degraded</option>
+                </Select>
+              ) : null}
               <button
                 type="button"
                 className={buttonClass("ghost", "h-8 justify-self-end px-2")}
@@ -276,6 +315,74 @@ function AssertionBuilder({
         </button>
       </div>
     </div>
+  );
+}
+
+const KIND_LABEL: Record<string, string> = { http: "HTTP", tcp: "TCP", tls: "TLS", dns: "DNS", domain: "Domain" };
+
+/** A kind without a form of its own: its request fields and assertions drawn from the registry. */
+function RegistryFields({ d, set, f }: { d: Draft; set: (patch: Partial<Draft>) => void; f: (name: string) => string | undefined }) {
+  const kind = checkKinds[d.kind];
+  const assertionErrors = Object.entries({ assertions: f("assertions") })
+    .concat(
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => [
+        `assertion ${i + 1}`,
+        f(`assertion.${i}`) ?? f(`assertion.${i}.target`) ?? f(`assertion.${i}.kind`) ?? f(`assertion.${i}.compare`),
+      ]),
+    )
+    .filter(([, e]) => e)
+    .map(([k, e]) => `${k}: ${e}`);
+  return (
+    <>
+      <div className="grid gap-4 sm:grid-cols-2">
+        {requestFields(kind).map((field) => {
+          const name = `request.${field.name}`;
+          const error = f(field.name);
+          const value = d.request[field.name] ?? "";
+          const onChange = (v: string) => set({ request: { ...d.request, [field.name]: v } });
+          return (
+            <Field key={field.name} label={field.name} name={name} error={error} hint={field.required ? undefined : "Optional."}>
+              {field.type === "choice" ? (
+                <Select id={name} name={name} value={value} onChange={(e) => onChange(e.target.value)} invalid={!!error}>
+                  {field.required ? null : <option value="">{field.placeholder ? `default (${field.placeholder})` : "none"}</option>}
+                  {field.options!.map((o) => (
+                    <option key={o}>{o}</option>
+                  ))}
+                </Select>
+              ) : (
+                <Input
+                  id={name}
+                  name={name}
+                  value={value}
+                  inputMode={field.type === "number" ? "numeric" : undefined}
+                  placeholder={field.placeholder}
+                  onChange={(e) => onChange(e.target.value)}
+                  className="font-mono"
+                  invalid={!!error}
+                />
+              )}
+            </Field>
+          );
+        })}
+      </div>
+      {hasAssertions(kind) ? (
+        <Field
+          label="Assertions (JSON)"
+          name="assertionsJson"
+          error={assertionErrors.join("; ") || undefined}
+          hint='A list as in the YAML, e.g. [{"kind":"certificate","property":"expiresIn","compare":"gt","target":21,"severity":"degraded"}]'
+        >
+          <textarea
+            id="assertionsJson"
+            name="assertionsJson"
+            rows={4}
+            value={d.assertionsJson}
+            onChange={(e) => set({ assertionsJson: e.target.value })}
+            className={cx(textarea, assertionErrors.length ? "border-red-500" : "border-zinc-300")}
+          />
+        </Field>
+      ) : null}
+    </>
   );
 }
 
@@ -378,7 +485,7 @@ export function MonitorForm({
         <fieldset className="grid gap-1.5">
           <legend className="mb-1.5 text-sm font-medium text-zinc-800">Kind</legend>
           <div className="inline-flex w-fit rounded-lg border border-zinc-300 bg-zinc-50 p-0.5" role="radiogroup">
-            {(["http", "tcp"] as const).map((k) => (
+            {CHECK_KINDS.map((k) => (
               <label
                 key={k}
                 className={cx(
@@ -387,7 +494,7 @@ export function MonitorForm({
                 )}
               >
                 <input type="radio" name="kind" value={k} checked={d.kind === k} onChange={() => set({ kind: k })} className="sr-only" />
-                {k === "http" ? "HTTP" : "TCP"}
+                {KIND_LABEL[k] ?? k.toUpperCase()}
               </label>
             ))}
           </div>
@@ -457,12 +564,16 @@ export function MonitorForm({
             Follow redirects
           </label>
         </Section>
-      ) : (
+      ) : d.kind === "tcp" ? (
         <Section title="Target" description="A TCP connection is opened; the check passes when it connects.">
           <div className="grid gap-4 sm:grid-cols-[1fr_9rem]">
             {text("host", "Host", { placeholder: "db.internal", mono: true })}
             {text("port", "Port", { placeholder: "5432", inputMode: "numeric" })}
           </div>
+        </Section>
+      ) : (
+        <Section title="Target" description={`What a ${KIND_LABEL[d.kind] ?? d.kind} check asks; see docs/check-kinds.md.`}>
+          <RegistryFields d={d} set={set} f={f} />
         </Section>
       )}
 

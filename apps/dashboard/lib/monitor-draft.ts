@@ -2,12 +2,17 @@
 // MonitorInput. Pure: the client form and the server actions both use it.
 import {
   type Assertion,
+  CHECK_KINDS,
+  type CheckKindName,
   type CheckResult,
   COMPARATORS,
+  checkKinds,
+  hasAssertions,
   isSecretHeader,
   type Monitor,
   type MonitorInputRaw,
   REDACTED,
+  requestFields,
 } from "@vigil/api-contract";
 
 export type AssertionKind = Assertion["kind"];
@@ -17,7 +22,13 @@ export const ASSERTION_KINDS: { kind: AssertionKind; label: string }[] = [
   { kind: "header", label: "Header" },
   { kind: "jsonBody", label: "JSON body path" },
   { kind: "latency", label: "Latency (ms)" },
+  { kind: "certificate", label: "TLS certificate" },
 ];
+export const CERTIFICATE_PROPERTIES = [
+  ["expiresIn", "days until expiry"],
+  ["issuer", "issuer"],
+  ["valid", "trusted chain"],
+] as const;
 const NUMBER_OPS = ["eq", "not_eq", "gt", "gte", "lt", "lte"] as const;
 const TEXT_OPS = ["eq", "not_eq", "contains", "not_contains", "empty", "not_empty"] as const;
 /** Comparators each kind accepts (the api-contract schemas are the rule; this only narrows the menu). */
@@ -27,6 +38,13 @@ export const COMPARATORS_OF: Record<AssertionKind, readonly string[]> = {
   textBody: TEXT_OPS,
   header: TEXT_OPS,
   jsonBody: COMPARATORS,
+  certificate: COMPARATORS,
+};
+/** The certificate assertion's comparators by property (the schema is the rule). */
+export const CERTIFICATE_COMPARATORS: Record<string, readonly string[]> = {
+  expiresIn: ["gt", "gte", "lt", "lte"],
+  issuer: ["eq", "not_eq", "contains", "not_contains"],
+  valid: ["eq"],
 };
 export const COMPARATOR_LABEL: Record<string, string> = {
   eq: "equals",
@@ -56,9 +74,17 @@ export interface AssertionRow {
   target: string;
   key: string;
   path: string;
+  /** certificate: expiresIn, issuer or valid. */
+  property: string;
+  /** certificate: a failure that only degrades. */
+  severity: string;
 }
 export interface Draft {
-  kind: "http" | "tcp";
+  kind: CheckKindName;
+  /** Request fields of a kind without its own form, by name, as typed. */
+  request: Record<string, string>;
+  /** Assertions of a kind without its own form, as JSON. */
+  assertionsJson: string;
   name: string;
   key: string;
   description: string;
@@ -90,11 +116,15 @@ export const emptyAssertion = (kind: AssertionKind = "statusCode"): AssertionRow
   target: kind === "statusCode" ? "200" : "",
   key: "",
   path: kind === "jsonBody" ? "$." : "",
+  property: "expiresIn",
+  severity: "error",
 });
 
 export function emptyDraft(frequency: string, regions: string[]): Draft {
   return {
     kind: "http",
+    request: {},
+    assertionsJson: "[]",
     name: "",
     key: "",
     description: "",
@@ -181,6 +211,11 @@ export function draftOf(m: Monitor): Draft {
   if (m.kind === "tcp") return { ...common, kind: "tcp", host: m.request.host, port: String(m.request.port), assertions: [] };
   // The form has no heartbeat fields yet: heartbeats are edited through the API, the CLI or YAML.
   if (m.kind === "heartbeat") throw new Error("heartbeat monitors are edited through the API, the CLI or YAML (docs/heartbeats.md)");
+  if (m.kind !== "http") {
+    const request = Object.fromEntries(Object.entries(m.request).map(([k, v]) => [k, v === undefined ? "" : String(v)]));
+    const assertions = "assertions" in m ? m.assertions : [];
+    return { ...common, kind: m.kind, request, assertionsJson: JSON.stringify(assertions, null, 2), assertions: [] };
+  }
   return {
     ...common,
     kind: "http",
@@ -195,6 +230,8 @@ export function draftOf(m: Monitor): Draft {
       target: targetText("target" in a ? a.target : ""),
       key: a.kind === "header" ? a.key : "",
       path: a.kind === "jsonBody" ? a.path : "",
+      property: a.kind === "certificate" ? a.property : "expiresIn",
+      severity: a.kind === "certificate" ? a.severity : "error",
     })),
   };
 }
@@ -227,8 +264,13 @@ const headerRowsOf = (form: FormData, prefix: string): HeaderRow[] =>
 
 /** What the browser posted, as the form's model. */
 export function draftFromForm(form: FormData): Draft {
+  const kind = (CHECK_KINDS as readonly string[]).includes(str(form, "kind")) ? (str(form, "kind") as CheckKindName) : "http";
+  const request: Record<string, string> = {};
+  for (const [name, value] of form.entries()) if (name.startsWith("request.") && typeof value === "string") request[name.slice(8)] = value;
   return {
-    kind: str(form, "kind") === "tcp" ? "tcp" : "http",
+    kind,
+    request,
+    assertionsJson: str(form, "assertionsJson") || "[]",
     name: str(form, "name"),
     key: str(form, "key"),
     description: str(form, "description"),
@@ -244,6 +286,8 @@ export function draftFromForm(form: FormData): Draft {
       target: r.target ?? "",
       key: r.key ?? "",
       path: r.path ?? "",
+      property: r.property ?? "expiresIn",
+      severity: r.severity ?? "error",
     })),
     host: str(form, "host"),
     port: str(form, "port"),
@@ -304,6 +348,27 @@ function assertionInput(a: AssertionRow): Record<string, unknown> {
       return { ...base, key: a.key.trim(), target: a.target };
     case "jsonBody":
       return { ...base, path: a.path.trim(), target: jsonTarget(a.target) };
+    case "certificate":
+      return { ...base, property: a.property, severity: a.severity, target: a.property === "issuer" ? a.target : jsonTarget(a.target) };
+  }
+}
+
+/** A registry-drawn form's request: numbers for number fields, empty fields left out for their defaults. */
+function genericRequest(d: Draft): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of requestFields(checkKinds[d.kind])) {
+    const v = (d.request[f.name] ?? "").trim();
+    if (v !== "") out[f.name] = f.type === "number" ? num(v) : v;
+  }
+  return out;
+}
+
+/** Assertions typed as JSON; text that does not parse is handed on so the schema names the field. */
+function jsonAssertions(text: string): unknown {
+  try {
+    return JSON.parse(text.trim() || "[]");
+  } catch {
+    return text;
   }
 }
 
@@ -325,6 +390,10 @@ export function inputOf(d: Draft): MonitorInputRaw {
   };
   if (d.kind === "tcp") {
     return { ...common, kind: "tcp", request: { host: d.host.trim(), port: num(d.port) as number } };
+  }
+  if (d.kind !== "http") {
+    const assertions = hasAssertions(checkKinds[d.kind]) ? { assertions: jsonAssertions(d.assertionsJson) } : {};
+    return { ...common, kind: d.kind, request: genericRequest(d), ...assertions } as MonitorInputRaw;
   }
   const headers = headerMap(d.headers);
   const marked = d.headers.filter((h) => h.secret && h.name.trim() && !isSecretHeader(h.name.trim())).map((h) => h.name.trim());

@@ -140,6 +140,8 @@ describe("monitor form model", () => {
       target,
       key: "",
       path: "$.a",
+      property: "expiresIn",
+      severity: "error",
     }));
     const input = MonitorInput.parse(inputOf(d));
     expect(input.kind === "http" && input.assertions.map((a) => ("target" in a ? a.target : undefined))).toEqual([

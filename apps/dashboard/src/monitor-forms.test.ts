@@ -6,7 +6,8 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPrivateLocation, getMonitor, listMonitors, setLimits, storedHeaders } from "@vigil/core";
+import { listenTls, makeCertificate, startDnsServer } from "@vigil/checks/testing";
+import { certificateNotAfter, createMonitor, createPrivateLocation, getMonitor, listMonitors, setLimits, storedHeaders } from "@vigil/core";
 import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -242,6 +243,60 @@ describe("monitor form", () => {
     const hit = await until("the probe to check the new monitor", () => api.seen.find((s) => s.url === "/health"), 60_000);
     expect(hit.headers.authorization).toBe("Bearer s3cret-token");
     expect(hit.headers["x-env"]).toBe("test");
+  });
+
+  it("a DNS monitor is made through the form drawn from its registry entry, a bad field named beside it; a TLS monitor's list row shows its certificate's days left", {
+    timeout: 150_000,
+  }, async () => {
+    const dns = await startDnsServer();
+    const tls = await listenTls(await makeCertificate(40));
+    try {
+      dns.zone.set("mail.example.test", [{ type: "MX", priority: 10, exchange: "mx.example.test" }]);
+      const before = await monitorCount();
+      await page.goto(`${dash.url}/w/${ws}/monitors/new`);
+      await page.getByText("DNS", { exact: true }).click();
+      await page.getByLabel("Name", { exact: true }).fill("Mail exchanger");
+      await page.getByLabel("name", { exact: true }).fill("mail.example.test");
+      await page.getByLabel("recordType").selectOption("MX");
+      await page.getByLabel("resolver").fill("127.0.0.1:70000");
+      await page.getByLabel("Assertions (JSON)").fill('[{"kind":"answer","compare":"eq","target":["10 mx.example.test"]}]');
+      await page.getByRole("button", { name: "Create monitor" }).click();
+      await visible(page.getByText("port must be 1-65535"));
+      expect(await monitorCount()).toBe(before);
+      await shot(page, "monitor-form-dns");
+      await page.getByLabel("resolver").fill(`127.0.0.1:${dns.port}`);
+      await page.getByRole("button", { name: "Create monitor" }).click();
+      await page.waitForURL(/\/monitors\?saved=\d+/);
+      const id = Number(new URL(page.url()).searchParams.get("saved"));
+      expect(await getMonitor(db.db, ws, id)).toMatchObject({
+        kind: "dns",
+        request: { name: "mail.example.test", recordType: "MX", resolver: `127.0.0.1:${dns.port}` },
+        assertions: [{ kind: "answer", compare: "eq", target: ["10 mx.example.test"] }],
+      });
+      await until("the probe to ask the DNS server", () => dns.queries.includes("udp mail.example.test MX"), 60_000);
+
+      const t = await createMonitor(
+        db.db,
+        ws,
+        {
+          name: "Mail TLS",
+          kind: "tls",
+          frequency: "30s",
+          regions: ["iad"],
+          request: { host: "127.0.0.1", port: tls.port },
+          assertions: [{ kind: "certificate", property: "valid", target: false }],
+        },
+        "user:1",
+      );
+      await until("the TLS monitor's certificate to be stored", async () => (await certificateNotAfter(db.db, ws, t.id)) !== null, 90_000);
+      await page.goto(`${dash.url}/w/${ws}/monitors`);
+      await visible(page.locator("tr", { hasText: "Mail TLS" }).getByText("certificate: 40 days left"));
+      await shot(page, "monitors-cert-days");
+      await page.goto(`${dash.url}/w/${ws}/monitors/${t.id}`);
+      await visible(page.getByText("certificate: 40 days left"));
+    } finally {
+      await Promise.all([dns.close(), tls.close()]);
+    }
   });
 
   it("a bad URL or a bad frequency shows the rule beside the field and writes nothing", { timeout: 60_000 }, async () => {

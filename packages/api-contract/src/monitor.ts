@@ -101,7 +101,7 @@ type AnyMonitorInput = MonitorInputs[CheckKindName];
 export const MonitorInput = z.preprocess(
   inferKind,
   z.discriminatedUnion("kind", Object.values(monitorInputs) as [AnyMonitorInput, ...AnyMonitorInput[]], {
-    error: `kind must be ${CHECK_KINDS.join(" or ")}`,
+    error: `kind must be one of ${CHECK_KINDS.join(", ")}`,
   }),
 );
 export type MonitorInput = z.infer<typeof MonitorInput>;
@@ -113,7 +113,14 @@ export function toCheckDefinition(m: MonitorInput): CheckDefinition {
   return { kind: m.kind, ...kindOf(m.kind).toCheck(m), ...base } as CheckDefinition;
 }
 
-/** What a monitor's `url` is in alerts: the request URL for HTTP, host:port for TCP. */
-export function monitorTarget(m: { kind: CheckKindName; url?: string | null; host?: string | null; port?: number | null }): string {
-  return kindOf(m.kind).target(m);
+/**
+ * What a monitor's `url` is in alerts, in its kind's words (the request URL for HTTP, host:port for TCP…),
+ * from its stored columns, or from a monitor as the API shows it (with its `request`).
+ */
+export function monitorTarget(m: { kind: CheckKindName } & object): string {
+  const kind = kindOf(m.kind);
+  const request = (m as { request?: unknown }).request;
+  if (typeof request !== "object" || request === null) return kind.target(m);
+  // Only where it goes matters here: headers (stored secrets show as ***) are left out.
+  return kind.target(kind.toRow({ assertions: [], ...m, request: { ...request, headers: {} } } as never));
 }

@@ -11,11 +11,14 @@ export { evaluateAssertions, type ResponseView } from "./assertions";
 export { JsonPathError, parseJsonPath, queryJsonPath } from "./assertions/jsonpath";
 export type { AttemptOptions } from "./budget";
 export * from "./contract";
+export { runDnsCheck } from "./kinds/dns/run";
+export { RDAP_RECHECK_MS, runDomainCheck } from "./kinds/domain/run";
 export { MAX_BODY_BYTES } from "./kinds/http/body";
 export { detectJsonRpcPing, readJsonRpcReply } from "./kinds/http/jsonrpc";
 export { MAX_REDIRECTS } from "./kinds/http/redirect";
 export { runHttpCheck } from "./kinds/http/run";
 export { runTcpCheck } from "./kinds/tcp/run";
+export { runTlsCheck } from "./kinds/tls/run";
 export { backoffMs, MIN_ATTEMPT_MS } from "./retry";
 
 export interface RunCheckOptions {

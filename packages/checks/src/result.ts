@@ -1,5 +1,5 @@
 import { redactUrl } from "./fields";
-import { type CheckResult, type CheckTimings, MAX_MESSAGE_CHARS } from "./schema";
+import { type AssertionOutcome, type CheckResult, type CheckTimings, MAX_MESSAGE_CHARS } from "./schema";
 
 /** Microsecond precision is plenty and keeps stored numbers short. */
 export const roundMs = (ms: number): number => Math.round(ms * 1000) / 1000;
@@ -30,5 +30,20 @@ export function errorResult(message: string, latencyMs: number, timings?: CheckT
     errorMessage: clipMessage(message),
     attempts: 1,
     ...(timings && { timings: roundTimings(timings) }),
+  };
+}
+
+/**
+ * A finished attempt's status from its assertion outcomes: any failed assertion is an error unless it
+ * only degrades; a slow answer degrades. The message names every failure.
+ */
+export function judgeOutcomes(outcomes: AssertionOutcome[], slow: boolean): Pick<CheckResult, "status" | "errorMessage" | "assertions"> {
+  const clipped = outcomes.map((o) => ({ ...o, message: clipMessage(o.message) }));
+  const failed = clipped.filter((o) => !o.ok);
+  const hard = failed.some((o) => o.severity !== "degraded");
+  return {
+    status: hard ? "error" : failed.length > 0 || slow ? "degraded" : "success",
+    ...(failed.length > 0 && { errorMessage: clipMessage(failed.map((o) => o.message).join("; ")) }),
+    assertions: clipped,
   };
 }

@@ -1,8 +1,11 @@
 import type { AttemptOptions } from "./budget";
 import type { CheckDefinition, CheckKindName } from "./kinds";
+import { runDnsCheck } from "./kinds/dns/run";
+import { runDomainCheck } from "./kinds/domain/run";
 import { runHeartbeatCheck } from "./kinds/heartbeat/run";
 import { runHttpCheck } from "./kinds/http/run";
 import { runTcpCheck } from "./kinds/tcp/run";
+import { runTlsCheck } from "./kinds/tls/run";
 import type { CheckResult } from "./schema";
 
 /**
@@ -16,4 +19,7 @@ export const runners: {
   http: runHttpCheck,
   tcp: runTcpCheck,
   heartbeat: runHeartbeatCheck,
+  tls: runTlsCheck,
+  dns: runDnsCheck,
+  domain: runDomainCheck,
 };

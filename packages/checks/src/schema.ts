@@ -23,8 +23,24 @@ export const AssertionOutcome = z.object({
   kind: z.string().max(64, "must be at most 64 characters"),
   ok: z.boolean(),
   message,
+  /** A failure that only degrades the check (e.g. a certificate 21 days from expiry); unset: an error. */
+  severity: z.literal("degraded").optional(),
 });
 export type AssertionOutcome = z.infer<typeof AssertionOutcome>;
+
+/** The peer certificate a TLS handshake showed (HTTPS and TLS checks). */
+export const CertificateInfo = z.object({
+  subject: z.string().max(1000),
+  /** Subject alternative names (DNS names and IP addresses). */
+  sans: z.array(z.string().max(300)).max(100),
+  issuer: z.string().max(1000),
+  /** Epoch ms the certificate stops being valid. */
+  notAfter: z.number(),
+  /** The chain verified against the probe's trusted roots and names the host. */
+  valid: z.boolean(),
+  validationError: z.string().max(300).optional(),
+});
+export type CertificateInfo = z.infer<typeof CertificateInfo>;
 
 /** The outcome of one check (all its attempts). A target's failure is data, never an exception. */
 export const CheckResult = z.object({
@@ -38,5 +54,6 @@ export const CheckResult = z.object({
   assertions: z.array(AssertionOutcome).max(100).optional(),
   /** The body was larger than what checks read (1 MiB); assertions saw only its start. */
   bodyTruncated: z.boolean().optional(),
+  certificate: CertificateInfo.optional(),
 });
 export type CheckResult = z.infer<typeof CheckResult>;

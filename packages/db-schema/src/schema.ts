@@ -224,7 +224,7 @@ export const monitor = sqliteTable(
     body: text("body"),
     followRedirects: integer("follow_redirects", { mode: "boolean" }),
     assertions: json<Assertion[]>("assertions"),
-    // TCP
+    // TCP (and TLS)
     host: text("host"),
     port: integer("port"),
     // Heartbeat: a period or a cron expression (in its zone), and the grace after which silence is down
@@ -232,6 +232,8 @@ export const monitor = sqliteTable(
     hbGraceMs: integer("hb_grace_ms"),
     hbCron: text("hb_cron"),
     hbTimezone: text("hb_timezone"),
+    /** The other kinds' own request fields (DNS, TLS, domain), as each kind's folder defines them. */
+    settings: json<Record<string, unknown>>("settings"),
     // OTLP metric export
     otelEndpoint: text("otel_endpoint"),
     otelHeaders: encryptedJson<HeaderMap>("monitor", "otel_headers"),
@@ -287,6 +289,8 @@ export const monitorLocationStatus = sqliteTable(
     latencyMs: integer("latency_ms"),
     statusCode: integer("status_code"),
     errorMessage: text("error_message"),
+    /** When the peer certificate this location last saw ends (HTTPS and TLS checks), epoch ms. */
+    certNotAfter: integer("cert_not_after"),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.monitorId, t.locationId] })],

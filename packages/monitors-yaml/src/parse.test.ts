@@ -1,3 +1,4 @@
+import { CHECK_KINDS } from "@vigil/api-contract";
 import { describe, expect, it } from "vitest";
 import { parseMonitorsYaml } from "./index";
 
@@ -105,8 +106,8 @@ describe("error messages name file, line, column, key and rule", () => {
   it("an assertion of an unknown kind, or without one", () => {
     const text = http(`${req}  assertions:\n    - { kind: status, compare: eq, target: 200 }\n    - compare: eq\n      target: 200\n`);
     expect(messages(text)).toEqual([
-      'monitors.yaml:8:15 api-health.assertions[0].kind must be one of statusCode, textBody, header, jsonBody, latency (got "status")',
-      "monitors.yaml:9:7 api-health.assertions[1].kind must be one of statusCode, textBody, header, jsonBody, latency (got nothing)",
+      'monitors.yaml:8:15 api-health.assertions[0].kind must be one of statusCode, textBody, header, jsonBody, latency, certificate (got "status")',
+      "monitors.yaml:9:7 api-health.assertions[1].kind must be one of statusCode, textBody, header, jsonBody, latency, certificate (got nothing)",
     ]);
   });
 
@@ -130,7 +131,7 @@ describe("error messages name file, line, column, key and rule", () => {
 
   it("a bad kind, a bad entry key and a bad header name", () => {
     expect(messages("my api!:\n  kind: udp\n  frequency: 1m\n  regions: [ams]\n")).toEqual([
-      'monitors.yaml:2:9 "my api!".kind must be http or tcp or heartbeat (got "udp")',
+      `monitors.yaml:2:9 "my api!".kind must be one of ${CHECK_KINDS.join(", ")} (got "udp")`,
     ]);
     // OpenStatus' own files use keys with spaces; those load. Leading spaces and control characters do not.
     expect(messages(`${http(req).replace("api-health", "api health")}`)).toEqual([]);

@@ -45,6 +45,8 @@ function pick(source: Record<string, unknown>, defaults: Record<string, unknown>
   return out;
 }
 
+const ASSERTION_ORDER = ["kind", "key", "path", "property", "compare", "target", "severity"];
+
 function toEntry(m: AnyMonitor, entryKey: string): Record<string, unknown> {
   const defaults = DEFAULTS[m.kind];
   const entry = pick(m as Record<string, unknown>, defaults, [
@@ -67,7 +69,9 @@ function toEntry(m: AnyMonitor, entryKey: string): Record<string, unknown> {
   if ("url" in m.request) request = { ...request, url: urlPlaceholders(m.request.url, entryKey) };
   entry.request = pick(request, defaults.request, checkKinds[m.kind].requestOrder);
   if ("assertions" in m && m.assertions.length > 0) {
-    entry.assertions = m.assertions.map((a) => pick(a as Record<string, unknown>, {}, ["kind", "key", "path", "compare", "target"]));
+    // Every field an assertion kind has, the usual ones first.
+    const order = (a: object) => [...new Set([...ASSERTION_ORDER, ...Object.keys(a)])];
+    entry.assertions = m.assertions.map((a) => pick(a as Record<string, unknown>, {}, order(a)));
   }
   if (m.openTelemetry) {
     const otel = { ...m.openTelemetry, headers: placeholders(m.openTelemetry.headers, entryKey, true) };

@@ -30,7 +30,7 @@ export async function list(ctx: Ctx, flags: { tag?: string[] } = {}): Promise<nu
       m.active ? "yes" : "no",
       m.health,
       m.tags.join(",") || "-",
-      monitorTarget({ kind: m.kind, ...m.request }),
+      monitorTarget(m),
     ]),
   ];
   ctx.io.stdout(table(rows));

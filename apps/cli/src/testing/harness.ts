@@ -93,8 +93,5 @@ export function stored(input: MonitorInput, id: number): Monitor {
     createdAt: 1_700_000_000_000,
     updatedAt: 1_700_000_000_000,
   };
-  if (input.kind === "http") return { ...common, kind: "http", request: input.request, assertions: input.assertions };
-  return input.kind === "tcp"
-    ? { ...common, kind: "tcp", request: input.request }
-    : { ...common, kind: "heartbeat", request: input.request };
+  return { ...common, kind: input.kind, request: input.request, ...("assertions" in input && { assertions: input.assertions }) } as Monitor;
 }

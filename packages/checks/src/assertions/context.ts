@@ -1,4 +1,4 @@
-import type { AssertionOutcome } from "../schema";
+import type { AssertionOutcome, CertificateInfo } from "../schema";
 import type { Assertion } from "./schema";
 
 /** What assertions look at: the final response of one attempt. */
@@ -12,6 +12,8 @@ export interface ResponseView {
   latencyMs: number;
   /** textBody eq/not_eq compares parsed JSON when both sides parse (JSON-RPC: key order and spacing don't matter). */
   jsonText: boolean;
+  /** The peer certificate (https only). */
+  certificate?: CertificateInfo;
 }
 
 export type Evaluator<A extends Assertion> = (assertion: A, response: ResponseView) => AssertionOutcome;

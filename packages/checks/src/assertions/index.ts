@@ -1,4 +1,5 @@
 import type { AssertionOutcome } from "../schema";
+import { certificate } from "./certificate";
 import type { Evaluator, ResponseView } from "./context";
 import { header } from "./header";
 import { jsonBody } from "./jsonBody";
@@ -16,6 +17,7 @@ const EVALUATORS: { [K in Assertion["kind"]]: Evaluator<Extract<Assertion, { kin
   header,
   jsonBody,
   latency,
+  certificate,
 };
 
 /** Every assertion's outcome, plus the implicit "2xx" when the check states no status code of its own. */

@@ -40,17 +40,46 @@ export const LatencyAssertion = z.object({
   target: z.number().min(0, "must be milliseconds, 0 or more"),
 });
 
+export const CERTIFICATE_PROPERTIES = ["expiresIn", "issuer", "valid"] as const;
+const CERTIFICATE_RULES = {
+  expiresIn: { compares: ["gt", "gte", "lt", "lte"], target: "number", rule: "a number of days" },
+  issuer: { compares: ["eq", "not_eq", "contains", "not_contains"], target: "string", rule: "text" },
+  valid: { compares: ["eq"], target: "boolean", rule: "true or false" },
+} as const;
+
+/**
+ * The peer certificate of an HTTPS or TLS check: days until it expires, its issuer, whether its chain is
+ * trusted. `severity: degraded` makes a failure degrade the check instead of failing it, so "degraded 21
+ * days before expiry, error at 7" is two assertions.
+ */
+export const CertificateAssertion = z
+  .object({
+    kind: z.literal("certificate"),
+    property: z.enum(CERTIFICATE_PROPERTIES, { error: `must be one of ${CERTIFICATE_PROPERTIES.join(", ")}` }),
+    compare: anyCompare.default("eq"),
+    target: z.union([z.number(), z.string(), z.boolean()], { error: "must be a number, text or true/false" }),
+    severity: z.enum(["error", "degraded"], { error: "must be error or degraded" }).default("error"),
+  })
+  .superRefine((a, ctx) => {
+    const rule = CERTIFICATE_RULES[a.property];
+    if (!(rule.compares as readonly string[]).includes(a.compare))
+      ctx.addIssue({ code: "custom", path: ["compare"], message: `must be one of ${rule.compares.join(", ")} for ${a.property}` });
+    if (typeof a.target !== rule.target)
+      ctx.addIssue({ code: "custom", path: ["target"], message: `must be ${rule.rule} for ${a.property}` });
+  });
+
 export type Comparator = (typeof COMPARATORS)[number];
 export type StatusCodeAssertion = z.infer<typeof StatusCodeAssertion>;
 export type TextBodyAssertion = z.infer<typeof TextBodyAssertion>;
 export type HeaderAssertion = z.infer<typeof HeaderAssertion>;
 export type JsonBodyAssertion = z.infer<typeof JsonBodyAssertion>;
 export type LatencyAssertion = z.infer<typeof LatencyAssertion>;
+export type CertificateAssertion = z.infer<typeof CertificateAssertion>;
 
 export const Assertion = z.discriminatedUnion(
   "kind",
-  [StatusCodeAssertion, TextBodyAssertion, HeaderAssertion, JsonBodyAssertion, LatencyAssertion],
-  { error: "kind must be one of statusCode, textBody, header, jsonBody, latency" },
+  [StatusCodeAssertion, TextBodyAssertion, HeaderAssertion, JsonBodyAssertion, LatencyAssertion, CertificateAssertion],
+  { error: "kind must be one of statusCode, textBody, header, jsonBody, latency, certificate" },
 );
 export type Assertion = z.infer<typeof Assertion>;
 export type AssertionInput = z.input<typeof Assertion>;

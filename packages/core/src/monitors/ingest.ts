@@ -131,6 +131,7 @@ export async function recordBatch(db: Db, location: IngestLocation, batch: Inges
     latencyMs: Math.round(r.latencyMs),
     statusCode: r.statusCode ?? null,
     errorMessage: r.errorMessage ?? null,
+    certNotAfter: r.certificate?.notAfter ?? null,
     updatedAt: nowMs,
   }));
   const upsert = db
@@ -146,6 +147,7 @@ export async function recordBatch(db: Db, location: IngestLocation, batch: Inges
         latencyMs: sql`excluded.latency_ms`,
         statusCode: sql`excluded.status_code`,
         errorMessage: sql`excluded.error_message`,
+        certNotAfter: sql`excluded.cert_not_after`,
         updatedAt: sql`excluded.updated_at`,
       },
       setWhere: sql`excluded.cron_timestamp >= ${monitorLocationStatus.cronTimestamp}`,

@@ -60,15 +60,14 @@ export async function runOnProbe(
  * follows (same origin only; a ValidationError names the header otherwise), so Test now can never send
  * a stored secret anywhere Save could not.
  */
-function draftCheck(raw: unknown, previous: Row | undefined): { regions: string[]; check: CheckDefinition } {
+function draftCheck(raw: unknown, previous: Row | undefined): { regions: string[]; check: CheckDefinition; target: string } {
   const input = parseMonitor(raw, "");
   const row = { ...(previous ?? ({} as Row)), ...toColumns(input, previous), otelHeaders: null } as Row;
-  return { regions: input.regions, check: toCheckDefinition(toInput(toMonitor(row, [], { reveal: true }))) };
+  return { regions: input.regions, check: toCheckDefinition(toInput(toMonitor(row, [], { reveal: true }))), target: monitorTarget(row) };
 }
 
-/** Where a check goes, without path, query or credentials: an HTTP origin, or host:port. */
-function destinationOf(check: CheckDefinition): string {
-  const target = monitorTarget(check as Parameters<typeof monitorTarget>[0]);
+/** Where a check goes, without path, query or credentials: an HTTP origin, or the kind's own words (host:port…). */
+function destinationOf(target: string): string {
   return /^https?:/i.test(target) ? (originOf(target) ?? target) : target;
 }
 
@@ -77,7 +76,13 @@ async function auditedRun(
   db: Db,
   bus: RunBus,
   workspaceId: number,
-  run: { regions: readonly string[]; check: CheckDefinition; monitorId: number | null; action: "monitor.test" | "monitor.run" },
+  run: {
+    regions: readonly string[];
+    check: CheckDefinition;
+    target: string;
+    monitorId: number | null;
+    action: "monitor.test" | "monitor.run";
+  },
   actor: Actor,
 ): Promise<RunOutcome> {
   const record = (outcome: string, statusCode?: number) =>
@@ -87,7 +92,7 @@ async function auditedRun(
       action: run.action,
       targetType: "monitor",
       targetId: run.monitorId,
-      metadata: { kind: run.check.kind, target: destinationOf(run.check), outcome, ...(statusCode !== undefined && { statusCode }) },
+      metadata: { kind: run.check.kind, target: destinationOf(run.target), outcome, ...(statusCode !== undefined && { statusCode }) },
     });
   let out: RunOutcome;
   try {
@@ -114,14 +119,14 @@ export async function testMonitorDraft(
   actor: Actor,
 ): Promise<RunOutcome> {
   const previous = monitorId === null ? undefined : await getRow(db, workspaceId, monitorId);
-  const { regions, check } = draftCheck(raw, previous);
-  return auditedRun(db, bus, workspaceId, { regions, check, monitorId, action: "monitor.test" }, actor);
+  const { regions, check, target } = draftCheck(raw, previous);
+  return auditedRun(db, bus, workspaceId, { regions, check, target, monitorId, action: "monitor.test" }, actor);
 }
 
 /** Runs a saved monitor now (trigger, "Check now"), recorded in the audit log. */
 export async function runMonitorNow(db: Db, bus: RunBus, workspaceId: number, id: number, actor: Actor): Promise<RunOutcome> {
-  const { regions, check } = await monitorCheck(db, workspaceId, id);
-  return auditedRun(db, bus, workspaceId, { regions, check, monitorId: id, action: "monitor.run" }, actor);
+  const { regions, check, target } = await monitorCheck(db, workspaceId, id);
+  return auditedRun(db, bus, workspaceId, { regions, check, target, monitorId: id, action: "monitor.run" }, actor);
 }
 
 /** The stored header values of a monitor, secrets included. Server side only; null when not this workspace's. */

@@ -70,6 +70,8 @@ export interface MonitorListRow {
   health: MonitorHealth;
   lastCheckAt: number | null;
   latencyMs: number | null;
+  /** When the soonest TLS certificate its locations last saw ends (HTTPS and TLS monitors), epoch ms. */
+  certNotAfter: number | null;
   locations: LocationState[];
 }
 
@@ -110,6 +112,11 @@ const lastCheckSql = sql<number | null>`(select max(s.cron_timestamp) from ${mon
 const latencySql = sql<
   number | null
 >`(select s.latency_ms from ${monitorLocationStatus} s where s.monitor_id = ${monitor.id} order by s.cron_timestamp desc limit 1)`;
+
+/** The soonest end among the certificates the monitor's locations last saw (HTTPS and TLS checks). */
+const certNotAfterSql = sql<
+  number | null
+>`(select min(s.cert_not_after) from ${monitorLocationStatus} s where s.monitor_id = ${monitor.id})`;
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -224,12 +231,14 @@ export async function listMonitorPage(db: Db, workspaceId: number, query: Partia
             url: monitor.url,
             host: monitor.host,
             port: monitor.port,
+            settings: monitor.settings,
             frequency: monitor.frequency,
             regions: monitor.regions,
             tags: monitor.tags,
             health,
             lastCheckAt: lastCheckSql,
             latencyMs: latencySql,
+            certNotAfter: certNotAfterSql,
           })
           .from(monitor)
           .where(inArray(monitor.id, ids)),
@@ -251,6 +260,7 @@ export async function listMonitorPage(db: Db, workspaceId: number, query: Partia
       health: r.health,
       lastCheckAt: r.lastCheckAt === null ? null : Number(r.lastCheckAt),
       latencyMs: r.latencyMs === null ? null : Number(r.latencyMs),
+      certNotAfter: r.certNotAfter === null ? null : Number(r.certNotAfter),
       locations: states.get(r.id) ?? [],
     })),
     total,
@@ -440,11 +450,29 @@ export async function monitorIncidents(
 }
 
 /** A saved monitor as a probe runs it (secret header values included: they never leave the server side). */
-export async function monitorCheck(db: Db, workspaceId: number, id: number): Promise<{ regions: string[]; check: CheckDefinition }> {
+export async function monitorCheck(
+  db: Db,
+  workspaceId: number,
+  id: number,
+): Promise<{ regions: string[]; check: CheckDefinition; target: string }> {
   const [row] = await db
     .select()
     .from(monitor)
     .where(and(eq(monitor.id, id), eq(monitor.workspaceId, workspaceId), isNull(monitor.deletedAt)));
   if (!row) throw new NotFoundError("monitor", id);
-  return { regions: row.regions, check: toCheckDefinition(toInput(toMonitor({ ...row, otelHeaders: null }, [], { reveal: true }))) };
+  return {
+    regions: row.regions,
+    check: toCheckDefinition(toInput(toMonitor({ ...row, otelHeaders: null }, [], { reveal: true }))),
+    target: monitorTarget(row),
+  };
+}
+
+/** When the soonest certificate the monitor's locations last saw ends (epoch ms), or null for none. */
+export async function certificateNotAfter(db: Db, workspaceId: number, monitorId: number): Promise<number | null> {
+  const [row] = await db
+    .select({ at: sql<number | null>`min(${monitorLocationStatus.certNotAfter})` })
+    .from(monitorLocationStatus)
+    .innerJoin(monitor, eq(monitor.id, monitorLocationStatus.monitorId))
+    .where(and(eq(monitorLocationStatus.monitorId, monitorId), eq(monitor.workspaceId, workspaceId)));
+  return row?.at === null || row?.at === undefined ? null : Number(row.at);
 }

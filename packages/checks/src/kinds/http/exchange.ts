@@ -1,10 +1,11 @@
 import type { LookupAddress } from "node:dns";
 import { isIP, connect as netConnect, type Socket } from "node:net";
-import { connect as tlsConnect } from "node:tls";
+import { type TLSSocket, connect as tlsConnect } from "node:tls";
 import type { EgressPolicy } from "@vigil/egress";
 import { type buildConnector, Client } from "undici";
+import { describePeer } from "../../certificate";
 import { allowedAddresses, fixedLookup } from "../../dns";
-import type { CheckTimings } from "../../schema";
+import type { CertificateInfo, CheckTimings } from "../../schema";
 
 /** Where an exchange was when it stopped; names the step in timeout and error messages. */
 export type Phase = "dns" | "connect" | "tls" | "response" | "body";
@@ -23,6 +24,8 @@ export interface ExchangeOptions {
   egress: EgressPolicy;
   /** Given the response's content-type, may return a watcher that says when enough of the body has arrived. */
   watchBody?: (contentType: string | undefined) => ((chunk: Uint8Array) => boolean) | undefined;
+  /** Complete the handshake with an untrusted certificate (a `certificate valid` assertion judges it instead). */
+  allowUntrusted?: boolean;
 }
 
 export type ExchangeResult =
@@ -33,6 +36,7 @@ export type ExchangeResult =
       body: Buffer;
       truncated: boolean;
       timings: CheckTimings;
+      certificate?: CertificateInfo;
     }
   | { ok: false; error: unknown; phase: Phase; timings: CheckTimings };
 
@@ -69,6 +73,7 @@ const headerValue = (v: string | string[] | undefined): string | undefined => (A
 export async function exchange(req: ExchangeRequest, opts: ExchangeOptions): Promise<ExchangeResult> {
   const marks = new Marks();
   let phase: Phase = "dns";
+  let certificate: CertificateInfo | undefined;
   const https = req.url.protocol === "https:";
 
   // Our own connector (instead of undici's) so the TCP connect and the TLS handshake can be timed apart.
@@ -87,6 +92,7 @@ export async function exchange(req: ExchangeRequest, opts: ExchangeOptions): Pro
             ...options,
             servername: params.servername || (isIP(params.hostname) ? undefined : params.hostname),
             ALPNProtocols: ["http/1.1"],
+            rejectUnauthorized: !opts.allowUntrusted,
           })
         : netConnect(options);
       socket.setNoDelay(true);
@@ -108,6 +114,7 @@ export async function exchange(req: ExchangeRequest, opts: ExchangeOptions): Pro
       if (https)
         socket.once("secureConnect", () => {
           marks.tlsEnd = performance.now();
+          certificate = describePeer(socket as TLSSocket);
           phase = "response";
           handOver(null);
         });
@@ -162,6 +169,7 @@ export async function exchange(req: ExchangeRequest, opts: ExchangeOptions): Pro
       body: Buffer.concat(chunks, size),
       truncated,
       timings: marks.timings(end),
+      ...(certificate && { certificate }),
     };
   } catch (error) {
     return { ok: false, error, phase, timings: marks.timings() };

@@ -107,6 +107,7 @@ export const http = defineCheckKind({
       "server.port": Number(u.port || (u.protocol === "https:" ? 443 : 80)),
       "http.request.method": check.method,
       ...(result.statusCode !== undefined && { "http.response.status_code": result.statusCode }),
+      ...(result.certificate && { "tls.server.not_after": new Date(result.certificate.notAfter).toISOString() }),
     };
   },
 });

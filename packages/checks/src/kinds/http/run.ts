@@ -3,7 +3,7 @@ import { evaluateAssertions, type ResponseView } from "../../assertions";
 import { AttemptBudget, type AttemptOptions } from "../../budget";
 import { formatTarget } from "../../dns";
 import { codeOf, describeConnectError, messageOf } from "../../net-errors";
-import { clipMessage, errorResult, roundMs, roundTimings } from "../../result";
+import { errorResult, judgeOutcomes, roundMs, roundTimings } from "../../result";
 import type { CheckResult, CheckTimings } from "../../schema";
 import { decodeBody, MAX_BODY_BYTES } from "./body";
 import { type ExchangeRequest, type ExchangeResult, exchange, type Phase } from "./exchange";
@@ -72,24 +72,23 @@ function judge(
     bodyTruncated: hop.truncated,
     latencyMs: timings.total,
     jsonText: false,
+    ...(hop.certificate && { certificate: hop.certificate }),
   };
   const reply = ping && readJsonRpcReply(ping, contentType, body);
   if (reply) view = { ...view, body: reply.text ?? body, jsonText: true };
-  const outcomes = [...evaluateAssertions(def.assertions, view), ...(reply ? [reply.outcome] : [])].map((o) => ({
-    ...o,
-    message: clipMessage(o.message),
-  }));
-  const failed = outcomes.filter((o) => !o.ok);
+  const outcomes = [...evaluateAssertions(def.assertions, view), ...(reply ? [reply.outcome] : [])];
   const slow = def.degradedAfterMs !== undefined && timings.total > def.degradedAfterMs;
+  const { status, errorMessage, assertions } = judgeOutcomes(outcomes, slow);
   return {
-    status: failed.length > 0 ? "error" : slow ? "degraded" : "success",
+    status,
     latencyMs: roundMs(timings.total),
     statusCode: hop.statusCode,
-    ...(failed.length > 0 && { errorMessage: clipMessage(failed.map((o) => o.message).join("; ")) }),
+    ...(errorMessage && { errorMessage }),
     timings: roundTimings(timings),
     attempts: 1,
-    assertions: outcomes,
+    assertions,
     ...(hop.truncated && { bodyTruncated: true }),
+    ...(hop.certificate && { certificate: hop.certificate }),
   };
 }
 
@@ -112,6 +111,8 @@ export async function runHttpCheck(def: HttpCheck, opts: AttemptOptions = {}): P
         maxBodyBytes: MAX_BODY_BYTES,
         egress: opts.egress ?? EgressPolicy.none,
         watchBody: ping && ((contentType) => replyArrived(ping, contentType)),
+        // Without a `certificate valid` assertion an untrusted certificate ends the handshake: nothing is sent.
+        allowUntrusted: def.assertions.some((a) => a.kind === "certificate" && a.property === "valid"),
       });
       timings = addTimings(timings, hop.timings);
       if (!hop.ok) return errorResult(describeFailure(hop, budget, request.url), timings.total, timings);

@@ -9,13 +9,17 @@ export const TcpCheck = z.object({
 });
 export type TcpCheck = z.infer<typeof TcpCheck>;
 
-const HOST_RE = /^(?:\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]*:[0-9a-fA-F:.]+|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?)$/;
+export const HOST_RE = /^(?:\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]*:[0-9a-fA-F:.]+|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?)$/;
+export const Port = z.number().int("must be a whole number").min(1, "must be 1-65535").max(65535, "must be 1-65535");
+/** A hostname or an IP address (IPv6 may come bracketed; it is stored bare). */
+export const Host = z
+  .string()
+  .regex(HOST_RE, "must be a hostname or an IP address")
+  .transform((h) => h.replace(/^\[(.*)\]$/, "$1"));
+
 export const TcpRequest = z.object({
-  host: z
-    .string()
-    .regex(HOST_RE, "must be a hostname or an IP address")
-    .transform((h) => h.replace(/^\[(.*)\]$/, "$1")),
-  port: z.number().int("must be a whole number").min(1, "must be 1-65535").max(65535, "must be 1-65535"),
+  host: Host,
+  port: Port,
 });
 
 interface TcpColumns {

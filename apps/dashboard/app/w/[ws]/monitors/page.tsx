@@ -2,6 +2,7 @@ import { CHECK_KINDS, MONITOR_HEALTH } from "@vigil/api-contract";
 import { listMonitorPage, MonitorListQuery, probeRegions, workspaceTags } from "@vigil/core";
 import { ArrowDown, ArrowUp, ChevronLeft, ChevronRight, Plus, Search, SearchX } from "lucide-react";
 import Link from "next/link";
+import { CertDays } from "../../../../components/cert-days";
 import { AutoRefresh } from "../../../../components/monitor-charts";
 import { HEALTH_LABEL, HealthWithLocations } from "../../../../components/monitor-health";
 import { MonitorsActions } from "../../../../components/monitors-actions";
@@ -195,6 +196,7 @@ export default async function Monitors({ params, searchParams }: { params: Promi
                             </span>
                             {r.target}
                           </span>
+                          <CertDays notAfter={r.certNotAfter} />
                           {r.tags.length > 0 ? (
                             <span className="mt-1 flex flex-wrap gap-1">
                               {r.tags.map((t) => (

@@ -1,7 +1,17 @@
-import { getMonitor, monitorEvents, monitorIncidents, monitorLocationStates, NotFoundError, recentResults } from "@vigil/core";
+import { monitorTarget } from "@vigil/api-contract";
+import {
+  certificateNotAfter,
+  getMonitor,
+  monitorEvents,
+  monitorIncidents,
+  monitorLocationStates,
+  NotFoundError,
+  recentResults,
+} from "@vigil/core";
 import { ArrowLeft, BellOff, ChartLine, CloudOff, Download, ListX, Pencil, ShieldCheck } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { CertDays } from "../../../../../components/cert-days";
 import { MonitorActions } from "../../../../../components/monitor-actions";
 import { AutoRefresh, LatencyChart } from "../../../../../components/monitor-charts";
 import { HEALTH_HINT, HealthBadge } from "../../../../../components/monitor-health";
@@ -43,11 +53,12 @@ export default async function MonitorDetail({
   const before = beforeRaw && /^\d{1,15}$/.test(beforeRaw) ? Number(beforeRaw) : undefined;
   const now = Date.now();
   const locations = await monitorLocationStates(db, ws, mon);
-  const [chart, results, events, incidents] = await Promise.all([
+  const [chart, results, events, incidents, certNotAfter] = await Promise.all([
     latencyChart(ws, mon.id, locations, range, now),
     recentResults(db, ws, mon.id, { before, limit: 20 }),
     monitorEvents(db, ws, mon.id, 20),
     monitorIncidents(db, ws, mon.id, 10, now),
+    certificateNotAfter(db, ws, mon.id),
   ]);
   const base = `/w/${ws}/monitors/${mon.id}`;
   const link = (change: Record<string, string | undefined>) => {
@@ -57,12 +68,8 @@ export default async function MonitorDetail({
     const s = p.toString();
     return s ? `${base}?${s}` : base;
   };
-  const target =
-    mon.kind === "tcp"
-      ? `${mon.request.host}:${mon.request.port}`
-      : mon.kind === "heartbeat"
-        ? `heartbeat ${mon.request.cron !== undefined ? `cron ${mon.request.cron} (${mon.request.timezone})` : `every ${mon.request.period} ms`}`
-        : `${mon.request.method} ${mon.request.url}`;
+  // What the monitor checks, as alerts name it (the registry's words for every kind but HTTP, which adds its method).
+  const target = mon.kind === "http" ? `${mon.request.method} ${mon.request.url}` : monitorTarget(mon);
   const series =
     range === "1h"
       ? locations.map((l, i) => ({ key: `latency_${i}`, label: `${l.name} latency`, color: colorOf(i) }))
@@ -92,6 +99,7 @@ export default async function MonitorDetail({
           <p className="mt-1 truncate font-mono text-sm text-zinc-600" title={target}>
             {target}
           </p>
+          <CertDays notAfter={certNotAfter} now={now} />
           <p className="mt-1 text-sm text-zinc-500">
             {mon.kind.toUpperCase()} · every {mon.frequency} · {mon.regions.map(regionLabel).join(", ")} · {HEALTH_HINT[mon.health]}
           </p>
@@ -111,19 +119,15 @@ export default async function MonitorDetail({
           ) : null}
         </div>
         <div className="flex flex-wrap items-start gap-2">
-          {m.role === "viewer" ? null : (
-            <Link href={`${base}/edit`} className={buttonClass("secondary")}>
-              <Pencil className="size-4" aria-hidden />
-              Edit
-            </Link>
-          )}
+          <Link href={`${base}/edit`} className={buttonClass("secondary")}>
+            <Pencil className="size-4" aria-hidden />
+            Edit
+          </Link>
           <a href={`/w/${ws}/monitors/export?id=${mon.id}`} className={buttonClass("secondary")} download>
             <Download className="size-4" aria-hidden />
             Export YAML
           </a>
-          {m.role === "viewer" ? null : (
-            <MonitorActions workspaceId={ws} monitorId={mon.id} active={mon.active} name={mon.name || mon.key || `#${mon.id}`} />
-          )}
+          <MonitorActions workspaceId={ws} monitorId={mon.id} active={mon.active} name={mon.name || mon.key || `#${mon.id}`} />
         </div>
       </div>
 
