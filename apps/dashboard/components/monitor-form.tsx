@@ -3,6 +3,7 @@ import { isSecretHeader, originOf } from "@vigil/api-contract";
 import { FlaskConical, Plus, Save, Sparkles, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { type FormEvent, type ReactNode, startTransition, useActionState, useEffect, useRef, useState } from "react";
+import { ALL_KINDS, isGenericKind } from "../lib/kind-fields";
 import { saveMonitorAction, testMonitorAction } from "../lib/monitor-actions";
 import {
   ASSERTION_KINDS,
@@ -18,6 +19,7 @@ import {
   METHODS,
   type MonitorFormState,
 } from "../lib/monitor-draft";
+import { GenericKindSection, KIND_LABELS } from "./kind-section";
 import { TestResult } from "./monitor-test-result";
 import { Button, buttonClass, Card, CardHeader, cx, Field, Input, Notice, Select } from "./ui";
 
@@ -373,8 +375,8 @@ export function MonitorForm({
       <Section title="What to check">
         <fieldset className="grid gap-1.5">
           <legend className="mb-1.5 text-sm font-medium text-zinc-800">Kind</legend>
-          <div className="inline-flex w-fit rounded-lg border border-zinc-300 bg-zinc-50 p-0.5" role="radiogroup">
-            {(["http", "tcp"] as const).map((k) => (
+          <div className="inline-flex w-fit flex-wrap rounded-lg border border-zinc-300 bg-zinc-50 p-0.5" role="radiogroup">
+            {ALL_KINDS.map((k) => (
               <label
                 key={k}
                 className={cx(
@@ -383,7 +385,7 @@ export function MonitorForm({
                 )}
               >
                 <input type="radio" name="kind" value={k} checked={d.kind === k} onChange={() => set({ kind: k })} className="sr-only" />
-                {k === "http" ? "HTTP" : "TCP"}
+                {KIND_LABELS[k] ?? k}
               </label>
             ))}
           </div>
@@ -406,7 +408,9 @@ export function MonitorForm({
         })}
       </Section>
 
-      {http ? (
+      {isGenericKind(d.kind) ? (
+        <GenericKindSection kind={d.kind} draft={d} set={set} error={f} />
+      ) : http ? (
         <Section title="Request" description="Sent from each private location at every check.">
           <div className="flex flex-wrap items-center gap-2">
             <span className="text-xs text-zinc-500">Preset:</span>

@@ -2,6 +2,7 @@
 // MonitorInput. Pure: the client form and the server actions both use it.
 import {
   type Assertion,
+  type CheckKindName,
   type CheckResult,
   COMPARATORS,
   isSecretHeader,
@@ -9,6 +10,9 @@ import {
   type MonitorInputRaw,
   REDACTED,
 } from "@vigil/api-contract";
+import { ALL_KINDS, assertionsOf, fieldsText, isGenericKind, kindFields, requestOf } from "./kind-fields";
+
+const kindSecret = (kind: CheckKindName, name: string) => kindFields(kind).some((f) => f.name === name && f.secret);
 
 export type AssertionKind = Assertion["kind"];
 export const ASSERTION_KINDS: { kind: AssertionKind; label: string }[] = [
@@ -58,7 +62,13 @@ export interface AssertionRow {
   path: string;
 }
 export interface Draft {
-  kind: "http" | "tcp";
+  kind: CheckKindName;
+  /** The request fields of a kind the form has no section of its own for (see kind-fields), as typed. */
+  fields: Record<string, string>;
+  /** A stored monitor of that kind: an empty secret field keeps the stored secret. */
+  fieldsStored: boolean;
+  /** That kind's assertions, as JSON. */
+  assertionsText: string;
   name: string;
   key: string;
   description: string;
@@ -95,6 +105,9 @@ export const emptyAssertion = (kind: AssertionKind = "statusCode"): AssertionRow
 export function emptyDraft(frequency: string, regions: string[]): Draft {
   return {
     kind: "http",
+    fields: {},
+    fieldsStored: false,
+    assertionsText: "",
     name: "",
     key: "",
     description: "",
@@ -178,7 +191,19 @@ export function draftOf(m: Monitor): Draft {
     channels: m.channels,
     active: m.active,
   };
+  if (isGenericKind(m.kind)) {
+    const own = m as unknown as { request: Record<string, unknown>; assertions?: unknown[] };
+    return {
+      ...common,
+      kind: m.kind,
+      fields: fieldsText(m.kind, own.request),
+      fieldsStored: true,
+      assertionsText: own.assertions?.length ? JSON.stringify(own.assertions, null, 2) : "",
+      assertions: [],
+    };
+  }
   if (m.kind === "tcp") return { ...common, kind: "tcp", host: m.request.host, port: String(m.request.port), assertions: [] };
+  if (m.kind !== "http") return common;
   return {
     ...common,
     kind: "http",
@@ -226,7 +251,12 @@ const headerRowsOf = (form: FormData, prefix: string): HeaderRow[] =>
 /** What the browser posted, as the form's model. */
 export function draftFromForm(form: FormData): Draft {
   return {
-    kind: str(form, "kind") === "tcp" ? "tcp" : "http",
+    kind: (ALL_KINDS as string[]).includes(str(form, "kind")) ? (str(form, "kind") as CheckKindName) : "http",
+    fields: Object.fromEntries(
+      [...form.entries()].flatMap(([k, v]) => (k.startsWith("field.") && typeof v === "string" ? [[k.slice(6), v]] : [])),
+    ),
+    fieldsStored: str(form, "fieldsStored") === "1",
+    assertionsText: str(form, "assertionsText"),
     name: str(form, "name"),
     key: str(form, "key"),
     description: str(form, "description"),
@@ -321,6 +351,15 @@ export function inputOf(d: Draft): MonitorInputRaw {
     channels: d.channels,
     openTelemetry: d.otelEndpoint.trim() ? { endpoint: d.otelEndpoint.trim(), headers: headerMap(d.otelHeaders) } : undefined,
   };
+  if (isGenericKind(d.kind)) {
+    const kind = d.kind;
+    return {
+      ...common,
+      kind,
+      request: requestOf(kind, d.fields, d.fieldsStored),
+      ...(d.assertionsText.trim() !== "" && { assertions: assertionsOf(d.assertionsText) }),
+    } as MonitorInputRaw;
+  }
   if (d.kind === "tcp") {
     return { ...common, kind: "tcp", request: { host: d.host.trim(), port: num(d.port) as number } };
   }
@@ -346,7 +385,8 @@ export function inputOf(d: Draft): MonitorInputRaw {
 export function withoutSecrets(d: Draft): Draft {
   const strip = (list: HeaderRow[], always: boolean) =>
     list.map((h) => (always || h.secret || isSecretHeader(h.name) ? { ...h, value: "" } : h));
-  return { ...d, headers: strip(d.headers, false), otelHeaders: strip(d.otelHeaders, true) };
+  const fields = Object.fromEntries(Object.entries(d.fields).map(([k, v]) => [k, isGenericKind(d.kind) && kindSecret(d.kind, k) ? "" : v]));
+  return { ...d, fields, headers: strip(d.headers, false), otelHeaders: strip(d.otelHeaders, true) };
 }
 
 /** Where a schema issue's path shows in the form: `request.url` → `url`, `assertions.1.target` → `assertion.1.target`. */
@@ -356,6 +396,7 @@ export function fieldOf(path: string): string {
   if (p.startsWith("openTelemetry.headers")) return "otelHeaders";
   if (p === "openTelemetry.endpoint" || p === "openTelemetry") return "otelEndpoint";
   if (p.startsWith("request.")) return p.slice("request.".length).split(".")[0]!;
+  if (p.startsWith("assertions") && !/^assertions\.\d+/.test(p)) return "assertionsText";
   const a = /^assertions\.(\d+)(?:\.(\w+))?/.exec(p);
   if (a) return a[2] ? `assertion.${a[1]}.${a[2]}` : `assertion.${a[1]}`;
   if (p.startsWith("regions")) return "regions";

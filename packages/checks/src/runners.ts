@@ -1,7 +1,13 @@
 import type { AttemptOptions } from "./budget";
 import type { CheckDefinition, CheckKindName } from "./kinds";
+import { runGrpcCheck } from "./kinds/grpc/run";
 import { runHttpCheck } from "./kinds/http/run";
+import { runMysqlCheck } from "./kinds/mysql/run";
+import { runPingCheck } from "./kinds/ping/run";
+import { runPostgresCheck } from "./kinds/postgres/run";
+import { runRedisCheck } from "./kinds/redis/run";
 import { runTcpCheck } from "./kinds/tcp/run";
+import { runWebSocketCheck } from "./kinds/websocket/run";
 import type { CheckResult } from "./schema";
 
 /**
@@ -14,4 +20,10 @@ export const runners: {
 } = {
   http: runHttpCheck,
   tcp: runTcpCheck,
+  ping: runPingCheck,
+  grpc: runGrpcCheck,
+  websocket: runWebSocketCheck,
+  postgres: runPostgresCheck,
+  mysql: runMysqlCheck,
+  redis: runRedisCheck,
 };

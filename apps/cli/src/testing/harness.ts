@@ -93,7 +93,6 @@ export function stored(input: MonitorInput, id: number): Monitor {
     createdAt: 1_700_000_000_000,
     updatedAt: 1_700_000_000_000,
   };
-  return input.kind === "http"
-    ? { ...common, kind: "http", request: input.request, assertions: input.assertions }
-    : { ...common, kind: "tcp", request: input.request };
+  const { kind, request } = input;
+  return { ...common, kind, request, ...("assertions" in input && { assertions: input.assertions }) } as Monitor;
 }

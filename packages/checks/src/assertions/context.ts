@@ -1,5 +1,7 @@
 import type { AssertionOutcome } from "../schema";
-import type { Assertion } from "./schema";
+import type { Assertion, PacketLossAssertion } from "./schema";
+
+type AnyAssertion = Assertion | PacketLossAssertion;
 
 /** What assertions look at: the final response of one attempt. */
 export interface ResponseView {
@@ -12,6 +14,8 @@ export interface ResponseView {
   latencyMs: number;
   /** textBody eq/not_eq compares parsed JSON when both sides parse (JSON-RPC: key order and spacing don't matter). */
   jsonText: boolean;
+  /** Ping checks: the share of packets lost, in percent. */
+  packetLossPercent?: number;
 }
 
-export type Evaluator<A extends Assertion> = (assertion: A, response: ResponseView) => AssertionOutcome;
+export type Evaluator<A extends AnyAssertion> = (assertion: A, response: ResponseView) => AssertionOutcome;

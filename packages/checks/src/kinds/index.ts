@@ -1,7 +1,13 @@
 import { z } from "zod";
+import { grpc } from "./grpc";
 import { http } from "./http";
 import type { AnyCheckKind } from "./kind";
+import { mysql } from "./mysql";
+import { ping } from "./ping";
+import { postgres } from "./postgres";
+import { redis } from "./redis";
 import { tcp } from "./tcp";
+import { websocket } from "./websocket";
 
 export { HttpCheck, HttpRequest } from "./http";
 export { type AnyCheckKind, type CheckKind, checkBase, defineCheckKind } from "./kind";
@@ -14,6 +20,12 @@ const registry = <T extends { [K in keyof T]: AnyCheckKind & { readonly kind: K 
 export const checkKinds = registry({
   http,
   tcp,
+  ping,
+  grpc,
+  websocket,
+  postgres,
+  mysql,
+  redis,
 });
 
 export type CheckKindName = keyof typeof checkKinds;

@@ -33,6 +33,10 @@ export interface CheckKind<
   readonly requestKey: string;
   /** The smallest valid `request`: the YAML writer learns the defaults from it. */
   readonly exampleRequest: Record<string, unknown>;
+  /** `request` fields that hold secrets (shown as "***", kept when "***" comes back); forms mask them. */
+  readonly secretFields?: readonly string[];
+  /** One line for forms: what the check does. */
+  readonly describe?: string;
   /** `request` fields in the order a person writes them in YAML. */
   readonly requestOrder: readonly string[];
   /** The check's own fields for a monitor (kind and durations are added by the caller). */

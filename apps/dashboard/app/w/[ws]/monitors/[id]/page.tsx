@@ -8,6 +8,7 @@ import { HEALTH_HINT, HealthBadge } from "../../../../../components/monitor-heal
 import { Badge, buttonClass, Card, CardHeader, cx, Empty, Table, td } from "../../../../../components/ui";
 import { getDb } from "../../../../../lib/db";
 import { ago, dateTime, duration } from "../../../../../lib/format";
+import { requestSummary } from "../../../../../lib/kind-fields";
 import { colorOf, latencyChart, RANGES, rangeOf } from "../../../../../lib/monitor-series";
 import { regionLabel } from "../../../../../lib/regions";
 import { memberOf } from "../../../../../lib/session";
@@ -57,7 +58,7 @@ export default async function MonitorDetail({
     const s = p.toString();
     return s ? `${base}?${s}` : base;
   };
-  const target = mon.kind === "tcp" ? `${mon.request.host}:${mon.request.port}` : `${mon.request.method} ${mon.request.url}`;
+  const target = mon.kind === "http" ? `${mon.request.method} ${mon.request.url}` : `${mon.kind} ${requestSummary(mon)}`;
   const series =
     range === "1h"
       ? locations.map((l, i) => ({ key: `latency_${i}`, label: `${l.name} latency`, color: colorOf(i) }))
