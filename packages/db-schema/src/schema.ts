@@ -167,6 +167,10 @@ export const monitor = sqliteTable(
     // TCP
     host: text("host"),
     port: integer("port"),
+    /** Kind-specific settings beyond the columns above (ping packets, gRPC service, a query…). */
+    options: json<Record<string, unknown>>("options"),
+    /** A database check's connection string: a secret. */
+    connection: encryptedJson<string>("monitor", "connection"),
     // OTLP metric export
     otelEndpoint: text("otel_endpoint"),
     otelHeaders: encryptedJson<HeaderMap>("monitor", "otel_headers"),

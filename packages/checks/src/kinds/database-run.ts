@@ -90,7 +90,8 @@ export async function runDatabaseCheck(
       const cause = err instanceof PhaseError ? err.cause : err;
       const stopped = budget.stopMessage(`${spec.label}: ${phase === "connect" ? `connection to ${target}` : "query"}`);
       if (stopped) return fail(stopped);
-      if (phase === "connect" && codeOf(cause)) return fail(`${spec.label}: ${describeConnectError(cause, target)}`);
+      if (phase === "connect" && /^E[A-Z]+$/.test(codeOf(cause) ?? ""))
+        return fail(`${spec.label}: ${describeConnectError(cause, target)}`);
       return fail(`${spec.label}: ${phase} failed: ${messageOf(cause)}`);
     }
     const total = budget.elapsed();

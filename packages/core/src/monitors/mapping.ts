@@ -103,10 +103,11 @@ function columns(input: MonitorInput, previous?: Row) {
         draft: input.openTelemetry.endpoint,
       })
     : null;
-  // Every kind's columns: the monitor's own kind fills them, the others are cleared.
+  // Every kind's columns cleared, then the monitor's own kind fills its own (kinds may share a column).
   const kindColumns: Partial<Row> = Object.assign(
     {},
-    ...Object.values(checkKinds).map((k) => kindOf(k.kind).toRow(k.kind === input.kind ? input : undefined, previous)),
+    ...Object.values(checkKinds).map((k) => kindOf(k.kind).toRow(undefined, previous)),
+    kindOf(input.kind).toRow(input, previous),
   );
   return {
     key: input.key ?? null,

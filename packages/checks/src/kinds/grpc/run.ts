@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { type Client, credentials, makeGenericClientConstructor, type ServiceError, status } from "@grpc/grpc-js";
 import { allowedAddresses, EgressPolicy } from "@vigil/egress";
 import { service as healthService } from "grpc-health-check";
@@ -34,7 +35,7 @@ export async function runGrpcCheck(def: GrpcCheck, opts: AttemptOptions = {}): P
     const dial = address.includes(":") ? `ipv6:[${address}]:${def.port}` : `ipv4:${address}:${def.port}`;
     client = new HealthClient(dial, def.tls ? credentials.createSsl() : credentials.createInsecure(), {
       "grpc.default_authority": formatTarget(def.host, def.port),
-      ...(def.tls && { "grpc.ssl_target_name_override": def.host }),
+      ...(def.tls && !isIP(def.host) && { "grpc.ssl_target_name_override": def.host }),
       "grpc.enable_retries": 0,
       "grpc.service_config_disable_resolution": 1,
     });

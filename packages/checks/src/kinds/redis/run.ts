@@ -27,15 +27,20 @@ export function runRedisCheck(def: RedisCheck, opts: AttemptOptions = {}): Promi
       retryStrategy: () => null,
       enableOfflineQueue: false,
       enableReadyCheck: false,
+      connectionName: "vigil-check",
     });
-    client.on("error", () => {});
+    // connect() only says "Connection is closed."; the socket's own error says why.
+    let lastError: unknown;
+    client.on("error", (err) => {
+      lastError = err;
+    });
     const stop = () => client.disconnect();
     dial.signal.addEventListener("abort", stop, { once: true });
     try {
       try {
         await client.connect();
       } catch (err) {
-        throw new PhaseError("connect", err);
+        throw new PhaseError("connect", lastError ?? err);
       }
       dial.connected();
       const [command = "PING", ...args] = splitCommand(def.query);

@@ -11,7 +11,25 @@ import type { WebSocketCheck } from "./index";
 
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 
-type Opened = { ok: true; socket: WebSocket; handshakeMs: number } | { ok: false; error: string };
+type Message = { ok: true; text: string } | { ok: false; error: string };
+type Opened = { ok: true; socket: WebSocket; handshakeMs: number; first: Promise<Message> } | { ok: false; error: string };
+
+function firstMessage(socket: WebSocket, signal: AbortSignal): Promise<Message> {
+  return new Promise((resolve) => {
+    const finish = (o: Message) => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(o);
+    };
+    const onAbort = () => finish({ ok: false, error: "" });
+    signal.addEventListener("abort", onAbort, { once: true });
+    socket.once("message", (data, isBinary) => {
+      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+      finish({ ok: true, text: isBinary ? buf.toString("base64") : buf.toString("utf8") });
+    });
+    socket.once("close", (code) => finish({ ok: false, error: `websocket: closed by the server (code ${code}) before its first message` }));
+    socket.once("error", (err) => finish({ ok: false, error: `websocket: ${err.message}` }));
+  });
+}
 
 function open(def: WebSocketCheck, addresses: LookupAddress[], target: string, signal: AbortSignal): Promise<Opened> {
   return new Promise((resolve) => {
@@ -24,6 +42,9 @@ function open(def: WebSocketCheck, addresses: LookupAddress[], target: string, s
       maxPayload: MAX_MESSAGE_BYTES,
       perMessageDeflate: false,
     });
+    // Listening from the start: a server may greet in the same packet that completes the handshake.
+    const first = firstMessage(socket, signal);
+    first.catch(() => {});
     const finish = (o: Opened) => {
       signal.removeEventListener("abort", onAbort);
       if (!o.ok) socket.terminate();
@@ -31,29 +52,12 @@ function open(def: WebSocketCheck, addresses: LookupAddress[], target: string, s
     };
     const onAbort = () => finish({ ok: false, error: "" });
     signal.addEventListener("abort", onAbort, { once: true });
-    socket.once("open", () => finish({ ok: true, socket, handshakeMs: performance.now() - started }));
+    socket.once("open", () => finish({ ok: true, socket, handshakeMs: performance.now() - started, first }));
     socket.once("unexpected-response", (_req, res) => {
       finish({ ok: false, error: `websocket: handshake refused with HTTP ${res.statusCode} by ${target}` });
       res.resume();
     });
     socket.once("error", (err) => finish({ ok: false, error: `websocket: ${describeConnectError(err, target)}` }));
-  });
-}
-
-function firstMessage(socket: WebSocket, signal: AbortSignal): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
-  return new Promise((resolve) => {
-    const finish = (o: { ok: true; text: string } | { ok: false; error: string }) => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(o);
-    };
-    const onAbort = () => finish({ ok: false, error: "" });
-    signal.addEventListener("abort", onAbort, { once: true });
-    socket.once("message", (data, isBinary) => {
-      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-      finish({ ok: true, text: isBinary ? buf.toString("base64") : buf.toString("utf8") });
-    });
-    socket.once("close", (code) => finish({ ok: false, error: `websocket: closed by the server (code ${code}) before its first message` }));
-    socket.once("error", (err) => finish({ ok: false, error: `websocket: ${err.message}` }));
   });
 }
 
@@ -78,7 +82,7 @@ export async function runWebSocketCheck(def: WebSocketCheck, opts: AttemptOption
     socket = opened.socket;
     let value: string | undefined;
     // Only assertions on the reply wait for one; a message alone is sent and the check ends there.
-    const reply = def.assertions.some((a) => a.kind !== "latency") ? firstMessage(socket, budget.signal) : undefined;
+    const reply = def.assertions.some((a) => a.kind !== "latency") ? opened.first : undefined;
     if (def.message !== undefined) socket.send(def.message);
     if (reply) {
       const got = await reply;
