@@ -1,3 +1,4 @@
+import { CHECK_KINDS } from "@vigil/api-contract";
 import { auditLog, checkResult, monitorLocationStatus, notificationChannel, privateLocation } from "@vigil/db-schema";
 import { eq } from "drizzle-orm";
 import { ulid } from "ulid";
@@ -212,7 +213,15 @@ describe("monitors", () => {
       ["POST", "/v1/monitors", '"x"', "application/json", 400, "invalid_input", /got a string/],
       ["POST", "/v1/monitors", "{", "application/json", 400, "bad_request", /not valid JSON/],
       ["POST", "/v1/monitors", "kind: http", "text/plain", 415, "unsupported_media_type", /Content-Type: application\/json/],
-      ["POST", "/v1/monitors", "{}", "application/json", 400, "invalid_input", /^kind must be http or tcp$/],
+      [
+        "POST",
+        "/v1/monitors",
+        "{}",
+        "application/json",
+        400,
+        "invalid_input",
+        new RegExp(`^kind must be one of ${CHECK_KINDS.join(", ")}$`),
+      ],
       ["POST", "/v1/channels", "[]", "application/json", 400, "invalid_input", /must be a JSON object/],
       ["PATCH", "/v1/monitors/1", "[]", "application/json", 400, "invalid_input", /must be a JSON object/],
     ];

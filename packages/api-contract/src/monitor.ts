@@ -98,7 +98,7 @@ type AnyMonitorInput = MonitorInputs[CheckKindName];
 export const MonitorInput = z.preprocess(
   inferKind,
   z.discriminatedUnion("kind", Object.values(monitorInputs) as [AnyMonitorInput, ...AnyMonitorInput[]], {
-    error: `kind must be ${CHECK_KINDS.join(" or ")}`,
+    error: `kind must be one of ${CHECK_KINDS.join(", ")}`,
   }),
 );
 export type MonitorInput = z.infer<typeof MonitorInput>;

@@ -1,3 +1,4 @@
+import { CHECK_KINDS } from "@vigil/api-contract";
 import { describe, expect, it } from "vitest";
 import { parseMonitorsYaml } from "./index";
 
@@ -130,7 +131,7 @@ describe("error messages name file, line, column, key and rule", () => {
 
   it("a bad kind, a bad entry key and a bad header name", () => {
     expect(messages("my api!:\n  kind: udp\n  frequency: 1m\n  regions: [ams]\n")).toEqual([
-      'monitors.yaml:2:9 "my api!".kind must be http or tcp (got "udp")',
+      `monitors.yaml:2:9 "my api!".kind must be one of ${CHECK_KINDS.join(", ")} (got "udp")`,
     ]);
     // OpenStatus' own files use keys with spaces; those load. Leading spaces and control characters do not.
     expect(messages(`${http(req).replace("api-health", "api health")}`)).toEqual([]);
