@@ -6,6 +6,7 @@ import { Worker } from "node:worker_threads";
 import { type CheckResult, HttpCheck, TcpCheck } from "@vigil/api-contract";
 // Relative imports: the root package does not depend on the workspace packages it benchmarks.
 import { runCheck, runHttpCheck, runTcpCheck } from "@vigil/checks";
+import { protocolRows } from "../packages/checks/src/testing/protocol-bench";
 import { type BenchReport, type BenchRow, percentile, sortNumbers } from "./lib";
 
 const SAMPLES = 2000;
@@ -187,6 +188,7 @@ export default async function checksBench(): Promise<BenchReport> {
       () => rawHttp(servers.http),
     );
     const [tcpOurs, tcpRaw, httpOurs, httpRaw] = [tcpTput.ours, tcpTput.raw, httpTput.ours, httpTput.raw];
+    const protocols = await protocolRows();
 
     const rows: BenchRow[] = [
       ...latencyRows("TCP check", tcp, "raw net.connect"),
@@ -205,6 +207,7 @@ export default async function checksBench(): Promise<BenchReport> {
         baseline: httpRaw.perSecond,
         baselineName: "raw http.request (agent: false)",
       },
+      ...protocols.rows,
     ];
     return {
       title: "Checks (packages/checks) on loopback",
@@ -213,6 +216,7 @@ export default async function checksBench(): Promise<BenchReport> {
         `${SAMPLES} sequential samples each after ${WARMUP} warm-up; ours and the baseline alternate. Servers run in a worker thread.`,
         "'as reported' is the check's own latencyMs (TCP: connect time; HTTP: total incl. connect); 'wall time' is the whole call as the caller sees it.",
         `Throughput: median of ${THROUGHPUT_ROUNDS} alternating rounds of ${THROUGHPUT_MS / 1000} s, ${IN_FLIGHT} operations in flight on one event loop; loopback TCP rates swing ±30% between runs on this shared VM.`,
+        ...protocols.notes,
         `Non-success results: sequential TCP ${tcp.errors}, HTTP ${http.errors}; throughput TCP ${tcpOurs.failures} (raw ${tcpRaw.failures}), HTTP ${httpOurs.failures} (raw ${httpRaw.failures}).`,
       ],
     };
