@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { kindFields } from "../lib/kind-fields";
 import { draftFromForm, draftOf, emptyDraft, fieldOf, inputOf, withoutSecrets } from "../lib/monitor-draft";
 
-const common = {
+const common: Omit<Monitor, "kind" | "request"> = {
   id: 9,
   key: "orders-db",
   name: "Orders DB",
@@ -22,7 +22,7 @@ const common = {
   health: "ok",
   createdAt: 1,
   updatedAt: 1,
-} as const;
+};
 
 const form = (entries: Record<string, string>) => {
   const fd = new FormData();
