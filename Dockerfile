@@ -64,6 +64,8 @@ FROM node-runtime AS private-location
 # Unsent results wait here; mount a volume so they survive the container.
 ENV PORT=8081 PROBE_DATA_DIR=/data/probe
 VOLUME ["/data/probe"]
+# Ping checks run the system's ping (real ICMP; Debian's iputils-ping carries the raw-socket capability).
+RUN apt-get update && apt-get install -y --no-install-recommends iputils-ping && rm -rf /var/lib/apt/lists/*
 USER node
 EXPOSE 8081
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \

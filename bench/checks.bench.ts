@@ -6,6 +6,7 @@ import { Worker } from "node:worker_threads";
 import { type CheckResult, HttpCheck, TcpCheck } from "@vigil/api-contract";
 // Relative imports: the root package does not depend on the workspace packages it benchmarks.
 import { runCheck, runHttpCheck, runTcpCheck } from "@vigil/checks";
+import { protocolRows } from "../packages/checks/src/testing/protocol-bench";
 import { checkKindRows } from "./check-kinds-tls-dns";
 import { type BenchReport, type BenchRow, percentile, sortNumbers } from "./lib";
 
@@ -189,6 +190,7 @@ export default async function checksBench(): Promise<BenchReport> {
     );
     const [tcpOurs, tcpRaw, httpOurs, httpRaw] = [tcpTput.ours, tcpTput.raw, httpTput.ours, httpTput.raw];
     const tlsDns = await checkKindRows();
+    const protocols = await protocolRows();
 
     const rows: BenchRow[] = [
       ...latencyRows("TCP check", tcp, "raw net.connect"),
@@ -208,6 +210,7 @@ export default async function checksBench(): Promise<BenchReport> {
         baselineName: "raw http.request (agent: false)",
       },
       ...tlsDns.rows,
+      ...protocols.rows,
     ];
     return {
       title: "Checks (packages/checks) on loopback",
@@ -217,6 +220,7 @@ export default async function checksBench(): Promise<BenchReport> {
         "'as reported' is the check's own latencyMs (TCP: connect time; HTTP: total incl. connect); 'wall time' is the whole call as the caller sees it.",
         `Throughput: median of ${THROUGHPUT_ROUNDS} alternating rounds of ${THROUGHPUT_MS / 1000} s, ${IN_FLIGHT} operations in flight on one event loop; loopback TCP rates swing ±30% between runs on this shared VM.`,
         ...tlsDns.notes,
+        ...protocols.notes,
         `Non-success results: sequential TCP ${tcp.errors}, HTTP ${http.errors}; throughput TCP ${tcpOurs.failures} (raw ${tcpRaw.failures}), HTTP ${httpOurs.failures} (raw ${httpRaw.failures}).`,
       ],
     };

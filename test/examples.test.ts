@@ -31,3 +31,19 @@ describe("examples/check-kinds.yaml", () => {
     expect(again.monitors).toEqual(out.monitors);
   });
 });
+
+describe("examples/protocol-checks.yaml", () => {
+  it("holds one valid monitor of each protocol kind, its secrets taken from the environment", () => {
+    const text = readFileSync(`${root}examples/protocol-checks.yaml`, "utf8");
+    const env = {
+      LIVE_FEED_AUTHORIZATION: "Bearer x",
+      ORDERS_DB_CONNECTION: "postgres://monitor:pw@db.internal:5432/orders",
+      SHOP_MARIADB_CONNECTION: "mariadb://monitor:pw@shop-db.internal/shop",
+      SESSIONS_REDIS_CONNECTION: "rediss://:pw@sessions.internal:6380/0",
+    };
+    const out = parseMonitorsYaml(text, "examples/protocol-checks.yaml", { env });
+    if (!out.ok) expect.fail(out.errors.map((e) => JSON.stringify(e)).join("\n"));
+    expect(out.monitors.map((m) => m.kind)).toEqual(["ping", "grpc", "websocket", "postgres", "mysql", "redis"]);
+    expect(parseMonitorsYaml(text, "examples/protocol-checks.yaml", { env: {} }).ok).toBe(false);
+  });
+});

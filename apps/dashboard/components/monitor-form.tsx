@@ -1,8 +1,9 @@
 "use client";
-import { CHECK_KINDS, checkKinds, hasAssertions, isSecretHeader, originOf, requestFields } from "@vigil/api-contract";
+import { isSecretHeader, originOf } from "@vigil/api-contract";
 import { FlaskConical, Plus, Save, Sparkles, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { type FormEvent, type ReactNode, startTransition, useActionState, useEffect, useRef, useState } from "react";
+import { ALL_KINDS, isGenericKind } from "../lib/kind-fields";
 import { saveMonitorAction, testMonitorAction } from "../lib/monitor-actions";
 import {
   ASSERTION_KINDS,
@@ -20,6 +21,7 @@ import {
   METHODS,
   type MonitorFormState,
 } from "../lib/monitor-draft";
+import { GenericKindSection, KIND_LABELS } from "./kind-section";
 import { LiftHint } from "./lift-hint";
 import { TestResult } from "./monitor-test-result";
 import { Button, buttonClass, Card, CardHeader, cx, Field, Input, Notice, Select } from "./ui";
@@ -318,74 +320,6 @@ function AssertionBuilder({
   );
 }
 
-const KIND_LABEL: Record<string, string> = { http: "HTTP", tcp: "TCP", tls: "TLS", dns: "DNS", domain: "Domain" };
-
-/** A kind without a form of its own: its request fields and assertions drawn from the registry. */
-function RegistryFields({ d, set, f }: { d: Draft; set: (patch: Partial<Draft>) => void; f: (name: string) => string | undefined }) {
-  const kind = checkKinds[d.kind];
-  const assertionErrors = Object.entries({ assertions: f("assertions") })
-    .concat(
-      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => [
-        `assertion ${i + 1}`,
-        f(`assertion.${i}`) ?? f(`assertion.${i}.target`) ?? f(`assertion.${i}.kind`) ?? f(`assertion.${i}.compare`),
-      ]),
-    )
-    .filter(([, e]) => e)
-    .map(([k, e]) => `${k}: ${e}`);
-  return (
-    <>
-      <div className="grid gap-4 sm:grid-cols-2">
-        {requestFields(kind).map((field) => {
-          const name = `request.${field.name}`;
-          const error = f(field.name);
-          const value = d.request[field.name] ?? "";
-          const onChange = (v: string) => set({ request: { ...d.request, [field.name]: v } });
-          return (
-            <Field key={field.name} label={field.name} name={name} error={error} hint={field.required ? undefined : "Optional."}>
-              {field.type === "choice" ? (
-                <Select id={name} name={name} value={value} onChange={(e) => onChange(e.target.value)} invalid={!!error}>
-                  {field.required ? null : <option value="">{field.placeholder ? `default (${field.placeholder})` : "none"}</option>}
-                  {field.options!.map((o) => (
-                    <option key={o}>{o}</option>
-                  ))}
-                </Select>
-              ) : (
-                <Input
-                  id={name}
-                  name={name}
-                  value={value}
-                  inputMode={field.type === "number" ? "numeric" : undefined}
-                  placeholder={field.placeholder}
-                  onChange={(e) => onChange(e.target.value)}
-                  className="font-mono"
-                  invalid={!!error}
-                />
-              )}
-            </Field>
-          );
-        })}
-      </div>
-      {hasAssertions(kind) ? (
-        <Field
-          label="Assertions (JSON)"
-          name="assertionsJson"
-          error={assertionErrors.join("; ") || undefined}
-          hint='A list as in the YAML, e.g. [{"kind":"certificate","property":"expiresIn","compare":"gt","target":21,"severity":"degraded"}]'
-        >
-          <textarea
-            id="assertionsJson"
-            name="assertionsJson"
-            rows={4}
-            value={d.assertionsJson}
-            onChange={(e) => set({ assertionsJson: e.target.value })}
-            className={cx(textarea, assertionErrors.length ? "border-red-500" : "border-zinc-300")}
-          />
-        </Field>
-      ) : null}
-    </>
-  );
-}
-
 type TextKey = "name" | "key" | "description" | "tags" | "url" | "host" | "port" | "timeout" | "degradedAfter" | "retry" | "otelEndpoint";
 interface TextOpts {
   hint?: string;
@@ -484,8 +418,8 @@ export function MonitorForm({
       <Section title="What to check">
         <fieldset className="grid gap-1.5">
           <legend className="mb-1.5 text-sm font-medium text-zinc-800">Kind</legend>
-          <div className="inline-flex w-fit rounded-lg border border-zinc-300 bg-zinc-50 p-0.5" role="radiogroup">
-            {CHECK_KINDS.map((k) => (
+          <div className="inline-flex w-fit flex-wrap rounded-lg border border-zinc-300 bg-zinc-50 p-0.5" role="radiogroup">
+            {ALL_KINDS.map((k) => (
               <label
                 key={k}
                 className={cx(
@@ -494,7 +428,7 @@ export function MonitorForm({
                 )}
               >
                 <input type="radio" name="kind" value={k} checked={d.kind === k} onChange={() => set({ kind: k })} className="sr-only" />
-                {KIND_LABEL[k] ?? k.toUpperCase()}
+                {KIND_LABELS[k] ?? k}
               </label>
             ))}
           </div>
@@ -517,7 +451,9 @@ export function MonitorForm({
         })}
       </Section>
 
-      {http ? (
+      {isGenericKind(d.kind) ? (
+        <GenericKindSection kind={d.kind} draft={d} set={set} error={f} />
+      ) : http ? (
         <Section title="Request" description="Sent from each private location at every check.">
           <div className="flex flex-wrap items-center gap-2">
             <span className="text-xs text-zinc-500">Preset:</span>
@@ -564,16 +500,12 @@ export function MonitorForm({
             Follow redirects
           </label>
         </Section>
-      ) : d.kind === "tcp" ? (
+      ) : (
         <Section title="Target" description="A TCP connection is opened; the check passes when it connects.">
           <div className="grid gap-4 sm:grid-cols-[1fr_9rem]">
             {text("host", "Host", { placeholder: "db.internal", mono: true })}
             {text("port", "Port", { placeholder: "5432", inputMode: "numeric" })}
           </div>
-        </Section>
-      ) : (
-        <Section title="Target" description={`What a ${KIND_LABEL[d.kind] ?? d.kind} check asks; see docs/check-kinds.md.`}>
-          <RegistryFields d={d} set={set} f={f} />
         </Section>
       )}
 

@@ -2,18 +2,17 @@
 // MonitorInput. Pure: the client form and the server actions both use it.
 import {
   type Assertion,
-  CHECK_KINDS,
   type CheckKindName,
   type CheckResult,
   COMPARATORS,
-  checkKinds,
-  hasAssertions,
   isSecretHeader,
   type Monitor,
   type MonitorInputRaw,
   REDACTED,
-  requestFields,
 } from "@vigil/api-contract";
+import { ALL_KINDS, assertionsOf, fieldsText, isGenericKind, kindFields, requestOf } from "./kind-fields";
+
+const kindSecret = (kind: CheckKindName, name: string) => kindFields(kind).some((f) => f.name === name && f.secret);
 
 export type AssertionKind = Assertion["kind"];
 export const ASSERTION_KINDS: { kind: AssertionKind; label: string }[] = [
@@ -81,10 +80,12 @@ export interface AssertionRow {
 }
 export interface Draft {
   kind: CheckKindName;
-  /** Request fields of a kind without its own form, by name, as typed. */
-  request: Record<string, string>;
-  /** Assertions of a kind without its own form, as JSON. */
-  assertionsJson: string;
+  /** The request fields of a kind the form has no section of its own for (see kind-fields), as typed. */
+  fields: Record<string, string>;
+  /** A stored monitor of that kind: an empty secret field keeps the stored secret. */
+  fieldsStored: boolean;
+  /** That kind's assertions, as JSON. */
+  assertionsText: string;
   name: string;
   key: string;
   description: string;
@@ -123,8 +124,9 @@ export const emptyAssertion = (kind: AssertionKind = "statusCode"): AssertionRow
 export function emptyDraft(frequency: string, regions: string[]): Draft {
   return {
     kind: "http",
-    request: {},
-    assertionsJson: "[]",
+    fields: {},
+    fieldsStored: false,
+    assertionsText: "",
     name: "",
     key: "",
     description: "",
@@ -208,14 +210,21 @@ export function draftOf(m: Monitor): Draft {
     channels: m.channels,
     active: m.active,
   };
+  if (isGenericKind(m.kind)) {
+    const own = m as unknown as { request: Record<string, unknown>; assertions?: unknown[] };
+    return {
+      ...common,
+      kind: m.kind,
+      fields: fieldsText(m.kind, own.request),
+      fieldsStored: true,
+      assertionsText: own.assertions?.length ? JSON.stringify(own.assertions, null, 2) : "",
+      assertions: [],
+    };
+  }
   if (m.kind === "tcp") return { ...common, kind: "tcp", host: m.request.host, port: String(m.request.port), assertions: [] };
   // The form has no heartbeat fields yet: heartbeats are edited through the API, the CLI or YAML.
   if (m.kind === "heartbeat") throw new Error("heartbeat monitors are edited through the API, the CLI or YAML (docs/heartbeats.md)");
-  if (m.kind !== "http") {
-    const request = Object.fromEntries(Object.entries(m.request).map(([k, v]) => [k, v === undefined ? "" : String(v)]));
-    const assertions = "assertions" in m ? m.assertions : [];
-    return { ...common, kind: m.kind, request, assertionsJson: JSON.stringify(assertions, null, 2), assertions: [] };
-  }
+  if (m.kind !== "http") return common;
   return {
     ...common,
     kind: "http",
@@ -264,13 +273,13 @@ const headerRowsOf = (form: FormData, prefix: string): HeaderRow[] =>
 
 /** What the browser posted, as the form's model. */
 export function draftFromForm(form: FormData): Draft {
-  const kind = (CHECK_KINDS as readonly string[]).includes(str(form, "kind")) ? (str(form, "kind") as CheckKindName) : "http";
-  const request: Record<string, string> = {};
-  for (const [name, value] of form.entries()) if (name.startsWith("request.") && typeof value === "string") request[name.slice(8)] = value;
   return {
-    kind,
-    request,
-    assertionsJson: str(form, "assertionsJson") || "[]",
+    kind: (ALL_KINDS as string[]).includes(str(form, "kind")) ? (str(form, "kind") as CheckKindName) : "http",
+    fields: Object.fromEntries(
+      [...form.entries()].flatMap(([k, v]) => (k.startsWith("field.") && typeof v === "string" ? [[k.slice(6), v]] : [])),
+    ),
+    fieldsStored: str(form, "fieldsStored") === "1",
+    assertionsText: str(form, "assertionsText"),
     name: str(form, "name"),
     key: str(form, "key"),
     description: str(form, "description"),
@@ -353,25 +362,6 @@ function assertionInput(a: AssertionRow): Record<string, unknown> {
   }
 }
 
-/** A registry-drawn form's request: numbers for number fields, empty fields left out for their defaults. */
-function genericRequest(d: Draft): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of requestFields(checkKinds[d.kind])) {
-    const v = (d.request[f.name] ?? "").trim();
-    if (v !== "") out[f.name] = f.type === "number" ? num(v) : v;
-  }
-  return out;
-}
-
-/** Assertions typed as JSON; text that does not parse is handed on so the schema names the field. */
-function jsonAssertions(text: string): unknown {
-  try {
-    return JSON.parse(text.trim() || "[]");
-  } catch {
-    return text;
-  }
-}
-
 /** The draft as the shared schema's input (not yet validated: the schema says what is wrong). */
 export function inputOf(d: Draft): MonitorInputRaw {
   const common = {
@@ -388,12 +378,17 @@ export function inputOf(d: Draft): MonitorInputRaw {
     channels: d.channels,
     openTelemetry: d.otelEndpoint.trim() ? { endpoint: d.otelEndpoint.trim(), headers: headerMap(d.otelHeaders) } : undefined,
   };
+  if (isGenericKind(d.kind)) {
+    const kind = d.kind;
+    return {
+      ...common,
+      kind,
+      request: requestOf(kind, d.fields, d.fieldsStored),
+      ...(d.assertionsText.trim() !== "" && { assertions: assertionsOf(d.assertionsText) }),
+    } as MonitorInputRaw;
+  }
   if (d.kind === "tcp") {
     return { ...common, kind: "tcp", request: { host: d.host.trim(), port: num(d.port) as number } };
-  }
-  if (d.kind !== "http") {
-    const assertions = hasAssertions(checkKinds[d.kind]) ? { assertions: jsonAssertions(d.assertionsJson) } : {};
-    return { ...common, kind: d.kind, request: genericRequest(d), ...assertions } as MonitorInputRaw;
   }
   const headers = headerMap(d.headers);
   const marked = d.headers.filter((h) => h.secret && h.name.trim() && !isSecretHeader(h.name.trim())).map((h) => h.name.trim());
@@ -417,7 +412,8 @@ export function inputOf(d: Draft): MonitorInputRaw {
 export function withoutSecrets(d: Draft): Draft {
   const strip = (list: HeaderRow[], always: boolean) =>
     list.map((h) => (always || h.secret || isSecretHeader(h.name) ? { ...h, value: "" } : h));
-  return { ...d, headers: strip(d.headers, false), otelHeaders: strip(d.otelHeaders, true) };
+  const fields = Object.fromEntries(Object.entries(d.fields).map(([k, v]) => [k, isGenericKind(d.kind) && kindSecret(d.kind, k) ? "" : v]));
+  return { ...d, fields, headers: strip(d.headers, false), otelHeaders: strip(d.otelHeaders, true) };
 }
 
 /** Where a schema issue's path shows in the form: `request.url` → `url`, `assertions.1.target` → `assertion.1.target`. */
@@ -427,6 +423,7 @@ export function fieldOf(path: string): string {
   if (p.startsWith("openTelemetry.headers")) return "otelHeaders";
   if (p === "openTelemetry.endpoint" || p === "openTelemetry") return "otelEndpoint";
   if (p.startsWith("request.")) return p.slice("request.".length).split(".")[0]!;
+  if (p.startsWith("assertions") && !/^assertions\.\d+/.test(p)) return "assertionsText";
   const a = /^assertions\.(\d+)(?:\.(\w+))?/.exec(p);
   if (a) return a[2] ? `assertion.${a[1]}.${a[2]}` : `assertion.${a[1]}`;
   if (p.startsWith("regions")) return "regions";

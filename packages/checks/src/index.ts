@@ -13,12 +13,18 @@ export type { AttemptOptions } from "./budget";
 export * from "./contract";
 export { runDnsCheck } from "./kinds/dns/run";
 export { RDAP_RECHECK_MS, runDomainCheck } from "./kinds/domain/run";
+export { runGrpcCheck } from "./kinds/grpc/run";
 export { MAX_BODY_BYTES } from "./kinds/http/body";
 export { detectJsonRpcPing, readJsonRpcReply } from "./kinds/http/jsonrpc";
 export { MAX_REDIRECTS } from "./kinds/http/redirect";
 export { runHttpCheck } from "./kinds/http/run";
+export { runMysqlCheck } from "./kinds/mysql/run";
+export { runPingCheck } from "./kinds/ping/run";
+export { runPostgresCheck } from "./kinds/postgres/run";
+export { runRedisCheck } from "./kinds/redis/run";
 export { runTcpCheck } from "./kinds/tcp/run";
 export { runTlsCheck } from "./kinds/tls/run";
+export { runWebSocketCheck } from "./kinds/websocket/run";
 export { backoffMs, MIN_ATTEMPT_MS } from "./retry";
 
 export interface RunCheckOptions {

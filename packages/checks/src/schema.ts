@@ -52,6 +52,8 @@ export const CheckResult = z.object({
   /** 0 when the deadline left no room for even one attempt. */
   attempts: z.number().int().min(0),
   assertions: z.array(AssertionOutcome).max(100).optional(),
+  /** Facts of the kind's own (ping's loss and round trips, gRPC's status…) for OTLP attributes and alerts. */
+  details: z.record(z.string().max(64), z.union([z.string().max(200), z.number(), z.boolean()])).optional(),
   /** The body was larger than what checks read (1 MiB); assertions saw only its start. */
   bodyTruncated: z.boolean().optional(),
   certificate: CertificateInfo.optional(),

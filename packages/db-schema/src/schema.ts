@@ -232,8 +232,10 @@ export const monitor = sqliteTable(
     hbGraceMs: integer("hb_grace_ms"),
     hbCron: text("hb_cron"),
     hbTimezone: text("hb_timezone"),
-    /** The other kinds' own request fields (DNS, TLS, domain), as each kind's folder defines them. */
-    settings: json<Record<string, unknown>>("settings"),
+    /** Each kind's own request fields beyond the columns above (DNS name, TLS SNI, ping packets, gRPC service, a query…). */
+    options: json<Record<string, unknown>>("options"),
+    /** A database check's connection string: a secret. */
+    connection: encryptedJson<string>("monitor", "connection"),
     // OTLP metric export
     otelEndpoint: text("otel_endpoint"),
     otelHeaders: encryptedJson<HeaderMap>("monitor", "otel_headers"),

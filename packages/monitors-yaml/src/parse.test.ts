@@ -200,3 +200,15 @@ describe("a valid file", () => {
     );
   });
 });
+
+describe("database connection strings in files", () => {
+  it("a bad one is named with its rule but never echoed", () => {
+    const out = parseMonitorsYaml(
+      "db:\n  kind: mysql\n  frequency: 1m\n  regions: [iad]\n  request: { connection: 'server=db;password=hunter2' }\n",
+    );
+    expect(out.ok).toBe(false);
+    if (out.ok) return;
+    expect(out.errors.map((e) => e.rule).join()).toMatch(/^must be a connection URL such as mysql:\/\//);
+    expect(JSON.stringify(out.errors)).not.toContain("hunter2");
+  });
+});

@@ -1,4 +1,4 @@
-import { MonitorInput } from "@vigil/api-contract";
+import { checkKinds, MonitorInput } from "@vigil/api-contract";
 import * as yaml from "js-yaml";
 import type { z } from "zod";
 import { indexSource, locate, type Position, type Segment, type SourceIndex, toPosition } from "./positions";
@@ -162,6 +162,9 @@ export function parseMonitorsYaml(
   };
 }
 
+/** Request fields some kind keeps secret (a database's connection string): an error never shows their value. */
+const SECRET_FIELDS = new Set(Object.values(checkKinds).flatMap((k) => k.secretFields ?? []));
+
 /** Turns one zod issue into a path (inside the entry) and a rule with the offending value. */
 function describeIssue(issue: z.core.$ZodIssue, input: unknown): { path: Segment[]; rule: string; pointAt: "key" | "value" } | null {
   if (issue.code === "unrecognized_keys") return null; // reported (with suggestions) by findUnknownKeys
@@ -176,7 +179,8 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): { path: Segment
   const last = path.at(-1);
   if (typeof last === "string" && rule.startsWith(`${last} `)) rule = rule.slice(last.length + 1);
   const isEntryKey = path.length === 1 && path[0] === "key"; // printed as the entry itself
-  if (!isEntryKey && rule !== "is required" && (value === undefined || issue.code === "invalid_type" || isScalar(value))) {
+  const secret = path[0] === "request" && typeof last === "string" && SECRET_FIELDS.has(last); // never echoed
+  if (!isEntryKey && !secret && rule !== "is required" && (value === undefined || issue.code === "invalid_type" || isScalar(value))) {
     rule += ` (got ${describeValue(value)})`;
   }
   return { path, rule, pointAt: "value" };

@@ -31,11 +31,12 @@ export function urlPlaceholders(url: string, entryKey: string): string {
   );
 }
 
-/** Where placeholders may stand in an entry: request and OTLP header values, and the request URL. */
+/** Where placeholders may stand in an entry: request and OTLP header values, the request URL, a database's connection string. */
 const SECRET_PATHS: readonly (readonly string[])[] = [
   ["request", "headers"],
   ["openTelemetry", "headers"],
   ["request", "url"],
+  ["request", "connection"],
 ];
 
 export interface MissingVariable {

@@ -1,6 +1,6 @@
-import { checkKinds, HttpMonitorInput, type Monitor, MonitorInput } from "@vigil/api-contract";
+import { checkKinds, HttpMonitorInput, type Monitor, MonitorInput, REDACTED } from "@vigil/api-contract";
 import * as yaml from "js-yaml";
-import { placeholders, urlPlaceholders } from "./secrets";
+import { placeholders, secretEnvName, urlPlaceholders } from "./secrets";
 
 export const SCHEMA_COMMENT = "# yaml-language-server: $schema=./vigil.schema.json";
 
@@ -67,6 +67,8 @@ function toEntry(m: AnyMonitor, entryKey: string): Record<string, unknown> {
   let request: Record<string, unknown> = m.request;
   if ("headers" in m.request) request = { ...request, headers: placeholders(m.request.headers, entryKey) };
   if ("url" in m.request) request = { ...request, url: urlPlaceholders(m.request.url, entryKey) };
+  if ("connection" in m.request && m.request.connection === REDACTED)
+    request = { ...request, connection: `\${${secretEnvName(entryKey, "connection")}}` };
   entry.request = pick(request, defaults.request, checkKinds[m.kind].requestOrder);
   if ("assertions" in m && m.assertions.length > 0) {
     // Every field an assertion kind has, the usual ones first.

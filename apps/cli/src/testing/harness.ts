@@ -93,5 +93,6 @@ export function stored(input: MonitorInput, id: number): Monitor {
     createdAt: 1_700_000_000_000,
     updatedAt: 1_700_000_000_000,
   };
-  return { ...common, kind: input.kind, request: input.request, ...("assertions" in input && { assertions: input.assertions }) } as Monitor;
+  const { kind, request } = input;
+  return { ...common, kind, request, ...("assertions" in input && { assertions: input.assertions }) } as Monitor;
 }

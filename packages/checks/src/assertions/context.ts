@@ -1,5 +1,7 @@
 import type { AssertionOutcome, CertificateInfo } from "../schema";
-import type { Assertion } from "./schema";
+import type { Assertion, PacketLossAssertion } from "./schema";
+
+type AnyAssertion = Assertion | PacketLossAssertion;
 
 /** What assertions look at: the final response of one attempt. */
 export interface ResponseView {
@@ -14,6 +16,8 @@ export interface ResponseView {
   jsonText: boolean;
   /** The peer certificate (https only). */
   certificate?: CertificateInfo;
+  /** Ping checks: the share of packets lost, in percent. */
+  packetLossPercent?: number;
 }
 
-export type Evaluator<A extends Assertion> = (assertion: A, response: ResponseView) => AssertionOutcome;
+export type Evaluator<A extends AnyAssertion> = (assertion: A, response: ResponseView) => AssertionOutcome;

@@ -67,6 +67,12 @@ export const CertificateAssertion = z
     if (typeof a.target !== rule.target)
       ctx.addIssue({ code: "custom", path: ["target"], message: `must be ${rule.rule} for ${a.property}` });
   });
+/** Share of ping packets lost, in percent (ping checks). */
+export const PacketLossAssertion = z.object({
+  kind: z.literal("packetLoss"),
+  compare: numberCompare,
+  target: z.number().min(0, "must be a percentage, 0-100").max(100, "must be a percentage, 0-100"),
+});
 
 export type Comparator = (typeof COMPARATORS)[number];
 export type StatusCodeAssertion = z.infer<typeof StatusCodeAssertion>;
@@ -75,6 +81,7 @@ export type HeaderAssertion = z.infer<typeof HeaderAssertion>;
 export type JsonBodyAssertion = z.infer<typeof JsonBodyAssertion>;
 export type LatencyAssertion = z.infer<typeof LatencyAssertion>;
 export type CertificateAssertion = z.infer<typeof CertificateAssertion>;
+export type PacketLossAssertion = z.infer<typeof PacketLossAssertion>;
 
 export const Assertion = z.discriminatedUnion(
   "kind",
@@ -83,3 +90,14 @@ export const Assertion = z.discriminatedUnion(
 );
 export type Assertion = z.infer<typeof Assertion>;
 export type AssertionInput = z.input<typeof Assertion>;
+
+/** What the kinds without an HTTP response assert on a single value (first message, first row's first value). */
+export const ValueAssertion = z.discriminatedUnion("kind", [TextBodyAssertion, JsonBodyAssertion, LatencyAssertion], {
+  error: "kind must be one of textBody, jsonBody, latency",
+});
+export type ValueAssertion = z.infer<typeof ValueAssertion>;
+
+export const PingAssertion = z.discriminatedUnion("kind", [LatencyAssertion, PacketLossAssertion], {
+  error: "kind must be one of latency, packetLoss",
+});
+export type PingAssertion = z.infer<typeof PingAssertion>;

@@ -4,12 +4,14 @@ import type { AnyCheckKind } from "./kind";
 /** One `request` field as a generic form shows it. */
 export interface RequestField {
   name: string;
-  type: "text" | "number" | "choice";
+  type: "text" | "number" | "choice" | "boolean" | "map" | "list";
   /** The choices of an enum field. */
   options?: readonly string[];
   required: boolean;
   /** The default the schema fills in, as text. */
   placeholder?: string;
+  /** A secret (a connection string): never shown back, stored encrypted. */
+  secret?: true;
 }
 
 type Def = {
@@ -40,6 +42,9 @@ function describe(schema: z.ZodType): Omit<RequestField, "name"> {
   }
   const def = defOf(s);
   if (def.type === "number") return { type: "number", required, ...(placeholder && { placeholder }) };
+  if (def.type === "boolean") return { type: "boolean", required, ...(placeholder && { placeholder }) };
+  if (def.type === "record") return { type: "map", required };
+  if (def.type === "array") return { type: "list", required };
   if (def.type === "enum")
     return { type: "choice", options: Object.values(def.entries ?? {}), required, ...(placeholder && { placeholder }) };
   return { type: "text", required, ...(placeholder && { placeholder }) };
@@ -54,7 +59,9 @@ export function requestFields(kind: AnyCheckKind): RequestField[] {
   // A refined object (cross-field rules) keeps its shape inside.
   while (!(request as unknown as { shape?: unknown }).shape && defOf(request).in) request = defOf(request).in!;
   const shape = (request as unknown as { shape: Record<string, z.ZodType> }).shape;
-  return kind.requestOrder.filter((name) => shape[name]).map((name) => ({ name, ...describe(shape[name]!) }));
+  return kind.requestOrder
+    .filter((name) => shape[name])
+    .map((name) => ({ name, ...describe(shape[name]!), ...(kind.secretFields?.includes(name) && { secret: true as const }) }));
 }
 
 /** Whether the kind's monitors carry assertions. */

@@ -1,11 +1,17 @@
 import { z } from "zod";
 import { dns } from "./dns";
 import { domain } from "./domain";
+import { grpc } from "./grpc";
 import { heartbeat } from "./heartbeat";
 import { http } from "./http";
 import type { AnyCheckKind } from "./kind";
+import { mysql } from "./mysql";
+import { ping } from "./ping";
+import { postgres } from "./postgres";
+import { redis } from "./redis";
 import { tcp } from "./tcp";
 import { tls } from "./tls";
+import { websocket } from "./websocket";
 
 export { DnsCheck, DnsRequest } from "./dns";
 export { DomainCheck, DomainRequest } from "./domain";
@@ -26,6 +32,12 @@ export const checkKinds = registry({
   tls,
   dns,
   domain,
+  ping,
+  grpc,
+  websocket,
+  postgres,
+  mysql,
+  redis,
 });
 
 export type CheckKindName = keyof typeof checkKinds;

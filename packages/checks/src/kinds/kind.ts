@@ -33,6 +33,10 @@ export interface CheckKind<
   readonly requestKey: string;
   /** The smallest valid `request`: the YAML writer learns the defaults from it. */
   readonly exampleRequest: Record<string, unknown>;
+  /** `request` fields that hold secrets (shown as "***", kept when "***" comes back); forms mask them. */
+  readonly secretFields?: readonly string[];
+  /** One line for forms: what the check does. */
+  readonly describe?: string;
   /** `request` fields in the order a person writes them in YAML. */
   readonly requestOrder: readonly string[];
   /** Watched by the server (from pings it receives), never sent to a probe: no regions, frequency or retries. */

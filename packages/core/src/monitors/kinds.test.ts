@@ -71,7 +71,7 @@ describe("TLS, DNS and domain monitors", () => {
     const dns = await updateMonitor(t.db, ws, m.id, { kind: "dns", request: { name: "db.internal" } }, "u");
     expect(dns.request).toEqual({ name: "db.internal", recordType: "A" });
     const [row] = await t.db.select().from(monitor).where(eq(monitor.id, m.id));
-    expect(row).toMatchObject({ settings: { name: "db.internal", recordType: "A" }, host: null, port: null });
+    expect(row).toMatchObject({ options: { name: "db.internal", recordType: "A" }, host: null, port: null });
     const tls = await updateMonitor(
       t.db,
       ws,
@@ -81,7 +81,7 @@ describe("TLS, DNS and domain monitors", () => {
     );
     expect(tls.request).toEqual({ host: "db.internal", port: 5432, starttls: "postgres" });
     const [after] = await t.db.select().from(monitor).where(eq(monitor.id, m.id));
-    expect(after).toMatchObject({ settings: { starttls: "postgres" }, host: "db.internal", port: 5432, url: null });
+    expect(after).toMatchObject({ options: { starttls: "postgres" }, host: "db.internal", port: 5432, url: null });
   });
 
   it("bad fields are refused naming the field and the rule, and nothing is written", async () => {

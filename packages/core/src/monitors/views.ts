@@ -231,7 +231,7 @@ export async function listMonitorPage(db: Db, workspaceId: number, query: Partia
             url: monitor.url,
             host: monitor.host,
             port: monitor.port,
-            settings: monitor.settings,
+            options: monitor.options,
             frequency: monitor.frequency,
             regions: monitor.regions,
             tags: monitor.tags,

@@ -79,7 +79,7 @@ export function parseResolver(text: string): { host: string; port: number } {
 }
 
 interface DnsColumns {
-  settings: Record<string, unknown> | null;
+  options: Record<string, unknown> | null;
   assertions: unknown[] | null;
 }
 
@@ -98,21 +98,21 @@ export const dns = defineCheckKind({
     assertions,
   }),
   toRow: (m): DnsColumns => ({
-    settings: m
+    options: m
       ? { name: m.request.name, recordType: m.request.recordType, ...(m.request.resolver && { resolver: m.request.resolver }) }
       : null,
     assertions: m?.assertions ?? null,
   }),
   fromRow: (row: DnsColumns) => ({
     request: {
-      name: String(row.settings?.name ?? ""),
-      recordType: (row.settings?.recordType ?? "A") as RecordType,
-      ...(typeof row.settings?.resolver === "string" && { resolver: row.settings.resolver }),
+      name: String(row.options?.name ?? ""),
+      recordType: (row.options?.recordType ?? "A") as RecordType,
+      ...(typeof row.options?.resolver === "string" && { resolver: row.options.resolver }),
     },
     assertions: (row.assertions ?? []) as DnsAssertion[],
   }),
   target: (row) => {
-    const s = row.settings ?? {};
+    const s = row.options ?? {};
     return `${s.name ?? ""} ${s.recordType ?? "A"}${s.resolver ? ` @${s.resolver}` : ""}`;
   },
   attributes: (check) => ({

@@ -35,7 +35,7 @@ export const DomainRequest = z
   });
 
 interface DomainColumns {
-  settings: Record<string, unknown> | null;
+  options: Record<string, unknown> | null;
 }
 
 export const domain = defineCheckKind({
@@ -52,9 +52,9 @@ export const domain = defineCheckKind({
     alertDays: request.alertDays,
     ...(request.warnDays !== undefined && { warnDays: request.warnDays }),
   }),
-  toRow: (m): DomainColumns => ({ settings: m ? { ...m.request } : null }),
+  toRow: (m): DomainColumns => ({ options: m ? { ...m.request } : null }),
   fromRow: (row: DomainColumns) => {
-    const s = row.settings ?? {};
+    const s = row.options ?? {};
     return {
       request: {
         domain: String(s.domain ?? ""),
@@ -64,6 +64,6 @@ export const domain = defineCheckKind({
       },
     };
   },
-  target: (row) => String(row.settings?.domain ?? ""),
+  target: (row) => String(row.options?.domain ?? ""),
   attributes: (check) => ({ "dns.question.name": check.domain, ...(check.rdapUrl && { "url.full": check.rdapUrl }) }),
 });

@@ -37,7 +37,7 @@ export const TlsRequest = z.object({
 interface TlsColumns {
   host: string | null;
   port: number | null;
-  settings: Record<string, unknown> | null;
+  options: Record<string, unknown> | null;
   assertions: unknown[] | null;
 }
 
@@ -59,15 +59,15 @@ export const tls = defineCheckKind({
   toRow: (m): TlsColumns => ({
     host: m?.request.host ?? null,
     port: m?.request.port ?? null,
-    settings: m ? { ...(m.request.sni && { sni: m.request.sni }), ...(m.request.starttls && { starttls: m.request.starttls }) } : null,
+    options: m ? { ...(m.request.sni && { sni: m.request.sni }), ...(m.request.starttls && { starttls: m.request.starttls }) } : null,
     assertions: m?.assertions ?? null,
   }),
   fromRow: (row: TlsColumns) => ({
     request: {
       host: row.host ?? "",
       port: row.port ?? 443,
-      ...(typeof row.settings?.sni === "string" && { sni: row.settings.sni }),
-      ...(typeof row.settings?.starttls === "string" && { starttls: row.settings.starttls as TlsCheck["starttls"] }),
+      ...(typeof row.options?.sni === "string" && { sni: row.options.sni }),
+      ...(typeof row.options?.starttls === "string" && { starttls: row.options.starttls as TlsCheck["starttls"] }),
     },
     assertions: (row.assertions ?? []) as TlsAssertion[],
   }),

@@ -1,0 +1,2 @@
+ALTER TABLE `monitor` ADD `options` text;--> statement-breakpoint
+ALTER TABLE `monitor` ADD `connection` text;
