@@ -57,6 +57,8 @@ function toEntry(m: AnyMonitor, entryKey: string): Record<string, unknown> {
     "public",
     "regions",
     "retry",
+    "failureThreshold",
+    "successThreshold",
     "timeout",
     "degradedAfter",
   ]);

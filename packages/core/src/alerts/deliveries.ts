@@ -1,4 +1,4 @@
-import { type Db, monitor, monitorChannel, notificationChannel, notificationDelivery, statusEvent, writeBatch } from "@vigil/db-schema";
+import { type DELIVERY_OUTCOMES, type Db, monitor, monitorChannel, notificationChannel, notificationDelivery, statusEvent, writeBatch } from "@vigil/db-schema";
 import { and, desc, eq, isNull, max } from "drizzle-orm";
 import { NotFoundError } from "../errors";
 
@@ -14,7 +14,7 @@ export async function channelsForEvent(db: Db, eventId: number): Promise<number[
   return rows.map((r) => r.id);
 }
 
-export type DeliveryOutcome = "sent" | "retrying" | "failed" | "suppressed";
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 interface Delivery {
   eventId: number;

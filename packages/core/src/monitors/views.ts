@@ -24,6 +24,7 @@ import {
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { NotFoundError } from "../errors";
+import type { DeliveryOutcome } from "../alerts";
 import { toInput, toMonitor } from "./mapping";
 
 export const MONITOR_SORTS = ["name", "status", "last-check", "latency", "created"] as const;
@@ -348,7 +349,7 @@ export async function resultsSince(db: Db, workspaceId: number, monitorId: numbe
 export interface EventDelivery {
   channel: string;
   attempt: number;
-  outcome: "sent" | "retrying" | "failed" | "suppressed";
+  outcome: DeliveryOutcome;
   responseCode: number | null;
   error: string | null;
   at: number;
