@@ -278,7 +278,20 @@ function AssertionBuilder({
   );
 }
 
-type TextKey = "name" | "key" | "description" | "tags" | "url" | "host" | "port" | "timeout" | "degradedAfter" | "retry" | "failureThreshold" | "successThreshold" | "otelEndpoint";
+type TextKey =
+  | "name"
+  | "key"
+  | "description"
+  | "tags"
+  | "url"
+  | "host"
+  | "port"
+  | "timeout"
+  | "degradedAfter"
+  | "retry"
+  | "failureThreshold"
+  | "successThreshold"
+  | "otelEndpoint";
 interface TextOpts {
   hint?: string;
   placeholder?: string;

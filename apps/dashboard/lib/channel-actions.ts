@@ -1,9 +1,9 @@
 "use server";
 import {
   ChannelInput,
-  DeliveryTimeout,
   ConflictError,
   createChannel,
+  DeliveryTimeout,
   deleteChannel,
   NotFoundError,
   sendTestNotification,

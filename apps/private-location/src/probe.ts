@@ -197,7 +197,10 @@ export class Probe {
       this.metrics.skipped.inc({ reason: "deadline" });
       this.load.skipped();
       this.load.due(-1); // counted when it started
-      this.logger.warn({ monitorId: m.id, region: this.region, slot: job.slot, lagMs: job.lagMs }, "check skipped: no time left before its deadline");
+      this.logger.warn(
+        { monitorId: m.id, region: this.region, slot: job.slot, lagMs: job.lagMs },
+        "check skipped: no time left before its deadline",
+      );
       return;
     }
     const record: IngestResult = { ...result, id: ulid(), monitorId: m.id, cronTimestamp: job.slot, startedAt: Math.round(job.startedAt) };

@@ -1,9 +1,9 @@
-import type { ProbeLoad } from "./client";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { ProbeMonitorList, type RunRequest } from "@vigil/api-contract";
 import type { Logger } from "@vigil/service";
 import { z } from "zod";
 import { Backoff, sleep } from "./backoff";
+import type { ProbeLoad } from "./client";
 import { type ServerClient, ServerError, UnknownKeyError } from "./client";
 
 export type SyncReason = "unknown-key" | "server" | "network";

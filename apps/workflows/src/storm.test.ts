@@ -43,7 +43,9 @@ const perMonitor = (r: Receiver) => {
 };
 
 describe("deliveries that never storm", () => {
-  it("a receiver that answers in 20 s gets each alert once (at most twice), and the log shows one attempt, sent", { timeout: 120_000 }, async () => {
+  it("a receiver that answers in 20 s gets each alert once (at most twice), and the log shows one attempt, sent", {
+    timeout: 120_000,
+  }, async () => {
     const s = await setup(3);
     s.receiver.delayMs = 20_000;
     s.wf.start();
@@ -74,7 +76,8 @@ describe("deliveries that never storm", () => {
     await s.allDown();
     await until(
       "the attempt noted as slow",
-      async () => (await s.t.db.select().from(notificationDelivery)).some((d) => d.outcome === "sending" && d.error?.includes("still waiting")),
+      async () =>
+        (await s.t.db.select().from(notificationDelivery)).some((d) => d.outcome === "sending" && d.error?.includes("still waiting")),
       20_000,
       200,
     );
@@ -104,7 +107,10 @@ describe("deliveries that never storm", () => {
     const resumed = Math.max(...s.receiver.received.map((r) => r.at)) - restarted;
     expect(resumed).toBeLessThanOrEqual(5_000);
     expect(s.receiver.arrived.length - before).toBe(n);
-    await until("every attempt logged", async () => (await s.t.db.select().from(notificationDelivery)).filter((d) => d.outcome === "sent").length === n);
+    await until(
+      "every attempt logged",
+      async () => (await s.t.db.select().from(notificationDelivery)).filter((d) => d.outcome === "sent").length === n,
+    );
     const log = await s.t.db.select().from(notificationDelivery);
     // The attempt the kill cut off says so; the one after the restart was sent. No row is left "sending".
     expect(log.filter((d) => d.outcome === "error").map((d) => [d.attempt, d.error])).toEqual(

@@ -53,7 +53,8 @@ probe.get("/wait", getProbeWaitQuery, async (c) => {
   const { deps, location } = c.var;
   const q = c.req.valid("query");
   await touchLocation(deps.db, location.id);
-  if (q.overloaded !== undefined) await reportProbeLoad(deps.db, location.id, { skipped: q.skipped ?? 0, overloaded: q.overloaded === "1" });
+  if (q.overloaded !== undefined)
+    await reportProbeLoad(deps.db, location.id, { skipped: q.skipped ?? 0, overloaded: q.overloaded === "1" });
   const answer = async () => {
     const etag = await etagOf(c);
     // Taken last: once out of Redis a run exists only in this answer, so nothing after may fail.

@@ -1,4 +1,13 @@
-import { type DELIVERY_OUTCOMES, type Db, monitor, monitorChannel, notificationChannel, notificationDelivery, statusEvent, writeBatch } from "@vigil/db-schema";
+import {
+  type Db,
+  type DELIVERY_OUTCOMES,
+  monitor,
+  monitorChannel,
+  notificationChannel,
+  notificationDelivery,
+  statusEvent,
+  writeBatch,
+} from "@vigil/db-schema";
 import { and, desc, eq, isNull, max } from "drizzle-orm";
 import { NotFoundError } from "../errors";
 

@@ -86,21 +86,24 @@ export interface Thresholds {
  */
 export function thresholdedStatus(r: Pick<LatestResult, "status" | "streak">, current: MonitorStatus, t: Thresholds): CheckStatus {
   const streak = r.streak ?? 1;
-  if (r.status === "error") return current === "error" || streak >= t.failureThreshold ? "error" : current === "degraded" ? "degraded" : "success";
+  if (r.status === "error")
+    return current === "error" || streak >= t.failureThreshold ? "error" : current === "degraded" ? "degraded" : "success";
   return current === "error" && streak < t.successThreshold ? "error" : r.status;
 }
 
 /** Everything one monitor's decision looks at, read in one round trip for many monitors. */
 export interface EvaluationState {
-  monitor: {
-    id: number;
-    workspaceId: number;
-    status: MonitorStatus;
-    /** The newest slot an evaluation decided on (moved or held). */
-    statusCronTimestamp: number | null;
-    regions: readonly string[];
-    deletedAt: number | null;
-  } & Partial<Thresholds> | null;
+  monitor:
+    | ({
+        id: number;
+        workspaceId: number;
+        status: MonitorStatus;
+        /** The newest slot an evaluation decided on (moved or held). */
+        statusCronTimestamp: number | null;
+        regions: readonly string[];
+        deletedAt: number | null;
+      } & Partial<Thresholds>)
+    | null;
   latest: readonly LatestResult[];
   /** The workspace's locations (not deleted), live or not. */
   locations: readonly { id: number; region: string; online: boolean }[];

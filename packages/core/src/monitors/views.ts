@@ -23,8 +23,8 @@ import {
 } from "@vigil/db-schema";
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { NotFoundError } from "../errors";
 import type { DeliveryOutcome } from "../alerts";
+import { NotFoundError } from "../errors";
 import { toInput, toMonitor } from "./mapping";
 
 export const MONITOR_SORTS = ["name", "status", "last-check", "latency", "created"] as const;
