@@ -25,9 +25,10 @@ export class LoadTracker {
     this.bucket().due += n;
   }
 
-  skipped(n = 1): void {
+  /** `started`: the checks had started (and were counted due then) but found no time left for an attempt. */
+  skipped(n = 1, started = false): void {
     const b = this.bucket();
-    b.due += n;
+    if (!started) b.due += n;
     b.skipped += n;
     this.unreported += n;
   }

@@ -195,8 +195,7 @@ export class Probe {
     // result (it would vote error and could alert on a healthy target), a skipped check the server is told of.
     if (result.attempts === 0) {
       this.metrics.skipped.inc({ reason: "deadline" });
-      this.load.skipped();
-      this.load.due(-1); // counted when it started
+      this.load.skipped(1, true);
       this.logger.warn(
         { monitorId: m.id, region: this.region, slot: job.slot, lagMs: job.lagMs },
         "check skipped: no time left before its deadline",
