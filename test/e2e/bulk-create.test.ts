@@ -15,7 +15,7 @@ describe("monitors created in bulk", () => {
   beforeAll(async () => {
     await Promise.all([...healthy.map((t) => t.open(0)), hook.start()]);
     stack = await startStack(["iad"]);
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await stack?.close();
     await Promise.all([...healthy.map((t) => t.close()), hook.stop()]);
