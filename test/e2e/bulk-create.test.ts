@@ -43,7 +43,7 @@ describe("monitors created in bulk", () => {
     const batches: unknown[][] = [];
     for (let i = 0; i < TOTAL - 1; i += BATCH) batches.push(Array.from({ length: Math.min(BATCH, TOTAL - 1 - i) }, (_, j) => entry(i + j)));
     // The dead target is created in the middle of the burst.
-    const dead = { ...entry(-1), key: "dead", channels: ["hook"], request: { host: "127.0.0.1", port: deadPort } };
+    const dead = { ...entry(0), key: "dead", channels: ["hook"], request: { host: "127.0.0.1", port: deadPort } };
     batches.splice(5, 0, [dead]);
     let deadId = 0;
     let deadCreatedAt = 0;
