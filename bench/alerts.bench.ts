@@ -116,7 +116,7 @@ export default async function alertsBench(): Promise<BenchReport> {
         for (const m of monitors) sent.set(`${m.id}:${slot}`, t0);
         await Promise.all(results.map((r) => post([r])));
       }
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + 60_000 + results.length * 200;
       while ([...sent.keys()].some((k) => !arrivals.has(k))) {
         if (Date.now() > deadline)
           throw new Error(`alerts missing in round ${round}: ${[...sent.keys()].filter((k) => !arrivals.has(k)).join(", ")}`);
