@@ -1,5 +1,5 @@
-// Alerts: from a result's ingest (POST /v1/probe/results) to the webhook's arrival, over 500 transitions,
-// against a plain HTTP POST to the same receiver as baseline.
+// Alerts: from a result's ingest (POST /v1/probe/results) to the webhook's arrival, over 500 transitions, and
+// with 1,000 monitors changing in one window, against a plain HTTP POST to the same receiver as baseline.
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import { createChannel, createMonitors, createPrivateLocation } from "@vigil/core";
@@ -11,6 +11,10 @@ import { type BenchReport, percentile, sortNumbers } from "./lib";
 
 const MONITORS = 50;
 const ROUNDS = 10; // 50 × 10 = 500 transitions, alternating error and recovered
+/** Monitors whose deciding results land in one slot (one window), sent as a probe's outbox does: 500 a batch. */
+const WINDOW = 1_000;
+const WINDOW_ROUNDS = 2;
+const PROBE_BATCH = 500;
 
 export default async function alertsBench(): Promise<BenchReport> {
   const prefix = `bench-${randomBytes(3).toString("hex")}`;
@@ -44,23 +48,24 @@ export default async function alertsBench(): Promise<BenchReport> {
 
   const db = s.database.db;
   const { key } = await createPrivateLocation(db, s.workspaceId, { name: "bench", region: "iad" }, "operator");
-  const monitors = await createMonitors(
-    db,
-    s.workspaceId,
-    Array.from({ length: MONITORS }, (_, i) => ({
-      kind: "tcp",
-      frequency: "30s",
-      regions: ["iad"],
-      request: { host: "127.0.0.1", port: 2000 + i },
-    })),
-    "o",
-  );
-  await createChannel(
-    db,
-    s.workspaceId,
-    { name: "hook", kind: "webhook", config: { url: hook }, monitors: monitors.map((m) => m.id) },
-    "o",
-  );
+  const all = [];
+  for (let i = 0; i < MONITORS + WINDOW; i += 1000)
+    all.push(
+      ...(await createMonitors(
+        db,
+        s.workspaceId,
+        Array.from({ length: Math.min(1000, MONITORS + WINDOW - i) }, (_, j) => ({
+          kind: "tcp",
+          frequency: "30s",
+          regions: ["iad"],
+          request: { host: "127.0.0.1", port: 2000 + i + j },
+        })),
+        "o",
+      )),
+    );
+  const monitors = all.slice(0, MONITORS);
+  const windowed = all.slice(MONITORS);
+  await createChannel(db, s.workspaceId, { name: "hook", kind: "webhook", config: { url: hook }, monitors: all.map((m) => m.id) }, "o");
 
   let retried = 0;
   let slot = Date.UTC(2026, 0, 1);
@@ -80,10 +85,13 @@ export default async function alertsBench(): Promise<BenchReport> {
       await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
     }
   };
-  /** `batched`: each round's results in one POST, as a probe's outbox flush sends them; else one POST each, all at once. */
-  const run = async (batched: boolean) => {
+  /**
+   * `batch`: each round's results in POSTs of that many, one after the other, as a probe's outbox flush sends
+   * them (each result timed from the start of its own POST); 0: one POST per result, all at once.
+   */
+  const run = async (monitors: { id: number }[], rounds: number, batch: number) => {
     const latencies: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < rounds; round++) {
       slot += 30_000;
       const status = round % 2 === 0 ? "error" : "success";
       const results = monitors.map((m) => ({
@@ -96,11 +104,19 @@ export default async function alertsBench(): Promise<BenchReport> {
         attempts: 1,
       }));
       const sent = new Map<string, number>();
-      const t0 = performance.now();
-      for (const m of monitors) sent.set(`${m.id}:${slot}`, t0);
-      if (batched) await post(results);
-      else await Promise.all(results.map((r) => post([r])));
-      const deadline = Date.now() + 60_000;
+      if (batch > 0)
+        for (let i = 0; i < results.length; i += batch) {
+          const part = results.slice(i, i + batch);
+          const t0 = performance.now();
+          for (const r of part) sent.set(`${r.monitorId}:${slot}`, t0);
+          await post(part);
+        }
+      else {
+        const t0 = performance.now();
+        for (const m of monitors) sent.set(`${m.id}:${slot}`, t0);
+        await Promise.all(results.map((r) => post([r])));
+      }
+      const deadline = Date.now() + 60_000 + results.length * 200;
       while ([...sent.keys()].some((k) => !arrivals.has(k))) {
         if (Date.now() > deadline)
           throw new Error(`alerts missing in round ${round}: ${[...sent.keys()].filter((k) => !arrivals.has(k)).join(", ")}`);
@@ -113,8 +129,9 @@ export default async function alertsBench(): Promise<BenchReport> {
     }
     return sortNumbers(latencies);
   };
-  const batched = await run(true);
-  const burst = await run(false);
+  const batched = await run(monitors, ROUNDS, MONITORS);
+  const burst = await run(monitors, ROUNDS, 0);
+  const window = await run(windowed, WINDOW_ROUNDS, PROBE_BATCH);
 
   // Baseline: the same receiver hit directly, one POST per alert.
   const direct: number[] = [];
@@ -147,9 +164,12 @@ export default async function alertsBench(): Promise<BenchReport> {
       row("ingest → webhook, results in probe batches", batched, 99),
       row("ingest → webhook, 50 single-result POSTs at once", burst, 50),
       row("ingest → webhook, 50 single-result POSTs at once", burst, 99),
+      row("deciding result's ingest → webhook, 1,000 monitors in one window", window, 50),
+      row("deciding result's ingest → webhook, 1,000 monitors in one window", window, 99),
     ],
     notes: [
       `${batched.length + burst.length} transitions: ${MONITORS} monitors × ${ROUNDS} rounds in each mode, error and recovered alternating; server, workflows, sqld and Redis on this machine.`,
+      `One window: ${WINDOW} monitors go down in the same slot (then recover in the next), their results posted in batches of ${PROBE_BATCH} as a probe sends them; each alert timed from the start of the POST holding its result; ${window.length} alerts.`,
       `${retried} ingest POSTs answered 503 (database busy) and were retried, as a probe's outbox does.`,
     ],
   };

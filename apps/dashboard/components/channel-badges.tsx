@@ -3,7 +3,9 @@ import { Badge } from "./ui";
 
 const OUTCOME = {
   sent: ["green", "sent"],
+  sending: ["indigo", "sending"],
   retrying: ["amber", "retrying"],
+  error: ["zinc", "failed, retried"],
   failed: ["red", "failed"],
   suppressed: ["zinc", "suppressed"],
 } as const satisfies Record<DeliveryOutcome, readonly [string, string]>;

@@ -227,7 +227,7 @@ export function ChannelForm({
   workspaceId: number;
   spec: KindSpec;
   /** Editing: the channel's id, name and what its stored config may show. */
-  channel?: { id: number; name: string; values: FormValues };
+  channel?: { id: number; name: string; values: FormValues; timeoutMs?: number };
 }) {
   const editing = channel !== undefined;
   const [state, action, pending] = useActionState<ChannelFormState, FormData>(editing ? updateChannelAction : createChannelAction, {});
@@ -272,6 +272,23 @@ export function ChannelForm({
           onDestination={f.key === spec.destination ? setDestination : undefined}
         />
       ))}
+      <Field
+        label="Answer timeout (seconds)"
+        name="timeoutMs"
+        error={fields.timeoutMs}
+        hint="How long one delivery waits for the receiver before a retry is planned, 1-30 s. A later answer still counts, and nothing is sent again while one is on its way."
+      >
+        <Input
+          id="timeoutMs"
+          name="timeoutSeconds"
+          type="number"
+          min={1}
+          max={30}
+          step={1}
+          defaultValue={state.values?.timeoutSeconds ?? String((channel?.timeoutMs ?? 10_000) / 1000)}
+          invalid={!!fields.timeoutMs}
+        />
+      </Field>
       {formError ? (
         <div role="alert" data-testid="form-error">
           <Notice tone="red">

@@ -320,7 +320,20 @@ function AssertionBuilder({
   );
 }
 
-type TextKey = "name" | "key" | "description" | "tags" | "url" | "host" | "port" | "timeout" | "degradedAfter" | "retry" | "otelEndpoint";
+type TextKey =
+  | "name"
+  | "key"
+  | "description"
+  | "tags"
+  | "url"
+  | "host"
+  | "port"
+  | "timeout"
+  | "degradedAfter"
+  | "retry"
+  | "failureThreshold"
+  | "successThreshold"
+  | "otelEndpoint";
 interface TextOpts {
   hint?: string;
   placeholder?: string;
@@ -535,6 +548,14 @@ export function MonitorForm({
           {text("timeout", "Timeout", { hint: "e.g. 45s, 800ms (max 120s)" })}
           {text("degradedAfter", "Degraded after", { hint: "Slower than this is degraded.", placeholder: "e.g. 2s" })}
           {text("retry", "Retries", { hint: "Before a check counts as failed (0-10).", inputMode: "numeric" })}
+          {text("failureThreshold", "Failures before alert", {
+            hint: "Failed checks in a row before the monitor is down (1-100).",
+            inputMode: "numeric",
+          })}
+          {text("successThreshold", "Successes before recovery", {
+            hint: "Good checks in a row before it is back up (1-100).",
+            inputMode: "numeric",
+          })}
         </div>
         <fieldset className="grid min-w-0 gap-2">
           <legend className="mb-1.5 text-sm font-medium text-zinc-800">

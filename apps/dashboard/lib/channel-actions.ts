@@ -3,6 +3,7 @@ import {
   ChannelInput,
   ConflictError,
   createChannel,
+  DeliveryTimeout,
   deleteChannel,
   NotFoundError,
   sendTestNotification,
@@ -15,7 +16,7 @@ import { RateLimitedError } from "@vigil/rate-limit";
 import { revalidatePath } from "next/cache";
 import { notFound, redirect } from "next/navigation";
 import type { ActionState } from "./action-state";
-import { type ChannelFormState, configFromForm, echo, fieldOf, kindSpec } from "./channel-form";
+import { type ChannelFormState, configFromForm, echo, fieldOf, kindSpec, timeoutFromForm } from "./channel-form";
 import { getDb } from "./db";
 import { getEgress, getEnv } from "./env";
 import { withLift } from "./limit-help";
@@ -47,8 +48,12 @@ const idOf = (form: FormData) => {
 };
 
 /** Every field's problem at once (name and config), before anything is written. */
-function checkAll(kind: string, name: string | undefined, config: Record<string, unknown>): ActionState | null {
+function checkAll(kind: string, name: string | undefined, config: Record<string, unknown>, timeoutMs?: number): ActionState | null {
   const fields: Record<string, string> = {};
+  if (timeoutMs !== undefined) {
+    const t = DeliveryTimeout.safeParse(timeoutMs);
+    if (!t.success) fields.timeoutMs = "must be 1-30 seconds";
+  }
   if (name !== undefined) {
     const n = ChannelInput.shape.name.safeParse(name);
     if (!n.success) fields.name = n.error.issues[0]!.message;
@@ -67,11 +72,12 @@ export async function createChannelAction(_prev: ChannelFormState, form: FormDat
   const name = String(form.get("name") ?? "");
   const spec = kindSpec(kind);
   const config = configFromForm(spec, form, false);
-  const bad = checkAll(kind, name, config);
+  const timeoutMs = timeoutFromForm(form);
+  const bad = checkAll(kind, name, config, timeoutMs);
   if (bad) return { ...bad, values: echo(spec, form) };
   let id: number;
   try {
-    id = (await createChannel(getDb(), m.workspace.id, { name, kind, config, enabled: true }, `user:${m.user.id}`)).id;
+    id = (await createChannel(getDb(), m.workspace.id, { name, kind, config, enabled: true, timeoutMs }, `user:${m.user.id}`)).id;
   } catch (err) {
     return withLift({ ...failed(err), values: echo(spec, form) }, err, m.workspace);
   }
@@ -87,10 +93,11 @@ export async function updateChannelAction(_prev: ChannelFormState, form: FormDat
   const name = String(form.get("name") ?? "");
   const spec = kindSpec(kind);
   const config = configFromForm(spec, form, true);
-  const bad = checkAll(kind, name, config);
+  const timeoutMs = timeoutFromForm(form);
+  const bad = checkAll(kind, name, config, timeoutMs);
   if (bad) return { ...bad, values: echo(spec, form) };
   try {
-    await updateChannel(getDb(), m.workspace.id, idOf(form), { name, config }, `user:${m.user.id}`);
+    await updateChannel(getDb(), m.workspace.id, idOf(form), { name, config, timeoutMs }, `user:${m.user.id}`);
   } catch (err) {
     return { ...failed(err), values: echo(spec, form) };
   }

@@ -176,8 +176,14 @@ export function fieldOf(path: string): string {
 }
 
 /** The submitted name and plain config values, to refill the form after an error. Secrets are never echoed. */
+/** The answer timeout as typed in seconds, in ms (NaN when it is not a number, which the rule then names). */
+export function timeoutFromForm(form: FormData): number | undefined {
+  const raw = String(form.get("timeoutSeconds") ?? "").trim();
+  return raw === "" ? undefined : Math.round(Number(raw) * 1000);
+}
+
 export function echo(spec: KindSpec, form: FormData): Record<string, string> {
-  const out: Record<string, string> = { name: String(form.get("name") ?? "") };
+  const out: Record<string, string> = { name: String(form.get("name") ?? ""), timeoutSeconds: String(form.get("timeoutSeconds") ?? "") };
   for (const f of spec.fields) {
     if (f.secret || f.type === "map" || f.type === "boolean") continue;
     out[`config.${f.key}`] = String(form.get(`config.${f.key}`) ?? "");

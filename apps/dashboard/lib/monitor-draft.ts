@@ -104,6 +104,8 @@ export interface Draft {
   timeout: string;
   degradedAfter: string;
   retry: string;
+  failureThreshold: string;
+  successThreshold: string;
   otelEndpoint: string;
   otelHeaders: HeaderRow[];
   channels: string[];
@@ -144,6 +146,8 @@ export function emptyDraft(frequency: string, regions: string[]): Draft {
     timeout: "45s",
     degradedAfter: "",
     retry: "3",
+    failureThreshold: "1",
+    successThreshold: "1",
     otelEndpoint: "",
     otelHeaders: [],
     channels: [],
@@ -205,6 +209,8 @@ export function draftOf(m: Monitor): Draft {
     timeout: durationText(m.timeout),
     degradedAfter: durationText(m.degradedAfter),
     retry: String(m.retry),
+    failureThreshold: String(m.failureThreshold),
+    successThreshold: String(m.successThreshold),
     otelEndpoint: m.openTelemetry?.endpoint ?? "",
     otelHeaders: headerRows(m.openTelemetry?.headers ?? {}, []),
     channels: m.channels,
@@ -305,6 +311,8 @@ export function draftFromForm(form: FormData): Draft {
     timeout: str(form, "timeout"),
     degradedAfter: str(form, "degradedAfter"),
     retry: str(form, "retry"),
+    failureThreshold: str(form, "failureThreshold"),
+    successThreshold: str(form, "successThreshold"),
     otelEndpoint: str(form, "otelEndpoint"),
     otelHeaders: headerRowsOf(form, "otelHeader"),
     channels: form.getAll("channels").filter((v): v is string => typeof v === "string"),
@@ -372,6 +380,8 @@ export function inputOf(d: Draft): MonitorInputRaw {
     frequency: d.frequency as "1m",
     regions: d.regions as ["iad"],
     retry: num(d.retry) as number | undefined,
+    failureThreshold: num(d.failureThreshold) as number | undefined,
+    successThreshold: num(d.successThreshold) as number | undefined,
     timeout: duration(d.timeout),
     degradedAfter: duration(d.degradedAfter),
     active: d.active,

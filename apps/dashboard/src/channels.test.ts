@@ -326,8 +326,8 @@ describe("notification channels in the dashboard", () => {
     await see(rows.first());
     expect(await rows.count()).toBe(2);
     expect(await textOf(rows.nth(0))).toMatch(/checkout api\s+error[\s\S]*#2\s+sent\s+200\s+—/);
-    // The first attempt was retried since: no "retrying / due" left beside the later success.
-    expect(await textOf(rows.nth(1))).toMatch(/checkout api\s+error[\s\S]*#1\s+retried\s+503\s+—\s+HTTP 503: busy, later/);
+    // The 503'd attempt keeps its answer, and no longer announces a retry: the retry is the row above.
+    expect(await textOf(rows.nth(1))).toMatch(/checkout api\s+error[\s\S]*#1\s+failed, retried\s+503\s+—\s+HTTP 503: busy, later/);
     await shot(page, "channels-delivery-log");
     await rows.nth(0).getByRole("link").click();
     await see(page.getByText(/Attempts for checkout api's error/));

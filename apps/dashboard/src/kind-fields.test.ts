@@ -14,6 +14,8 @@ const common: Omit<Monitor, "kind" | "request"> = {
   public: false,
   regions: ["iad"],
   retry: 3,
+  failureThreshold: 1,
+  successThreshold: 1,
   timeout: 10_000,
   degradedAfter: null,
   openTelemetry: null,

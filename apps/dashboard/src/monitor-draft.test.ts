@@ -13,6 +13,8 @@ const stored: Monitor = {
   public: false,
   regions: ["iad"],
   retry: 3,
+  failureThreshold: 1,
+  successThreshold: 1,
   timeout: 45_000,
   degradedAfter: 800,
   openTelemetry: { endpoint: "http://otel:4318/v1/metrics", headers: { Authorization: REDACTED } },
@@ -160,6 +162,8 @@ describe("monitor form model", () => {
       request: { host: "db.internal", port: 5432 },
       timeout: 45_000,
       retry: 3,
+      failureThreshold: 1,
+      successThreshold: 1,
     });
     const bad = MonitorInput.safeParse(inputOf({ ...d, port: "70000" }));
     expect(bad.success).toBe(false);

@@ -21,6 +21,13 @@ export class ServerError extends Error {
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/** The probe's own load, told to the server at each poll. */
+export interface ProbeLoad {
+  /** Checks not run in time since the last report. */
+  skipped: number;
+  overloaded: boolean;
+}
+
 /** The probe's side of the server's /v1/probe API. */
 export class ServerClient {
   readonly baseUrl: string;
@@ -47,8 +54,12 @@ export class ServerClient {
   }
 
   /** Long-poll: returns when the monitors change, a run is requested, or after `timeoutMs`. */
-  async wait(etag: string, timeoutMs: number, signal?: AbortSignal): Promise<ProbeWaitOutput> {
+  async wait(etag: string, timeoutMs: number, signal?: AbortSignal, load?: ProbeLoad): Promise<ProbeWaitOutput> {
     const q = new URLSearchParams({ etag, timeout: String(timeoutMs) });
+    if (load) {
+      q.set("skipped", String(load.skipped));
+      q.set("overloaded", load.overloaded ? "1" : "0");
+    }
     const res = await this.request("GET", `/v1/probe/wait?${q}`, { signal, timeoutMs: timeoutMs + REQUEST_TIMEOUT_MS });
     return ProbeWaitOutput.parse(await res.json());
   }

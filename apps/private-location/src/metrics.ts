@@ -66,7 +66,7 @@ export function createProbeMetrics(registry: Registry, read: ProbeGauges) {
     }),
     skipped: new Counter({
       name: "vigil_probe_slots_skipped_total",
-      help: "Slots not run: overlap = the previous check still ran, late = the slot's window passed before it could start",
+      help: "Slots not run: overlap = the previous check still ran, late = the slot's window passed before it could start, deadline = it started with no time left for an attempt (the probe's own load; not a result, never an alert)",
       labelNames: ["reason"] as const,
       registers,
     }),

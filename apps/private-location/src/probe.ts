@@ -8,6 +8,7 @@ import { ulid } from "ulid";
 import { sleep } from "./backoff";
 import { ServerClient } from "./client";
 import type { ProbeEnv } from "./env";
+import { LoadTracker } from "./load";
 import { createProbeMetrics, type ProbeMetrics, RecentSamples } from "./metrics";
 import { OtelExport } from "./otel";
 import { Outbox } from "./outbox";
@@ -40,6 +41,8 @@ export class Probe {
   readonly metrics: ProbeMetrics;
   /** Lag of the last 65,536 checks (about 3 minutes at 10,000 monitors every 30 s) for /status. */
   private readonly lags = new RecentSamples(65_536);
+  /** Checks not run in time because of the probe's own load: reported to the server, never posted as results. */
+  private readonly load = new LoadTracker();
   private readonly scheduler: Scheduler;
   private readonly otel: OtelExport;
   private outbox!: Outbox;
@@ -68,11 +71,13 @@ export class Probe {
       concurrency: config.PROBE_CONCURRENCY,
       run: (job) => this.runScheduled(job),
       onStart: (job) => {
+        this.load.due();
         this.metrics.lag.observe(job.lagMs / 1000);
         this.lags.add(job.lagMs);
       },
       onSkip: (m, slot, reason, count) => {
         this.metrics.skipped.inc({ reason }, count);
+        if (reason === "late") this.load.skipped(count);
         this.logger.warn({ monitorId: m.id, region: this.region, slot, reason, count }, "slot skipped");
       },
       onError: (m, err) => this.logger.error({ monitorId: m.id, region: this.region, err }, "scheduled run failed"),
@@ -132,6 +137,7 @@ export class Probe {
       cacheFile: join(config.PROBE_DATA_DIR, "monitors.json"),
       onMonitors: (list) => this.applyMonitors(list),
       onRun: (run) => this.track(this.answerRun(run)),
+      load: () => this.load.take(),
       onError: (reason) => metrics.syncErrors.inc({ reason }),
     });
     this.sender.start();
@@ -185,6 +191,17 @@ export class Probe {
     const result = await runCheck(this.identify(m.check), { signal: job.signal, deadline: job.deadline, egress: this.egress });
     // Aborted because the monitor was removed or the probe stops: that says nothing about the target.
     if (job.signal.aborted) return;
+    // No attempt could start before the slot's deadline: the probe was late, the target is unknown. Not a
+    // result (it would vote error and could alert on a healthy target), a skipped check the server is told of.
+    if (result.attempts === 0) {
+      this.metrics.skipped.inc({ reason: "deadline" });
+      this.load.skipped(1, true);
+      this.logger.warn(
+        { monitorId: m.id, region: this.region, slot: job.slot, lagMs: job.lagMs },
+        "check skipped: no time left before its deadline",
+      );
+      return;
+    }
     const record: IngestResult = { ...result, id: ulid(), monitorId: m.id, cronTimestamp: job.slot, startedAt: Math.round(job.startedAt) };
     this.metrics.checks.inc({ kind: m.check.kind, status: result.status });
     if (result.status === "error") this.metrics.checkFailures.inc({ kind: m.check.kind });

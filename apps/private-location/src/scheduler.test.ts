@@ -109,6 +109,28 @@ describe("scheduler", () => {
     expect(h.jobs.filter((j) => j.monitor.id === 2).map((j) => j.slot)).toEqual([slot, slot + 30_000]);
   });
 
+  it("monitors created in bulk are first checked spread over their interval, not all at once in the slot under way", async () => {
+    const h = harness();
+    h.scheduler.sync([monitor(1)]);
+    await h.clock.advance(0);
+    const bulk = Array.from({ length: 1_000 }, (_, i) => monitor(i + 2));
+    h.scheduler.sync([monitor(1), ...bulk]);
+    await h.clock.advance(0);
+    expect(h.jobs).toHaveLength(0);
+    // Over one interval each runs once, at its own slot: about a thirtieth of them in any second.
+    const perSecond: number[] = [];
+    for (let s = 0; s < 30; s++) {
+      const before = h.jobs.length;
+      await h.clock.advance(1000);
+      perSecond.push(h.jobs.length - before);
+      await h.endAll();
+    }
+    expect(new Set(h.jobs.filter((j) => j.monitor.id > 1).map((j) => j.monitor.id)).size).toBe(1_000);
+    expect(Math.max(...perSecond)).toBeLessThan(70);
+    for (const j of h.jobs) expect(j.slot).toBeGreaterThan(1_800_000_000_500);
+    expect(h.skips).toEqual([]);
+  });
+
   it("gives each monitor a stable offset, and spreads 10,000 monitors evenly over the period", () => {
     expect(slotOffset(42, 30_000)).toBe(slotOffset(42, 30_000));
     const perSecond = new Array<number>(30).fill(0);

@@ -98,6 +98,9 @@ interface Due {
   gen: number;
 }
 
+/** At most this many monitors appearing in one sync are checked at once; more are a bulk creation. */
+export const BURST = 20;
+
 const defaultGuard = (intervalMs: number) => Math.min(1000, Math.floor(intervalMs / 30));
 
 /**
@@ -145,11 +148,15 @@ export class Scheduler {
     let added = 0;
     let changed = 0;
     let removed = 0;
+    const fresh = monitors.reduce((n, m) => n + (this.entries.has(m.id) ? 0 : 1), 0);
+    // A few new monitors are checked at once; a bulk creation waits for each monitor's own slot, spread over
+    // its interval, so the probe's burst never makes checks miss their deadline.
+    const atOnce = this.synced && fresh <= BURST;
     for (const m of monitors) {
       seen.add(m.id);
       const e = this.entries.get(m.id);
       if (!e) {
-        this.add(m);
+        this.add(m, atOnce);
         added++;
       } else if (e.monitor.version !== m.version || e.monitor.intervalMs !== m.intervalMs) {
         this.update(e, m);
@@ -194,16 +201,16 @@ export class Scheduler {
   }
 
   /**
-   * A monitor created while the probe runs is checked at once, in the slot under way (so its
-   * result lines up with other probes'), then on its slots; at start-up (first sync) every monitor
-   * waits for its slot, so a restart never fires them all at the same moment.
+   * A monitor created while the probe runs (one of a few) is checked at once, in the slot under way (so
+   * its result lines up with other probes'), then on its slots; at start-up (first sync) and in a bulk
+   * creation every monitor waits for its slot, so they never all fire at the same moment.
    */
-  private add(m: ProbeMonitor): void {
+  private add(m: ProbeMonitor, atOnce: boolean): void {
     const e: Entry = { monitor: m, offset: this.offsetOf(m.id, m.intervalMs), gen: 0 };
     this.entries.set(m.id, e);
     const now = this.clock.now();
     const next = slotAtOrAfter(now, m.intervalMs, e.offset);
-    this.push(e, this.synced && next > now ? next - m.intervalMs : next);
+    this.push(e, atOnce && next > now ? next - m.intervalMs : next);
   }
 
   private update(e: Entry, m: ProbeMonitor): void {

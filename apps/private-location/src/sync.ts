@@ -3,6 +3,7 @@ import { ProbeMonitorList, type RunRequest } from "@vigil/api-contract";
 import type { Logger } from "@vigil/service";
 import { z } from "zod";
 import { Backoff, sleep } from "./backoff";
+import type { ProbeLoad } from "./client";
 import { type ServerClient, ServerError, UnknownKeyError } from "./client";
 
 export type SyncReason = "unknown-key" | "server" | "network";
@@ -17,6 +18,8 @@ export interface SyncOptions {
   cacheFile?: string;
   onMonitors(list: ProbeMonitorList): void;
   onRun(run: RunRequest): void;
+  /** The probe's load, told to the server at each poll. */
+  load?(): ProbeLoad;
   onError?(reason: SyncReason): void;
 }
 
@@ -76,7 +79,7 @@ export class MonitorSync {
         }
         // Long-poll until the list changes; runs arrive on the way.
         for (;;) {
-          const w = await client.wait(this.etag ?? "", this.opts.waitMs, signal);
+          const w = await client.wait(this.etag ?? "", this.opts.waitMs, signal, this.opts.load?.());
           this.ok();
           for (const run of w.runs) this.opts.onRun(run);
           if (w.changed) break;

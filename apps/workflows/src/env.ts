@@ -26,9 +26,16 @@ export const WorkflowsEnv = z.object({
     .string()
     .regex(/^[a-z0-9-]{1,40}$/, "must be lowercase letters, digits or dashes")
     .optional(),
-  /** 12 attempts doubling from 1 s: the last one is about an hour after the first. */
+  /** At most this many attempts per delivery: 12 doubling from 2 s (capped at 10 min, jittered) span about 40 minutes. */
   NOTIFY_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(12),
-  NOTIFY_BACKOFF_MS: ms(1000),
+  NOTIFY_BACKOFF_MS: ms(2000),
+  /** The longest wait between two attempts of a delivery. */
+  NOTIFY_BACKOFF_MAX_MS: ms(600_000),
+  /**
+   * A delivery whose worker died is taken up again after this long (the lock is renewed at half of it while
+   * an attempt runs): pending alerts resume within a few seconds of a restart.
+   */
+  NOTIFY_LOCK_MS: ms(3000, 1000),
   EVALUATE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   NOTIFY_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
   /** How often pending results and undispatched events are swept up. */

@@ -33,6 +33,8 @@ export class Receiver {
   /** How many more requests to answer at once; the rest are held open (not counted) until released. */
   answerBudget = Number.POSITIVE_INFINITY;
   status = 200;
+  /** How long each answer takes. */
+  delayMs = 0;
   port = 0;
 
   async start(port = 0): Promise<void> {
@@ -46,7 +48,8 @@ export class Receiver {
           return;
         }
         this.answerBudget--;
-        this.answer(res, raw, req.headers);
+        if (this.delayMs > 0) setTimeout(() => this.answer(res, raw, req.headers), this.delayMs);
+        else this.answer(res, raw, req.headers);
       });
     });
     this.server.on("connection", (s) => {

@@ -13,6 +13,7 @@ import type { WorkflowsEnv } from "./env";
 import { evaluateProcessor } from "./evaluate/processor";
 import { heartbeatProcessor } from "./heartbeats/processor";
 import { housekeepingProcessor } from "./housekeeping";
+import { retryDelay } from "./notify/backoff";
 import { notifyProcessor } from "./notify/processor";
 
 /** libSQL's hourly rollup: a run with nothing to sum costs one index seek per monitor. */
@@ -77,6 +78,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
     notifierEnv: NotifierEnv.parse(env),
     egress: await EgressPolicy.forInstance(env),
     metrics,
+    retryDelay: (jobId, attemptsMade) => retryDelay(jobId, attemptsMade, env.NOTIFY_BACKOFF_MS, env.NOTIFY_BACKOFF_MAX_MS),
     async notifyQueue(jobs: NotifyJob[]) {
       if (jobs.length === 0) return;
       await queues.notify.addBulk(
@@ -86,7 +88,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
           opts: {
             jobId: notifyJobId(data),
             attempts: env.NOTIFY_ATTEMPTS,
-            backoff: { type: "exponential", delay: env.NOTIFY_BACKOFF_MS },
+            backoff: { type: "jittered" },
             removeOnComplete: { age: 7 * 86_400 },
             removeOnFail: { age: 30 * 86_400 },
           },
@@ -104,7 +106,14 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
   const workerOpts = { connection, prefix, lockDuration: env.JOB_LOCK_MS, stalledInterval: env.JOB_LOCK_MS, maxStalledCount: 100 };
   const workers: Worker[] = [
     new Worker(QUEUES.evaluate, evaluateProcessor(ctx), { ...workerOpts, concurrency: env.EVALUATE_CONCURRENCY }),
-    new Worker(QUEUES.notify, notifyProcessor(ctx), { ...workerOpts, concurrency: env.NOTIFY_CONCURRENCY }),
+    new Worker(QUEUES.notify, notifyProcessor(ctx), {
+      ...workerOpts,
+      // A short lock, checked every second: a delivery left by a killed worker is taken up within seconds.
+      lockDuration: env.NOTIFY_LOCK_MS,
+      stalledInterval: 1000,
+      concurrency: env.NOTIFY_CONCURRENCY,
+      settings: { backoffStrategy: (attemptsMade, _type, _err, job) => ctx.retryDelay(String(job?.id), attemptsMade) },
+    }),
     new Worker("heartbeats", heartbeatProcessor(ctx), { ...workerOpts, concurrency: 1 }),
     new Worker(QUEUES.maintenance, housekeepingProcessor(ctx, analytics, enqueueEvaluate, env.STATUS_PAGE_URL), {
       ...workerOpts,

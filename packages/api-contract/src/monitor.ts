@@ -46,6 +46,9 @@ export const Tag = z
   .max(40, "must be at most 40 characters")
   .regex(/^[\p{L}\p{N}][\p{L}\p{N}._:/-]*$/u, "must be letters, digits and . _ : / - (no spaces), starting with a letter or digit");
 
+/** A count of consecutive checks: 1 to 100. */
+export const Threshold = z.number().int("must be a whole number").min(1, "must be 1-100").max(100, "must be 1-100");
+
 const common = {
   /** The YAML entry key; unique per workspace. */
   key: z
@@ -66,6 +69,10 @@ const common = {
   public: z.boolean().default(false),
   regions: z.array(Region).min(1, "must list at least one region").max(40),
   retry: z.number().int("must be a whole number").min(0, "must be 0-10").max(10, "must be 0-10").default(3),
+  /** Consecutive failed checks (each after its retries) before a location votes error; 1 alerts on the first. */
+  failureThreshold: Threshold.default(1),
+  /** Consecutive good checks before a location that voted error stops doing so. */
+  successThreshold: Threshold.default(1),
   timeout: timeout.default(45_000),
   degradedAfter: timeout.optional(),
   openTelemetry: OpenTelemetry.optional(),

@@ -20,6 +20,8 @@ const monitorCommon = {
   public: z.boolean(),
   regions: z.array(Region),
   retry: z.number().int(),
+  failureThreshold: z.number().int(),
+  successThreshold: z.number().int(),
   /** milliseconds */
   timeout: z.number().int(),
   /** milliseconds */

@@ -215,6 +215,10 @@ export const monitor = sqliteTable(
     retry: integer("retry").notNull().default(3),
     timeoutMs: integer("timeout_ms").notNull().default(45_000),
     degradedAfterMs: integer("degraded_after_ms"),
+    /** Consecutive failed checks (after retries) of a location before it votes error; 1 = the first one. */
+    failureThreshold: integer("failure_threshold").notNull().default(1),
+    /** Consecutive good checks of a location before it stops voting error. */
+    successThreshold: integer("success_threshold").notNull().default(1),
     // HTTP
     url: text("url"),
     method: text("method"),
@@ -267,6 +271,10 @@ export const privateLocation = sqliteTable(
     keyHash: text("key_hash").notNull().unique(),
     lastSeenAt: integer("last_seen_at"),
     online: integer("online", { mode: "boolean" }).notNull().default(false),
+    /** Checks the probe could not run in time because of its own load (reported by the probe, counted). */
+    skippedChecks: integer("skipped_checks").notNull().default(0),
+    /** Set while the probe keeps missing its deadlines (it says so at every poll); null when it keeps up. */
+    overloadedSince: integer("overloaded_since"),
     createdAt: createdAt(),
     deletedAt: integer("deleted_at"),
   },
@@ -293,6 +301,8 @@ export const monitorLocationStatus = sqliteTable(
     errorMessage: text("error_message"),
     /** When the peer certificate this location last saw ends (HTTPS and TLS checks), epoch ms. */
     certNotAfter: integer("cert_not_after"),
+    /** Consecutive results of this location on the same side (error / not error) as `status`, this one included. */
+    streak: integer("streak").notNull().default(1),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.monitorId, t.locationId] })],
@@ -416,6 +426,8 @@ export const notificationChannel = sqliteTable(
     kind: text("kind", { enum: CHANNEL_KINDS }).notNull(),
     config: encryptedJson<Record<string, unknown>>("notification_channel", "config").notNull(),
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    /** How long one delivery attempt waits for the receiver's answer before the next attempt is planned. */
+    timeoutMs: integer("timeout_ms").notNull().default(10_000),
     failingSince: integer("failing_since"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -488,7 +500,12 @@ export const statusEvent = sqliteTable(
   ],
 );
 
-export const DELIVERY_OUTCOMES = ["sent", "retrying", "failed", "suppressed"] as const;
+/**
+ * `sending`: the attempt is in flight (a crash leaves it so until the attempt after the restart);
+ * `retrying`: it failed and another attempt is due at `nextRetryAt`; `error`: it failed and a later
+ * attempt settled the delivery; `failed`: the last attempt failed.
+ */
+export const DELIVERY_OUTCOMES = ["sent", "sending", "retrying", "error", "failed", "suppressed"] as const;
 
 /** The delivery log: one row per attempt. */
 export const notificationDelivery = sqliteTable(
@@ -508,6 +525,8 @@ export const notificationDelivery = sqliteTable(
     /** When the queue tries again after a retryable failure; null once final. */
     nextRetryAt: integer("next_retry_at"),
     createdAt: createdAt(),
+    /** When the attempt's outcome was known (a late answer after the timeout lands here too). */
+    finishedAt: integer("finished_at"),
   },
   (t) => [
     index("notification_delivery_event").on(t.eventId, t.channelId),

@@ -59,6 +59,8 @@ function toEntry(m: AnyMonitor, entryKey: string): Record<string, unknown> {
     "public",
     "regions",
     "retry",
+    "failureThreshold",
+    "successThreshold",
     "timeout",
     "degradedAfter",
   ]);

@@ -14,6 +14,9 @@ export interface NotifyOptions {
   deliveryId?: string;
   /** What the channel's URL may not reach: the instance's own endpoints. A refusal is permanent. */
   egress?: SendOptions["egress"];
+  /** See SendOptions: a late answer's extra wait, and what to do when the timeout passes meanwhile. */
+  lateMs?: number;
+  onSlow?: () => void;
 }
 
 const permanent = (error: string): SendResult => ({ ok: false, retryable: false, error });
@@ -48,5 +51,7 @@ export async function notify(
   return deliver(Array.isArray(built) ? built : [built], {
     timeoutMs: options.timeoutMs ?? env.NOTIFIER_TIMEOUT_MS,
     egress: options.egress,
+    lateMs: options.lateMs,
+    onSlow: options.onSlow,
   });
 }

@@ -8,6 +8,13 @@ export type SendResult = { ok: true; status: number } | { ok: false; retryable: 
 
 export interface SendOptions {
   timeoutMs?: number;
+  /**
+   * How long an HTTP request may stay open past `timeoutMs` for a late answer (default 0: none). A late 2xx
+   * is a delivery like any other, so a slow receiver is not sent the event again while it is still answering.
+   */
+  lateMs?: number;
+  /** Called once when `timeoutMs` passes without an answer while the request waits for a late one. */
+  onSlow?: () => void;
   /** What a channel may not reach (the instance's own database, Redis, analytics). Unset: nothing refused. */
   egress?: EgressPolicy;
 }
@@ -32,8 +39,10 @@ const retryableStatus = (status: number) => status === 408 || status === 429 || 
 /** A refused destination stays refused: the channel's config must change, so it is never retried. */
 const refused = (err: EgressRefusedError): SendResult => ({ ok: false, retryable: false, error: err.message });
 
-async function sendHttp(req: OutgoingHttp, timeoutMs: number, egress: EgressPolicy): Promise<SendResult> {
-  const signal = AbortSignal.timeout(timeoutMs);
+async function sendHttp(req: OutgoingHttp, timeoutMs: number, egress: EgressPolicy, late: Late): Promise<SendResult> {
+  const limitMs = timeoutMs + late.lateMs;
+  const signal = AbortSignal.timeout(limitMs);
+  const slow = late.lateMs > 0 && late.onSlow ? setTimeout(late.onSlow, timeoutMs) : undefined;
   try {
     const dispatcher = egressDispatcher(egress);
     const res = await request(req.url, { method: req.method, headers: req.headers, body: req.body, signal, dispatcher });
@@ -51,13 +60,17 @@ async function sendHttp(req: OutgoingHttp, timeoutMs: number, egress: EgressPoli
   } catch (err) {
     // Never echo the URL: for webhook-style channels it is the credential (the refusal names host:port only).
     if (err instanceof EgressRefusedError) return refused(err);
-    if (signal.aborted) return { ok: false, retryable: true, error: `no response within ${timeoutMs} ms` };
+    if (signal.aborted) return { ok: false, retryable: true, error: `no response within ${limitMs} ms` };
     const { code, message } = err as NodeJS.ErrnoException;
     // The client refusing the request itself (e.g. a header value it cannot encode) will refuse it again.
     if (code === "UND_ERR_INVALID_ARG") return { ok: false, retryable: false, error: `request refused by the HTTP client: ${message}` };
     return { ok: false, retryable: true, error: `network error: ${code ?? ""} ${message}`.replace(/\s+/g, " ").trim() };
+  } finally {
+    clearTimeout(slow);
   }
 }
+
+type Late = Required<Pick<SendOptions, "lateMs">> & Pick<SendOptions, "onSlow">;
 
 async function sendSmtp(req: OutgoingMail, timeoutMs: number, egress: EgressPolicy): Promise<SendResult> {
   // nodemailer resolves the host itself; checking first still keeps a relay URL aimed at Redis or the database out.
@@ -98,9 +111,9 @@ async function sendSmtp(req: OutgoingMail, timeoutMs: number, egress: EgressPoli
  */
 export async function send(
   req: OutgoingRequest,
-  { timeoutMs = 10_000, egress = EgressPolicy.none }: SendOptions = {},
+  { timeoutMs = 10_000, egress = EgressPolicy.none, lateMs = 0, onSlow }: SendOptions = {},
 ): Promise<SendResult> {
-  const res = await (req.transport === "smtp" ? sendSmtp(req, timeoutMs, egress) : sendHttp(req, timeoutMs, egress));
+  const res = await (req.transport === "smtp" ? sendSmtp(req, timeoutMs, egress) : sendHttp(req, timeoutMs, egress, { lateMs, onSlow }));
   return res.ok ? res : { ...res, error: redactUrl(res.error) };
 }
 

@@ -81,6 +81,8 @@ export function stored(input: MonitorInput, id: number): Monitor {
     public: input.public,
     regions: input.regions,
     retry: input.retry,
+    failureThreshold: input.failureThreshold,
+    successThreshold: input.successThreshold,
     timeout: input.timeout,
     degradedAfter: input.degradedAfter ?? null,
     openTelemetry: input.openTelemetry

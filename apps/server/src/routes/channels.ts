@@ -25,6 +25,8 @@ const Channel = z.object({
   kind: z.string(),
   config: z.record(z.string(), z.unknown()),
   enabled: z.boolean(),
+  /** One delivery attempt's wait for the receiver's answer, ms (1000-30000). */
+  timeoutMs: z.number(),
   failingSince: z.number().nullable(),
   monitors: z.array(z.number()),
   createdAt: z.number(),

@@ -1,5 +1,5 @@
 import { IngestBatch, IngestOutput, ProbeMonitorList, ProbeWaitOutput, RunResultInput } from "@vigil/api-contract";
-import { monitorsEtag, monitorsForLocation, recordBatch, touchLocation } from "@vigil/core";
+import { monitorsEtag, monitorsForLocation, recordBatch, reportProbeLoad, touchLocation } from "@vigil/core";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Env } from "../context";
@@ -32,7 +32,14 @@ probe.get("/monitors", async (c) => {
   return c.json({ location: { id: location.id, name: location.name, region: location.region }, monitors });
 });
 
-const WaitQuery = z.object({ etag: z.string().max(200).default(""), timeout: z.coerce.number().int().min(0).max(120_000).default(25_000) });
+const WaitQuery = z.object({
+  etag: z.string().max(200).default(""),
+  timeout: z.coerce.number().int().min(0).max(120_000).default(25_000),
+  /** Checks the probe could not run in time (its own load) since its last poll. */
+  skipped: z.coerce.number().int().min(0).max(10_000_000).optional(),
+  /** "1" while the probe keeps missing its deadlines. */
+  overloaded: z.enum(["0", "1"]).optional(),
+});
 const getProbeWaitQuery = withQuery({
   method: "get",
   path: "/v1/probe/wait",
@@ -46,6 +53,8 @@ probe.get("/wait", getProbeWaitQuery, async (c) => {
   const { deps, location } = c.var;
   const q = c.req.valid("query");
   await touchLocation(deps.db, location.id);
+  if (q.overloaded !== undefined)
+    await reportProbeLoad(deps.db, location.id, { skipped: q.skipped ?? 0, overloaded: q.overloaded === "1" });
   const answer = async () => {
     const etag = await etagOf(c);
     // Taken last: once out of Redis a run exists only in this answer, so nothing after may fail.

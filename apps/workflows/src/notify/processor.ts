@@ -1,32 +1,19 @@
-import { deliveryContext, recordDelivery } from "@vigil/core";
+import { deliveryContext, finishAttempt, noteSlowAttempt, startAttempt } from "@vigil/core";
 import { retryThroughOutage } from "@vigil/db-schema";
 import { notify } from "@vigil/notifier";
 import { NotifyJob } from "@vigil/queue";
 import { type Job, UnrecoverableError } from "bullmq";
 import type { WorkflowContext } from "../context";
+import { lateAnswerMs } from "./backoff";
 
 /** The idempotency key of one event's delivery to one channel: the same on every attempt, across restarts. */
 export const deliveryKey = (eventId: number, channelId: number) => `vigil-${eventId}-${channelId}`;
 
-/** When BullMQ runs the job again after `attempt` failed, by the formula it uses (we set no jitter). */
-function nextRetry(job: Job, attempt: number): number | undefined {
-  const b = job.opts.backoff;
-  const delay =
-    b === undefined
-      ? 0
-      : typeof b === "number"
-        ? b
-        : b.type === "fixed"
-          ? (b.delay ?? 0)
-          : b.type === "exponential"
-            ? 2 ** (attempt - 1) * (b.delay ?? 0)
-            : undefined;
-  return delay === undefined ? undefined : Date.now() + Math.round(delay);
-}
-
 /**
- * Sends one event to one channel. Every attempt lands in the delivery log; retryable failures
- * throw so BullMQ retries with backoff; permanent ones stop at once. `signal` aborts at shutdown.
+ * Sends one event to one channel. Every attempt is one row in the delivery log, opened as `sending` and
+ * settled with its outcome; an answer after the channel's timeout still counts (the attempt waits for it
+ * rather than sending again). Retryable failures throw so BullMQ retries with backoff; permanent ones stop
+ * at once. `signal` aborts at shutdown.
  */
 export function notifyProcessor(ctx: WorkflowContext) {
   return async (job: Job, _token?: string, signal?: AbortSignal) => {
@@ -36,19 +23,25 @@ export function notifyProcessor(ctx: WorkflowContext) {
     if (delivered) return "already delivered";
     if (!info || !channel) return "gone";
     if (!channel.enabled) return "channel disabled";
-    const attempt = job.attemptsMade + 1;
+    const { id, attempt } = await startAttempt(ctx.db, eventId, channelId);
+    const timeoutMs = channel.timeoutMs;
     const res = await notify(channel, info.event, ctx.notifierEnv, {
       deliveryId: deliveryKey(eventId, channelId),
       egress: ctx.egress,
+      timeoutMs,
+      lateMs: lateAnswerMs(timeoutMs),
+      onSlow: () => {
+        ctx.metrics.deliveries.inc({ outcome: "slow" });
+        ctx.logger.warn({ ...log, attempt, timeoutMs }, "receiver slow to answer; waiting for it before any retry");
+        noteSlowAttempt(ctx.db, id, `no answer within ${timeoutMs / 1000} s; still waiting for it`).catch(() => {});
+      },
     });
     if (res.ok) {
       ctx.metrics.deliveries.inc({ outcome: "sent" });
       const sent = { ...log, monitorId: info.event.monitor.id, status: info.event.type, attempt };
       try {
         // The job keeps its lock while this waits (the worker renews it through Redis): no other worker sends it again.
-        await retryThroughOutage(() => recordDelivery(ctx.db, { eventId, channelId, attempt, outcome: "sent", responseCode: res.status }), {
-          signal,
-        });
+        await retryThroughOutage(() => finishAttempt(ctx.db, id, { channelId, outcome: "sent", responseCode: res.status }), { signal });
       } catch (err) {
         // Throwing would send the alert again; the log missing one "sent" row is the lesser harm.
         ctx.logger.error({ ...sent, err }, "alert delivered but not recorded in the delivery log");
@@ -57,15 +50,15 @@ export function notifyProcessor(ctx: WorkflowContext) {
       ctx.logger.info(sent, "alert delivered");
       return "sent";
     }
-    const last = !res.retryable || attempt >= (job.opts.attempts ?? 1);
-    await recordDelivery(ctx.db, {
-      eventId,
+    const tries = job.attemptsMade + 1;
+    const last = !res.retryable || tries >= (job.opts.attempts ?? 1);
+    const delay = last ? undefined : ctx.retryDelay(job.id!, tries);
+    await finishAttempt(ctx.db, id, {
       channelId,
-      attempt,
       outcome: last ? "failed" : "retrying",
       responseCode: res.status,
       error: res.error,
-      nextRetryAt: last ? undefined : nextRetry(job, attempt),
+      nextRetryAt: delay === undefined ? undefined : Date.now() + delay,
     });
     ctx.metrics.deliveries.inc({ outcome: last ? "failed" : "retrying" });
     ctx.logger.warn(

@@ -1,7 +1,7 @@
 import { Region } from "@vigil/api-contract";
 import { type Db, privateLocation, workspace } from "@vigil/db-schema";
 import { assertWithinLimits } from "@vigil/limits";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Actor, auditInsert } from "../audit";
 import { NotFoundError, parseInput } from "../errors";
@@ -74,4 +74,18 @@ export async function locationsServing(db: Db, workspaceId: number, regions: rea
     .from(privateLocation)
     .where(and(eq(privateLocation.workspaceId, workspaceId), isNull(privateLocation.deletedAt)));
   return rows.filter((r) => regions.includes(r.region)).sort((a, b) => (b.lastSeenAt ?? 0) - (a.lastSeenAt ?? 0));
+}
+
+/**
+ * What a probe says of its own load at each poll: checks it could not run in time since its last report
+ * (counted, never results: they do not vote nor count against uptime) and whether it keeps missing deadlines.
+ */
+export async function reportProbeLoad(db: Db, locationId: number, load: { skipped: number; overloaded: boolean }, nowMs = Date.now()) {
+  await db
+    .update(privateLocation)
+    .set({
+      skippedChecks: sql`${privateLocation.skippedChecks} + ${load.skipped}`,
+      overloadedSince: load.overloaded ? sql`coalesce(${privateLocation.overloadedSince}, ${nowMs})` : null,
+    })
+    .where(eq(privateLocation.id, locationId));
 }

@@ -12,6 +12,12 @@ type Row = typeof notificationChannel.$inferSelect;
 
 const name = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 const monitorIds = z.array(z.number().int().positive()).max(10_000);
+/** How long one delivery attempt waits for the receiver before the next one is planned: 1 to 30 s. */
+export const DeliveryTimeout = z
+  .number()
+  .int("must be a whole number of milliseconds")
+  .min(1000, "must be 1000-30000 ms (1-30 s)")
+  .max(30_000, "must be 1000-30000 ms (1-30 s)");
 
 export const ChannelInput = z
   .object({
@@ -19,6 +25,7 @@ export const ChannelInput = z
     kind: z.enum(CHANNEL_KINDS, { error: `must be one of ${CHANNEL_KINDS.join(", ")}` }),
     config: z.record(z.string(), z.unknown()),
     enabled: z.boolean().default(true),
+    timeoutMs: DeliveryTimeout.default(10_000),
     /** Monitors to alert through this channel. */
     monitors: monitorIds.optional(),
   })
@@ -29,6 +36,7 @@ export const ChannelPatch = z
     name: name.optional(),
     config: z.record(z.string(), z.unknown()).optional(),
     enabled: z.boolean().optional(),
+    timeoutMs: DeliveryTimeout.optional(),
     monitors: monitorIds.optional(),
   })
   .strict();
@@ -40,6 +48,8 @@ export interface ChannelView {
   /** Secrets shown as "***". */
   config: Record<string, unknown>;
   enabled: boolean;
+  /** One delivery attempt's wait for the receiver's answer, ms. */
+  timeoutMs: number;
   failingSince: number | null;
   monitors: number[];
   createdAt: number;
@@ -52,6 +62,7 @@ const toView = (row: Row, monitors: number[]): ChannelView => ({
   kind: row.kind,
   config: redactConfig(row.kind, row.config),
   enabled: row.enabled,
+  timeoutMs: row.timeoutMs,
   failingSince: row.failingSince,
   monitors,
   createdAt: row.createdAt,
@@ -168,7 +179,7 @@ export async function createChannel(db: Db, workspaceId: number, raw: unknown, a
       await assertNameFree(tx, workspaceId, input.name);
       const [created] = await tx
         .insert(notificationChannel)
-        .values({ workspaceId, name: input.name, kind: input.kind, config, enabled: input.enabled })
+        .values({ workspaceId, name: input.name, kind: input.kind, config, enabled: input.enabled, timeoutMs: input.timeoutMs })
         .returning();
       if (input.monitors) await setLinks(tx, workspaceId, created!.id, input.monitors);
       await auditInsert(tx, {
@@ -228,6 +239,7 @@ export async function updateChannel(db: Db, workspaceId: number, id: number, raw
         await assertNameFree(tx, workspaceId, patch.name, id);
         set.name = patch.name;
       }
+      if (patch.timeoutMs !== undefined) set.timeoutMs = patch.timeoutMs;
       if (patch.config !== undefined) set.config = validConfig(row.kind, keepSecrets(row.kind, patch.config, row.config));
       if (patch.enabled !== undefined) {
         set.enabled = patch.enabled;

@@ -1,4 +1,13 @@
-import { type Db, monitor, monitorChannel, notificationChannel, notificationDelivery, statusEvent, writeBatch } from "@vigil/db-schema";
+import {
+  type Db,
+  type DELIVERY_OUTCOMES,
+  monitor,
+  monitorChannel,
+  notificationChannel,
+  notificationDelivery,
+  statusEvent,
+  writeBatch,
+} from "@vigil/db-schema";
 import { and, desc, eq, isNull, max } from "drizzle-orm";
 import { NotFoundError } from "../errors";
 
@@ -14,7 +23,7 @@ export async function channelsForEvent(db: Db, eventId: number): Promise<number[
   return rows.map((r) => r.id);
 }
 
-export type DeliveryOutcome = "sent" | "retrying" | "failed" | "suppressed";
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 interface Delivery {
   eventId: number;

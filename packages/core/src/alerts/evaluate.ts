@@ -67,19 +67,43 @@ export interface LatestResult {
   statusCode: number | null;
   latencyMs: number | null;
   errorMessage: string | null;
+  /** Consecutive results of the location on the same side (error / not error) as `status`; 1 when unknown. */
+  streak?: number;
+}
+
+export interface Thresholds {
+  /** Consecutive failed checks before a location votes error. */
+  failureThreshold: number;
+  /** Consecutive good checks before a location stops voting error. */
+  successThreshold: number;
+}
+
+/**
+ * What a location's latest result votes once the monitor's thresholds apply. The monitor's current status is
+ * the memory: while it is not in error, an error votes only from the `failureThreshold`-th in a row (before
+ * that it votes for the status as it is); while it is in error, a good result votes error until the
+ * `successThreshold`-th in a row. Thresholds of 1 vote the result as it is.
+ */
+export function thresholdedStatus(r: Pick<LatestResult, "status" | "streak">, current: MonitorStatus, t: Thresholds): CheckStatus {
+  const streak = r.streak ?? 1;
+  if (r.status === "error")
+    return current === "error" || streak >= t.failureThreshold ? "error" : current === "degraded" ? "degraded" : "success";
+  return current === "error" && streak < t.successThreshold ? "error" : r.status;
 }
 
 /** Everything one monitor's decision looks at, read in one round trip for many monitors. */
 export interface EvaluationState {
-  monitor: {
-    id: number;
-    workspaceId: number;
-    status: MonitorStatus;
-    /** The newest slot an evaluation decided on (moved or held). */
-    statusCronTimestamp: number | null;
-    regions: readonly string[];
-    deletedAt: number | null;
-  } | null;
+  monitor:
+    | ({
+        id: number;
+        workspaceId: number;
+        status: MonitorStatus;
+        /** The newest slot an evaluation decided on (moved or held). */
+        statusCronTimestamp: number | null;
+        regions: readonly string[];
+        deletedAt: number | null;
+      } & Partial<Thresholds>)
+    | null;
   latest: readonly LatestResult[];
   /** The workspace's locations (not deleted), live or not. */
   locations: readonly { id: number; region: string; online: boolean }[];
@@ -107,7 +131,9 @@ export function decide(s: EvaluationState): Decision {
   if (serving.length === 0) return { kind: "settle", status: m.status, cron: null };
   const reported = new Set(s.latest.map((r) => r.locationId));
   const silent = s.locations.filter((l) => m.regions.includes(l.region) && l.online && !reported.has(l.id)).length;
-  const next = aggregate([...serving.map((r) => r.status), ...Array<CheckStatus>(silent).fill("success")])!;
+  const t = { failureThreshold: m.failureThreshold ?? 1, successThreshold: m.successThreshold ?? 1 };
+  const votes = serving.map((r) => thresholdedStatus(r, m.status, t));
+  const next = aggregate([...votes, ...Array<CheckStatus>(silent).fill("success")])!;
   const cron = Math.max(...serving.map((r) => r.cron));
   if (m.statusCronTimestamp !== null && cron < m.statusCronTimestamp) return { kind: "settle", status: m.status, cron };
   const change = transition(m.status, next);
@@ -160,6 +186,8 @@ async function readStates(db: Db, ids: number[], nowMs: number) {
         >`max(coalesce(${monitor.statusCronTimestamp}, ${monitorEvaluation.cron}), coalesce(${monitorEvaluation.cron}, ${monitor.statusCronTimestamp}))`,
         regions: monitor.regions,
         deletedAt: monitor.deletedAt,
+        failureThreshold: monitor.failureThreshold,
+        successThreshold: monitor.successThreshold,
       })
       .from(monitor)
       .leftJoin(monitorEvaluation, eq(monitorEvaluation.monitorId, monitor.id))
@@ -175,6 +203,7 @@ async function readStates(db: Db, ids: number[], nowMs: number) {
         statusCode: monitorLocationStatus.statusCode,
         latencyMs: monitorLocationStatus.latencyMs,
         errorMessage: monitorLocationStatus.errorMessage,
+        streak: monitorLocationStatus.streak,
       })
       .from(monitorLocationStatus)
       .innerJoin(privateLocation, eq(privateLocation.id, monitorLocationStatus.locationId))

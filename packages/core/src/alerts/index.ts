@@ -2,5 +2,6 @@
 export * from "./channel-test";
 export * from "./channels";
 export * from "./deliveries";
+export * from "./delivery-attempts";
 export * from "./delivery-context";
 export * from "./evaluate";

@@ -44,7 +44,8 @@ const dialect = new SQLiteAsyncDialect();
  * Monitors this batch cannot move, their watermark advanced in the batch's own transaction so no evaluation
  * is queued for them: the location's newer result repeats its previous status, which evaluation has already
  * read, and nothing else about the monitor has changed since (no result of another location waiting, every
- * location that voted still live, no live location that has not voted, no edit). This is most results
+ * location that voted still live, no live location that has not voted, no edit, and a streak already long
+ * enough that the monitor's thresholds cannot make this result change its vote). This is most results
  * of a healthy install. Anything else is evaluated as before, and the status machine stays in evaluate.ts.
  */
 function settleUnchanged(location: IngestLocation, latest: { monitorId: number; status: string; cronTimestamp: number }[], nowMs: number) {
@@ -61,8 +62,9 @@ function settleUnchanged(location: IngestLocation, latest: { monitorId: number; 
     from (values ${rows}) as v
     where ${me.monitorId} = v.column1
       and (select ${privateLocation.online} from ${privateLocation} where ${privateLocation.id} = ${location.id}) = 1
-      and exists (select 1 from ${s} where ${s.monitorId} = v.column1 and ${s.locationId} = ${location.id}
-        and ${s.status} = v.column2 and ${s.cronTimestamp} < v.column3 and ${s.resultRowid} <= ${me.through})
+      and exists (select 1 from ${s} join ${monitor} t on t.id = ${s.monitorId} where ${s.monitorId} = v.column1 and ${s.locationId} = ${location.id}
+        and ${s.status} = v.column2 and ${s.cronTimestamp} < v.column3 and ${s.resultRowid} <= ${me.through}
+        and ${s.streak} >= max(t.failure_threshold, t.success_threshold))
       and not exists (select 1 from ${s} join ${privateLocation} p on p.id = ${s.locationId} where ${s.monitorId} = v.column1
         and (${s.resultRowid} is null or ${s.resultRowid} > ${me.through} or p.online = 0 or p.deleted_at is not null))
       and exists (select 1 from ${monitor} m where m.id = v.column1 and m.deleted_at is null and m.updated_at <= ${me.evaluatedAt}
@@ -71,6 +73,27 @@ function settleUnchanged(location: IngestLocation, latest: { monitorId: number; 
           = (select count(*) from ${s} where ${s.monitorId} = v.column1))
     returning ${me.monitorId}`;
   return { toSQL: () => dialect.sqlToQuery(q) };
+}
+
+/**
+ * Per monitor in a batch from one location: how many of its newest results, in slot order, are on the same
+ * side (error or not) as the newest (`run`), and whether that is all of them (`whole`: the stored streak goes on).
+ */
+function batchStreaks(results: readonly { monitorId: number; cronTimestamp: number; status: string }[]) {
+  const byMonitor = new Map<number, { cron: number; error: boolean }[]>();
+  for (const r of results) {
+    const list = byMonitor.get(r.monitorId) ?? [];
+    list.push({ cron: r.cronTimestamp, error: r.status === "error" });
+    byMonitor.set(r.monitorId, list);
+  }
+  const out = new Map<number, { run: number; whole: boolean }>();
+  for (const [id, list] of byMonitor) {
+    list.sort((a, b) => b.cron - a.cron);
+    let run = 1;
+    while (run < list.length && list[run]!.error === list[0]!.error) run++;
+    out.set(id, { run, whole: run === list.length });
+  }
+  return out;
 }
 
 /**
@@ -99,6 +122,7 @@ export async function recordBatch(db: Db, location: IngestLocation, batch: Inges
     const prev = latest.get(r.monitorId);
     if (!prev || r.cronTimestamp > prev.cronTimestamp) latest.set(r.monitorId, r);
   }
+  const streaks = batchStreaks(keep);
   const inserts = [];
   for (let i = 0; i < keep.length; i += CHUNK) {
     const rows = keep.slice(i, i + CHUNK).map((r) => {
@@ -132,8 +156,11 @@ export async function recordBatch(db: Db, location: IngestLocation, batch: Inges
     statusCode: r.statusCode ?? null,
     errorMessage: r.errorMessage ?? null,
     certNotAfter: r.certificate?.notAfter ?? null,
+    streak: streaks.get(r.monitorId)!.run,
     updatedAt: nowMs,
   }));
+  const continues = [...streaks].filter(([, s]) => s.whole).map(([id]) => id);
+  const s = monitorLocationStatus;
   const upsert = db
     .insert(monitorLocationStatus)
     .values(statusRows)
@@ -148,6 +175,14 @@ export async function recordBatch(db: Db, location: IngestLocation, batch: Inges
         statusCode: sql`excluded.status_code`,
         errorMessage: sql`excluded.error_message`,
         certNotAfter: sql`excluded.cert_not_after`,
+        // A re-sent result keeps the streak; a batch wholly on the stored side continues it; anything else starts one.
+        streak:
+          continues.length === 0
+            ? sql`case when ${s.cronTimestamp} = excluded.cron_timestamp then ${s.streak} else excluded.streak end`
+            : sql`case when ${s.cronTimestamp} = excluded.cron_timestamp then ${s.streak} when (${s.status} = 'error') = (excluded.status = 'error') and ${s.monitorId} in (${sql.join(
+                continues.map((id) => sql`${id}`),
+                sql`, `,
+              )}) then ${s.streak} + excluded.streak else excluded.streak end`,
         updatedAt: sql`excluded.updated_at`,
       },
       setWhere: sql`excluded.cron_timestamp >= ${monitorLocationStatus.cronTimestamp}`,

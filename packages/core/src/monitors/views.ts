@@ -23,6 +23,7 @@ import {
 } from "@vigil/db-schema";
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import type { DeliveryOutcome } from "../alerts";
 import { NotFoundError } from "../errors";
 import { toInput, toMonitor } from "./mapping";
 
@@ -358,7 +359,7 @@ export async function resultsSince(db: Db, workspaceId: number, monitorId: numbe
 export interface EventDelivery {
   channel: string;
   attempt: number;
-  outcome: "sent" | "retrying" | "failed" | "suppressed";
+  outcome: DeliveryOutcome;
   responseCode: number | null;
   error: string | null;
   at: number;

@@ -70,7 +70,7 @@ export default async function Locations({ params }: { params: Promise<{ ws: stri
                 </td>
                 <td className={td}>{regionLabel(l.region)}</td>
                 <td className={td}>
-                  <OnlineBadge online={l.online} />
+                  <OnlineBadge online={l.online} overloaded={l.overloadedSince !== null} />
                 </td>
                 <td className={`${td} text-zinc-600`}>{ago(l.lastSeenAt, now)}</td>
                 <td className={`${td} font-mono text-xs text-zinc-500`}>{l.keyPrefix}…</td>

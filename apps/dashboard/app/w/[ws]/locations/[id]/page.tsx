@@ -36,7 +36,13 @@ export default async function Location({ params }: { params: Promise<{ ws: strin
     );
   }
   const rows: [string, React.ReactNode][] = [
-    ["Status", <OnlineBadge key="s" online={loc.online} />],
+    ["Status", <OnlineBadge key="s" online={loc.online} overloaded={loc.overloadedSince !== null} />],
+    [
+      "Skipped checks",
+      loc.skippedChecks === 0
+        ? "none — every check ran in time"
+        : `${loc.skippedChecks} not run in time because the probe was busy${loc.overloadedSince ? `; overloaded since ${dateTime(loc.overloadedSince)}` : ""} (never alerts, not counted in uptime)`,
+    ],
     ["Region", regionLabel(loc.region)],
     ["Last seen", loc.lastSeenAt ? `${ago(loc.lastSeenAt)} (${dateTime(loc.lastSeenAt)})` : "never — the probe has not connected yet"],
     [

@@ -29,7 +29,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const pct = (u: number | null) => (u === null ? "—" : `${(Math.floor(u * 10_000) / 100).toFixed(2)} %`);
 const resultTone = { success: "green", degraded: "amber", error: "red" } as const;
 const eventTone = { error: "red", degraded: "amber", recovered: "green" } as const;
-const outcomeTone = { sent: "green", retrying: "amber", failed: "red", suppressed: "zinc" } as const;
+const outcomeTone = { sent: "green", sending: "indigo", retrying: "amber", error: "zinc", failed: "red", suppressed: "zinc" } as const;
 
 export default async function MonitorDetail({
   params,

@@ -110,7 +110,11 @@ export default async function ChannelPage({
           <Card>
             <CardHeader title="Settings" description="Secrets are write-only: shown as set or not set. Leave one blank to keep it." />
             <div className="px-5 py-5">
-              <ChannelForm workspaceId={wsId} spec={spec} channel={{ id, name: channel.name, values: formValues(spec, channel.config) }} />
+              <ChannelForm
+                workspaceId={wsId}
+                spec={spec}
+                channel={{ id, name: channel.name, values: formValues(spec, channel.config), timeoutMs: channel.timeoutMs }}
+              />
             </div>
           </Card>
         </div>
