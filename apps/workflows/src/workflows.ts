@@ -11,6 +11,7 @@ import type { WorkflowContext } from "./context";
 import type { WorkflowsEnv } from "./env";
 import { evaluateProcessor } from "./evaluate/processor";
 import { housekeepingProcessor } from "./housekeeping";
+import { ALERT_TIMERS_QUEUE, alertTimersProcessor } from "./escalate/processor";
 import { notifyProcessor } from "./notify/processor";
 
 /** libSQL's hourly rollup: a run with nothing to sum costs one index seek per monitor. */
@@ -33,6 +34,8 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
     maintenance: new Queue(QUEUES.maintenance, { connection, prefix }),
     // Its own queue, so an export (ClickHouse) or rollup (libSQL) backlog never delays the sweeps.
     analyticsExport: new Queue("analytics-export", { connection, prefix }),
+    // Its own queue: reminders and escalation steps keep their minute even while housekeeping is busy.
+    alertTimers: new Queue(ALERT_TIMERS_QUEUE, { connection, prefix }),
   };
   const analytics = analyticsFromEnv(db, env);
   for (const q of Object.values(queues)) q.on("error", (err) => logger.warn({ err: err.message, queue: q.name }, "queue"));
@@ -99,6 +102,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
   const workers: Worker[] = [
     new Worker(QUEUES.evaluate, evaluateProcessor(ctx), { ...workerOpts, concurrency: env.EVALUATE_CONCURRENCY }),
     new Worker(QUEUES.notify, notifyProcessor(ctx), { ...workerOpts, concurrency: env.NOTIFY_CONCURRENCY }),
+    new Worker(ALERT_TIMERS_QUEUE, alertTimersProcessor(ctx, env.ALERT_TICK_MS), { ...workerOpts, concurrency: 1 }),
     new Worker(QUEUES.maintenance, housekeepingProcessor(ctx, analytics, enqueueEvaluate, env.STATUS_PAGE_URL), {
       ...workerOpts,
       concurrency: 1,
@@ -153,6 +157,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
   // /healthz answers while Redis is still away).
   const schedules = Promise.all([
     queues.maintenance.upsertJobScheduler("sweep", { every: env.SWEEP_INTERVAL_MS }, { name: "sweep" }),
+    queues.alertTimers.upsertJobScheduler("alert-timers", { every: env.ALERT_TICK_MS }, { name: "alert-timers" }),
     queues.maintenance.upsertJobScheduler("probe-health", { every: env.PROBE_HEALTH_INTERVAL_MS }, { name: "probe-health" }),
     queues.maintenance.upsertJobScheduler("retention", { every: env.RETENTION_INTERVAL_MS }, { name: "retention" }),
     queues.maintenance.upsertJobScheduler("subscriber-mail", { every: env.SUBSCRIBER_MAIL_INTERVAL_MS }, { name: "subscriber-mail" }),

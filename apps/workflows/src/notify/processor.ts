@@ -1,4 +1,4 @@
-import { deliveryContext, recordDelivery } from "@vigil/core";
+import { ackToken, deliveryContext, recordDelivery } from "@vigil/core";
 import { retryThroughOutage } from "@vigil/db-schema";
 import { notify } from "@vigil/notifier";
 import { NotifyJob } from "@vigil/queue";
@@ -6,7 +6,7 @@ import { type Job, UnrecoverableError } from "bullmq";
 import type { WorkflowContext } from "../context";
 
 /** The idempotency key of one event's delivery to one channel: the same on every attempt, across restarts. */
-export const deliveryKey = (eventId: number, channelId: number) => `vigil-${eventId}-${channelId}`;
+export const deliveryKey = (eventId: number, channelId: number, round = 0) => `vigil-${eventId}-${channelId}${round ? `-t${round}` : ""}`;
 
 /** When BullMQ runs the job again after `attempt` failed, by the formula it uses (we set no jitter). */
 function nextRetry(job: Job, attempt: number): number | undefined {
@@ -25,20 +25,34 @@ function nextRetry(job: Job, attempt: number): number | undefined {
 }
 
 /**
+ * An alert's signed acknowledge link (the dashboard's confirm page), and for a reminder or escalation
+ * ("round" > 0) how long the monitor has been down.
+ */
+function withAck<E extends { type: string; cronTimestamp: number }>(event: E, eventId: number, channelId: number, round: number, dashboardUrl: string) {
+  if (event.type === "recovered") return event;
+  const token = ackToken(eventId, channelId);
+  return {
+    ...event,
+    ...(token ? { ackUrl: `${dashboardUrl}/ack/${token}` } : {}),
+    ...(round > 0 ? { downForMs: Math.max(0, Date.now() - event.cronTimestamp) } : {}),
+  };
+}
+
+/**
  * Sends one event to one channel. Every attempt lands in the delivery log; retryable failures
  * throw so BullMQ retries with backoff; permanent ones stop at once. `signal` aborts at shutdown.
  */
 export function notifyProcessor(ctx: WorkflowContext) {
   return async (job: Job, _token?: string, signal?: AbortSignal) => {
-    const { eventId, channelId } = NotifyJob.parse(job.data);
-    const log = { eventId, channelId, jobId: job.id };
-    const { delivered, info, channel } = await deliveryContext(ctx.db, eventId, channelId);
+    const { eventId, channelId, round = 0 } = NotifyJob.parse(job.data);
+    const log = { eventId, channelId, round, jobId: job.id };
+    const { delivered, info, channel } = await deliveryContext(ctx.db, eventId, channelId, round);
     if (delivered) return "already delivered";
     if (!info || !channel) return "gone";
     if (!channel.enabled) return "channel disabled";
     const attempt = job.attemptsMade + 1;
-    const res = await notify(channel, info.event, ctx.notifierEnv, {
-      deliveryId: deliveryKey(eventId, channelId),
+    const res = await notify(channel, withAck(info.event, eventId, channelId, round, ctx.notifierEnv.DASHBOARD_URL), ctx.notifierEnv, {
+      deliveryId: deliveryKey(eventId, channelId, round),
       egress: ctx.egress,
     });
     if (res.ok) {
@@ -46,7 +60,7 @@ export function notifyProcessor(ctx: WorkflowContext) {
       const sent = { ...log, monitorId: info.event.monitor.id, status: info.event.type, attempt };
       try {
         // The job keeps its lock while this waits (the worker renews it through Redis): no other worker sends it again.
-        await retryThroughOutage(() => recordDelivery(ctx.db, { eventId, channelId, attempt, outcome: "sent", responseCode: res.status }), {
+        await retryThroughOutage(() => recordDelivery(ctx.db, { eventId, channelId, round, attempt, outcome: "sent", responseCode: res.status }), {
           signal,
         });
       } catch (err) {
@@ -61,6 +75,7 @@ export function notifyProcessor(ctx: WorkflowContext) {
     await recordDelivery(ctx.db, {
       eventId,
       channelId,
+      round,
       attempt,
       outcome: last ? "failed" : "retrying",
       responseCode: res.status,

@@ -1,6 +1,12 @@
-// From results to alerts: status evaluation, notification channels, deliveries and channel tests.
+// From results to alerts: status evaluation, notification channels, deliveries and channel tests; reminders,
+// escalation, acknowledgements and dependencies.
+export * from "./acknowledge";
 export * from "./channel-test";
 export * from "./channels";
+export { dependentsOf, parentsDown } from "./dependencies";
 export * from "./deliveries";
 export * from "./delivery-context";
+export * from "./escalation";
 export * from "./evaluate";
+export { type AlertLinks, alertLinksFor, storeAlertLinks } from "./monitor-links";
+export { fireDueTimers, pendingTimers, planFollowUps, type Route, routeAlert, type TimerSend, timerOf } from "./timers";
