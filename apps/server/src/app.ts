@@ -7,6 +7,7 @@ import { errorBody, toErrorResponse } from "./errors";
 import { openApiDocument } from "./openapi";
 import { auditLogRoutes } from "./routes/audit-log";
 import { channels } from "./routes/channels";
+import { acknowledgements, escalationPolicies } from "./routes/escalation";
 import { maintenances } from "./routes/maintenances";
 import { monitors } from "./routes/monitors";
 import { privateLocations } from "./routes/private-locations";
@@ -38,7 +39,9 @@ export function mountApi(app: Hono, deps: ServerDeps): Hono {
   api.use("/v1/probe/*", probeAuth);
   api.route("/v1/probe", probe);
   api.use("/v1/*", apiKeyAuth);
+  api.route("/v1", acknowledgements);
   api.route("/v1/monitors", monitors);
+  api.route("/v1/escalation-policies", escalationPolicies);
   api.route("/v1/channels", channels);
   api.route("/v1/status-pages", statusPages);
   api.route("/v1/status-reports", statusReports);

@@ -139,7 +139,9 @@ describe("escalation", () => {
     return { s, first, second, id: s.monitors[0]! };
   }
 
-  it("an alert nobody acknowledges reaches the second step after its delay, and the recovery reaches both", { timeout: 90_000 }, async () => {
+  it("an alert nobody acknowledges reaches the second step after its delay, and the recovery reaches both", {
+    timeout: 90_000,
+  }, async () => {
     const { s, first, second, id } = await twoSteps();
     const downAt = Date.now();
     await s.down([id]);
@@ -154,7 +156,9 @@ describe("escalation", () => {
     expect(first.received[1]!.headers["x-vigil-ack-url"]).toBeUndefined();
   });
 
-  it("the acknowledge link in the first step's alert stops the second step; opening it alone acknowledges nothing", { timeout: 90_000 }, async () => {
+  it("the acknowledge link in the first step's alert stops the second step; opening it alone acknowledges nothing", {
+    timeout: 90_000,
+  }, async () => {
     const { s, first, second, id } = await twoSteps();
     await s.down([id]);
     await until("first step", () => first.received.length === 1, 20_000);

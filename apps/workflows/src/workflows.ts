@@ -9,9 +9,9 @@ import { Queue, Worker } from "bullmq";
 import { Counter, Gauge, Histogram } from "prom-client";
 import type { WorkflowContext } from "./context";
 import type { WorkflowsEnv } from "./env";
+import { ALERT_TIMERS_QUEUE, alertTimersProcessor } from "./escalate/processor";
 import { evaluateProcessor } from "./evaluate/processor";
 import { housekeepingProcessor } from "./housekeeping";
-import { ALERT_TIMERS_QUEUE, alertTimersProcessor } from "./escalate/processor";
 import { notifyProcessor } from "./notify/processor";
 
 /** libSQL's hourly rollup: a run with nothing to sum costs one index seek per monitor. */

@@ -42,8 +42,13 @@ export const RemindInterval = z
   });
 
 /** One interval for every linked channel, or one per channel name (a channel not named gets none). */
-export const RemindEvery = z.union([RemindInterval, z.record(z.string().min(1), RemindInterval)], {
-  error: 'must be a duration such as "30m", or a map of channel name to duration',
+const RemindMap = z.record(z.string().min(1), RemindInterval);
+export const RemindEvery = z.unknown().transform((v, ctx): number | Record<string, number> => {
+  // Not a union: its one message would hide the rule that failed ("must be at least 5 minutes").
+  const r = typeof v === "object" && v !== null && !Array.isArray(v) ? RemindMap.safeParse(v) : RemindInterval.safeParse(v);
+  if (r.success) return r.data;
+  for (const issue of r.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path as (string | number)[] });
+  return z.NEVER;
 });
 export type RemindEvery = z.output<typeof RemindEvery>;
 
@@ -63,7 +68,10 @@ export const monitorAlertFields = {
 /** The same fields as every monitor response shows them. */
 export const monitorAlertOutput = {
   /** Milliseconds, or milliseconds per channel name; null when there are no reminders. */
-  remindEvery: z.union([z.number().int(), z.record(z.string(), z.number().int())]).nullable().optional(),
+  remindEvery: z
+    .union([z.number().int(), z.record(z.string(), z.number().int())])
+    .nullable()
+    .optional(),
   escalationPolicy: z.string().nullable().optional(),
   /** Keys of the monitors depended on (their ids when they have no key). */
   dependsOn: z.array(z.union([z.string(), z.number().int()])).optional(),
@@ -83,7 +91,10 @@ export const EscalationStepInput = z
 export const EscalationPolicyInput = z
   .object({
     name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
-    steps: z.array(EscalationStepInput, { error: "must list the steps" }).min(1, "must have at least one step").max(20, "must have at most 20 steps"),
+    steps: z
+      .array(EscalationStepInput, { error: "must list the steps" })
+      .min(1, "must have at least one step")
+      .max(20, "must have at most 20 steps"),
     /** Minutes between repeats of the last step while still unacknowledged; null: once. */
     repeatLastEveryMinutes: z.number().min(1, "must be at least 1 minute").max(10_080, "must be at most 7 days").nullable().default(null),
   })

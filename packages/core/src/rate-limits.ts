@@ -11,6 +11,12 @@ export const RATE_LIMITS = {
   signInPerAddress: { name: "signin-address", limit: 5, windowMs: HOUR, what: "sign-in e-mails for this address" },
   signInPerClient: { name: "signin-client", limit: 20, windowMs: HOUR, what: "sign-in e-mails from your network address" },
   subscribePerClient: { name: "subscribe-client", limit: 10, windowMs: HOUR, what: "subscriptions from your network address" },
+  ackLinkPerClient: {
+    name: "ack-link-client",
+    limit: 30,
+    windowMs: 10 * MINUTE,
+    what: "acknowledge links opened from your network address",
+  },
   channelTest: { name: "channel-test", limit: 10, windowMs: 10 * MINUTE, what: "test notifications for this workspace" },
 } satisfies Record<string, RateRule>;
 

@@ -14,7 +14,11 @@ export type EvaluateItem = z.infer<typeof EvaluateItem>;
 export const EvaluateJob = z.object({ items: z.array(EvaluateItem).min(1) });
 export type EvaluateJob = z.infer<typeof EvaluateJob>;
 /** `round`: 0 for the event itself; a reminder or escalation step's timer id when it sends the event again. */
-export const NotifyJob = z.object({ eventId: z.number().int(), channelId: z.number().int(), round: z.number().int().nonnegative().optional() });
+export const NotifyJob = z.object({
+  eventId: z.number().int(),
+  channelId: z.number().int(),
+  round: z.number().int().nonnegative().optional(),
+});
 export type NotifyJob = z.infer<typeof NotifyJob>;
 
 /** Job ids make a job unique: a replayed add of the same id is a no-op in BullMQ. */

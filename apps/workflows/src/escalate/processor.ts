@@ -13,7 +13,12 @@ export function alertTimersProcessor(ctx: WorkflowContext, tickMs: number) {
     let total = { sent: 0, closed: 0, held: 0, released: 0 };
     for (let batch = 0; batch < 20; batch++) {
       const out = await fireDueTimers(ctx.db, (sends) => ctx.notifyQueue(sends), { recheckMs: tickMs });
-      total = { sent: total.sent + out.sent, closed: total.closed + out.closed, held: total.held + out.held, released: total.released + out.released };
+      total = {
+        sent: total.sent + out.sent,
+        closed: total.closed + out.closed,
+        held: total.held + out.held,
+        released: total.released + out.released,
+      };
       if (out.sent + out.closed + out.released + out.held < 500) break;
     }
     if (total.sent + total.released > 0) ctx.logger.info({ ...total, jobId: job.id }, "alert timers fired");

@@ -28,7 +28,13 @@ function nextRetry(job: Job, attempt: number): number | undefined {
  * An alert's signed acknowledge link (the dashboard's confirm page), and for a reminder or escalation
  * ("round" > 0) how long the monitor has been down.
  */
-function withAck<E extends { type: string; cronTimestamp: number }>(event: E, eventId: number, channelId: number, round: number, dashboardUrl: string) {
+function withAck<E extends { type: string; cronTimestamp: number }>(
+  event: E,
+  eventId: number,
+  channelId: number,
+  round: number,
+  dashboardUrl: string,
+) {
   if (event.type === "recovered") return event;
   const token = ackToken(eventId, channelId);
   return {
@@ -60,9 +66,12 @@ export function notifyProcessor(ctx: WorkflowContext) {
       const sent = { ...log, monitorId: info.event.monitor.id, status: info.event.type, attempt };
       try {
         // The job keeps its lock while this waits (the worker renews it through Redis): no other worker sends it again.
-        await retryThroughOutage(() => recordDelivery(ctx.db, { eventId, channelId, round, attempt, outcome: "sent", responseCode: res.status }), {
-          signal,
-        });
+        await retryThroughOutage(
+          () => recordDelivery(ctx.db, { eventId, channelId, round, attempt, outcome: "sent", responseCode: res.status }),
+          {
+            signal,
+          },
+        );
       } catch (err) {
         // Throwing would send the alert again; the log missing one "sent" row is the lesser harm.
         ctx.logger.error({ ...sent, err }, "alert delivered but not recorded in the delivery log");

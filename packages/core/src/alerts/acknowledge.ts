@@ -1,7 +1,17 @@
 // Acknowledging an alert: from the dashboard, the API/CLI, or a signed link carried by the alert itself.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Acknowledgement } from "@vigil/api-contract";
-import { alertAck, alertTimer, currentKeyring, type Db, incident, monitor, notificationChannel, statusEvent, writeBatch } from "@vigil/db-schema";
+import {
+  alertAck,
+  alertTimer,
+  currentKeyring,
+  type Db,
+  incident,
+  monitor,
+  notificationChannel,
+  statusEvent,
+  writeBatch,
+} from "@vigil/db-schema";
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import { type Actor, auditInsert } from "../audit";
 import { ConflictError, NotFoundError } from "../errors";
@@ -178,7 +188,14 @@ export async function acknowledgeByLink(db: Db, token: string, nowMs = Date.now(
     .where(eq(statusEvent.id, t.eventId));
   if (!row) throw new AckLinkError("this alert no longer exists");
   try {
-    return await acknowledgeAlert(db, row.workspaceId, { eventId: t.eventId }, `link:${row.channel ?? `channel ${t.channelId}`}`, "link", nowMs);
+    return await acknowledgeAlert(
+      db,
+      row.workspaceId,
+      { eventId: t.eventId },
+      `link:${row.channel ?? `channel ${t.channelId}`}`,
+      "link",
+      nowMs,
+    );
   } catch (err) {
     if (err instanceof ConflictError || err instanceof NotFoundError) throw new AckLinkError(err.message);
     throw err;

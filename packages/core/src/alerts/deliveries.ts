@@ -71,8 +71,7 @@ export async function recordSuppressed(
   nowMs = Date.now(),
   reason = "maintenance window",
 ): Promise<void> {
-  const rows = channelIds.map((channelId) => deliveryRow({ eventId, channelId, attempt: 0, outcome: "suppressed", error: reason }, nowMs),
-  );
+  const rows = channelIds.map((channelId) => deliveryRow({ eventId, channelId, attempt: 0, outcome: "suppressed", error: reason }, nowMs));
   await writeBatch(db, [
     ...(rows.length > 0 ? [db.insert(notificationDelivery).values(rows)] : []),
     db.update(statusEvent).set({ dispatchedAt: nowMs }).where(eq(statusEvent.id, eventId)),

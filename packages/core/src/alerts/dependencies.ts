@@ -28,11 +28,22 @@ export async function holdForParents(
   nowMs: number,
   graceMs = HOLD_GRACE_MS,
 ): Promise<boolean> {
-  const parents = await db.select({ id: monitorDependency.parentId }).from(monitorDependency).where(eq(monitorDependency.monitorId, ev.monitorId));
+  const parents = await db
+    .select({ id: monitorDependency.parentId })
+    .from(monitorDependency)
+    .where(eq(monitorDependency.monitorId, ev.monitorId));
   if (parents.length === 0) return false;
   await db
     .insert(alertTimer)
-    .values({ workspaceId: ev.workspaceId, monitorId: ev.monitorId, eventId: ev.id, kind: "hold", key: 0, channelIds: [], dueAt: nowMs + graceMs })
+    .values({
+      workspaceId: ev.workspaceId,
+      monitorId: ev.monitorId,
+      eventId: ev.id,
+      kind: "hold",
+      key: 0,
+      channelIds: [],
+      dueAt: nowMs + graceMs,
+    })
     .onConflictDoNothing();
   return true;
 }
@@ -63,9 +74,17 @@ export async function fireHold(
 ): Promise<"closed" | "held" | "released"> {
   const [[child], [newest]] = await db.batch([
     db.select({ status: monitor.status, deletedAt: monitor.deletedAt }).from(monitor).where(eq(monitor.id, t.monitorId)),
-    db.select({ id: statusEvent.id }).from(statusEvent).where(eq(statusEvent.monitorId, t.monitorId)).orderBy(desc(statusEvent.id)).limit(1),
+    db
+      .select({ id: statusEvent.id })
+      .from(statusEvent)
+      .where(eq(statusEvent.monitorId, t.monitorId))
+      .orderBy(desc(statusEvent.id))
+      .limit(1),
   ]);
-  const wait = db.update(alertTimer).set({ dueAt: nowMs + recheckMs }).where(eq(alertTimer.id, t.id));
+  const wait = db
+    .update(alertTimer)
+    .set({ dueAt: nowMs + recheckMs })
+    .where(eq(alertTimer.id, t.id));
   if (!child || child.deletedAt !== null || child.status === "active" || newest?.id !== t.eventId) {
     await db
       .update(alertTimer)
@@ -83,10 +102,22 @@ export async function fireHold(
           ? [
               db
                 .insert(notificationDelivery)
-                .values(channelIds.map((channelId) => ({ eventId: t.eventId, channelId, attempt: 0, outcome: "suppressed" as const, error: reason, createdAt: nowMs }))),
+                .values(
+                  channelIds.map((channelId) => ({
+                    eventId: t.eventId,
+                    channelId,
+                    attempt: 0,
+                    outcome: "suppressed" as const,
+                    error: reason,
+                    createdAt: nowMs,
+                  })),
+                ),
             ]
           : []),
-        db.update(alertTimer).set({ outcome: reason, dueAt: nowMs + recheckMs }).where(and(eq(alertTimer.id, t.id), isNull(alertTimer.outcome))),
+        db
+          .update(alertTimer)
+          .set({ outcome: reason, dueAt: nowMs + recheckMs })
+          .where(and(eq(alertTimer.id, t.id), isNull(alertTimer.outcome))),
       ]);
     } else await wait;
     return "held";

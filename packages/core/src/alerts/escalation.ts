@@ -28,7 +28,10 @@ async function view(db: Conn, rows: Row[]): Promise<EscalationPolicy[]> {
   if (rows.length === 0) return [];
   const ws = rows[0]!.workspaceId;
   const [channels, monitors] = await Promise.all([
-    db.select({ id: notificationChannel.id, name: notificationChannel.name }).from(notificationChannel).where(eq(notificationChannel.workspaceId, ws)),
+    db
+      .select({ id: notificationChannel.id, name: notificationChannel.name })
+      .from(notificationChannel)
+      .where(eq(notificationChannel.workspaceId, ws)),
     db
       .select({ id: monitor.id, policy: monitor.escalationPolicyId })
       .from(monitor)
@@ -46,7 +49,10 @@ async function view(db: Conn, rows: Row[]): Promise<EscalationPolicy[]> {
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
-    steps: r.steps.map((s) => ({ afterMinutes: s.afterMinutes, channels: s.channelIds.map((id) => names.get(id)).filter((n): n is string => !!n) })),
+    steps: r.steps.map((s) => ({
+      afterMinutes: s.afterMinutes,
+      channels: s.channelIds.map((id) => names.get(id)).filter((n): n is string => !!n),
+    })),
     repeatLastEveryMinutes: r.repeatLastEveryMinutes,
     monitors: monitors.filter((m) => m.policy === r.id).map((m) => m.id),
     createdAt: r.createdAt,
@@ -72,7 +78,10 @@ async function assertNameFree(db: Conn, workspaceId: number, name: string, excep
 }
 
 export async function listEscalationPolicies(db: Db, workspaceId: number): Promise<EscalationPolicy[]> {
-  return view(db, await db.select().from(escalationPolicy).where(eq(escalationPolicy.workspaceId, workspaceId)).orderBy(escalationPolicy.name));
+  return view(
+    db,
+    await db.select().from(escalationPolicy).where(eq(escalationPolicy.workspaceId, workspaceId)).orderBy(escalationPolicy.name),
+  );
 }
 
 export async function getEscalationPolicy(db: Db, workspaceId: number, id: number): Promise<EscalationPolicy> {
@@ -98,7 +107,13 @@ export async function createEscalationPolicy(db: Db, workspaceId: number, raw: u
 }
 
 /** Replaces the policy whole; monitors keep it. */
-export async function updateEscalationPolicy(db: Db, workspaceId: number, id: number, raw: unknown, actor: Actor): Promise<EscalationPolicy> {
+export async function updateEscalationPolicy(
+  db: Db,
+  workspaceId: number,
+  id: number,
+  raw: unknown,
+  actor: Actor,
+): Promise<EscalationPolicy> {
   const input = parseInput(EscalationPolicyInput, raw, "escalation policy");
   const updated = await db.transaction(
     async (tx) => {

@@ -3,9 +3,9 @@
 export * from "./acknowledge";
 export * from "./channel-test";
 export * from "./channels";
-export { dependentsOf, parentsDown } from "./dependencies";
 export * from "./deliveries";
 export * from "./delivery-context";
+export { dependentsOf, parentsDown } from "./dependencies";
 export * from "./escalation";
 export * from "./evaluate";
 export { type AlertLinks, alertLinksFor, storeAlertLinks } from "./monitor-links";

@@ -23,10 +23,15 @@ export async function storeAlertLinks(
   workspaceId: number,
   entries: { monitorId: number; input: Fields; path: string }[],
 ): Promise<void> {
-  const touched = entries.filter(({ input: i }) => i.remindEvery !== undefined || i.escalationPolicy !== undefined || i.dependsOn !== undefined);
+  const touched = entries.filter(
+    ({ input: i }) => i.remindEvery !== undefined || i.escalationPolicy !== undefined || i.dependsOn !== undefined,
+  );
   if (touched.length === 0) return;
   const [policies, monitors, links, edges] = await Promise.all([
-    tx.select({ id: escalationPolicy.id, name: escalationPolicy.name }).from(escalationPolicy).where(eq(escalationPolicy.workspaceId, workspaceId)),
+    tx
+      .select({ id: escalationPolicy.id, name: escalationPolicy.name })
+      .from(escalationPolicy)
+      .where(eq(escalationPolicy.workspaceId, workspaceId)),
     tx
       .select({ id: monitor.id, key: monitor.key, name: monitor.name })
       .from(monitor)
@@ -116,7 +121,8 @@ export async function storeAlertLinks(
     }
     if (w.parents) {
       await tx.delete(monitorDependency).where(eq(monitorDependency.monitorId, w.monitorId));
-      if (w.parents.length > 0) await tx.insert(monitorDependency).values(w.parents.map((parentId) => ({ monitorId: w.monitorId, parentId })));
+      if (w.parents.length > 0)
+        await tx.insert(monitorDependency).values(w.parents.map((parentId) => ({ monitorId: w.monitorId, parentId })));
     }
   }
 }

@@ -1,7 +1,17 @@
 // The stored deadlines of an alert (reminders, escalation steps, holds for a parent): planned when the alert is
 // sent, fired by the workflows' tick. Sending is queued before the timer is marked, with job ids and a delivery
 // log keyed by the timer, so a crash between the two repeats the queueing, never the message.
-import { alertAck, alertTimer, type Db, escalationPolicy, monitor, monitorChannel, notificationChannel, statusEvent, writeBatch } from "@vigil/db-schema";
+import {
+  alertAck,
+  alertTimer,
+  type Db,
+  escalationPolicy,
+  monitor,
+  monitorChannel,
+  notificationChannel,
+  statusEvent,
+  writeBatch,
+} from "@vigil/db-schema";
 import { and, desc, eq, gt, inArray, isNull, lt, lte } from "drizzle-orm";
 import { channelsForEvent } from "./deliveries";
 import { fireHold, holdForParents } from "./dependencies";
@@ -199,7 +209,14 @@ export async function timerOf(db: Db, id: number) {
 /** A monitor's pending and recent timers, for the dashboard ("next reminder at…"). */
 export async function pendingTimers(db: Db, workspaceId: number, monitorId: number) {
   return db
-    .select({ id: alertTimer.id, kind: alertTimer.kind, key: alertTimer.key, round: alertTimer.round, dueAt: alertTimer.dueAt, outcome: alertTimer.outcome })
+    .select({
+      id: alertTimer.id,
+      kind: alertTimer.kind,
+      key: alertTimer.key,
+      round: alertTimer.round,
+      dueAt: alertTimer.dueAt,
+      outcome: alertTimer.outcome,
+    })
     .from(alertTimer)
     .where(and(eq(alertTimer.workspaceId, workspaceId), eq(alertTimer.monitorId, monitorId), isNull(alertTimer.firedAt)))
     .orderBy(alertTimer.dueAt);

@@ -110,7 +110,10 @@ export async function updateMonitor(db: Db, workspaceId: number, id: number, pat
   const updated = await db.transaction(
     async (tx) => {
       const row = await getRow(tx, workspaceId, id);
-      const current = toInput({ ...toMonitor(row, (await channelNamesFor(tx, [id])).get(id) ?? []), ...(await alertLinksFor(tx, [id])).get(id) });
+      const current = toInput({
+        ...toMonitor(row, (await channelNamesFor(tx, [id])).get(id) ?? []),
+        ...(await alertLinksFor(tx, [id])).get(id),
+      });
       const p = patch as Record<string, unknown>;
       const merged: Record<string, unknown> = { ...current, ...p };
       if (p.request && typeof p.request === "object" && !Array.isArray(p.request) && (p.kind === undefined || p.kind === current.kind)) {
