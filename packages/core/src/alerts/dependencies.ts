@@ -100,18 +100,16 @@ export async function fireHold(
       await writeBatch(db, [
         ...(channelIds.length > 0
           ? [
-              db
-                .insert(notificationDelivery)
-                .values(
-                  channelIds.map((channelId) => ({
-                    eventId: t.eventId,
-                    channelId,
-                    attempt: 0,
-                    outcome: "suppressed" as const,
-                    error: reason,
-                    createdAt: nowMs,
-                  })),
-                ),
+              db.insert(notificationDelivery).values(
+                channelIds.map((channelId) => ({
+                  eventId: t.eventId,
+                  channelId,
+                  attempt: 0,
+                  outcome: "suppressed" as const,
+                  error: reason,
+                  createdAt: nowMs,
+                })),
+              ),
             ]
           : []),
         db
