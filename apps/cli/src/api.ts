@@ -1,4 +1,5 @@
 import {
+  Acknowledgement,
   type ApplyInput,
   ApplyOutput,
   ErrorBody,
@@ -120,6 +121,7 @@ export function createApi({ apiUrl, token, timeoutMs = 60_000, userAgent = "vigi
       call("GET", `/v1/monitors${tags.length ? `?${tags.map((t) => `tag=${encodeURIComponent(t)}`).join("&")}` : ""}`, MonitorListBody),
     deleteMonitor: (id: number) => call("DELETE", `/v1/monitors/${id}`, null),
     trigger: (id: number) => call("POST", `/v1/monitors/${id}/trigger`, RunOutput),
+    ack: (target: "monitors" | "incidents", id: number) => call("POST", `/v1/${target}/${id}/ack`, Acknowledgement, { via: "cli" }),
     whoami: () => call("GET", "/v1/whoami", WhoAmI),
     listStatusPages: () => call("GET", "/v1/status-pages", StatusPagesBody),
     listComponents: (pageId: number) => call("GET", `/v1/status-pages/${pageId}/components`, ComponentsBody),

@@ -3,6 +3,7 @@ import { createInterface } from "node:readline/promises";
 import { pathToFileURL } from "node:url";
 import { Command, CommanderError } from "commander";
 import { ApiError } from "./api";
+import { ack } from "./commands/ack";
 import { registerAdmin } from "./commands/admin";
 import { apply } from "./commands/apply";
 import { create } from "./commands/create";
@@ -87,6 +88,12 @@ export async function run(argv: readonly string[], given: Io): Promise<number> {
     .description("run a monitor's check now and print the result")
     .argument("<id>", "monitor id")
     .action(action((ctx, id: string) => trigger(ctx, id)));
+  program
+    .command("ack")
+    .description("acknowledge a monitor's open alert (or an incident's): reminders and escalation stop")
+    .argument("<id>", "monitor id, or incident id with --incident")
+    .option("--incident", "the id is an incident's")
+    .action(action((ctx, id: string, flags: { incident?: boolean }) => ack(ctx, id, flags)));
   registerIncident(program, action);
   registerAdmin(program, action);
   program

@@ -9,6 +9,7 @@ import { openApiDocument } from "./openapi";
 import { admin } from "./routes/admin";
 import { auditLogRoutes } from "./routes/audit-log";
 import { channels } from "./routes/channels";
+import { acknowledgements, escalationPolicies } from "./routes/escalation";
 import { heartbeats } from "./routes/heartbeats";
 import { maintenances } from "./routes/maintenances";
 import { monitors } from "./routes/monitors";
@@ -46,8 +47,10 @@ export function mountApi(app: Hono, deps: ServerDeps, opts: { trustedProxies?: r
   // Before the API-key routes: an instance-admin token is no workspace key, and anything else answers 404 here.
   api.route("/v1/admin", admin);
   api.use("/v1/*", apiKeyAuth, requireScope);
+  api.route("/v1", acknowledgements);
   api.route("/v1/monitors", monitors);
   api.route("/v1/heartbeats", heartbeats);
+  api.route("/v1/escalation-policies", escalationPolicies);
   api.route("/v1/channels", channels);
   api.route("/v1/status-pages", statusPages);
   api.route("/v1/status-reports", statusReports);

@@ -43,6 +43,8 @@ export const WorkflowsEnv = z.object({
   /** A job whose worker died is taken up again after this long. */
   JOB_LOCK_MS: ms(30_000, 1000),
   PROBE_HEALTH_INTERVAL_MS: ms(30_000, 100),
+  /** How often due reminders, escalation steps and held child alerts are looked at. */
+  ALERT_TICK_MS: ms(5_000, 100),
   RETENTION_INTERVAL_MS: ms(3_600_000, 1000),
 });
 export type WorkflowsEnv = z.infer<typeof WorkflowsEnv>;

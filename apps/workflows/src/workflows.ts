@@ -10,6 +10,7 @@ import { Queue, Worker } from "bullmq";
 import { Counter, Gauge, Histogram } from "prom-client";
 import type { WorkflowContext } from "./context";
 import type { WorkflowsEnv } from "./env";
+import { ALERT_TIMERS_QUEUE, alertTimersProcessor } from "./escalate/processor";
 import { evaluateProcessor } from "./evaluate/processor";
 import { heartbeatProcessor } from "./heartbeats/processor";
 import { housekeepingProcessor } from "./housekeeping";
@@ -38,6 +39,8 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
     analyticsExport: new Queue("analytics-export", { connection, prefix }),
     // Heartbeat deadlines: alone on their queue, so an alert is never behind a sweep or an export.
     heartbeats: new Queue("heartbeats", { connection, prefix }),
+    // Its own queue: reminders and escalation steps keep their minute even while housekeeping is busy.
+    alertTimers: new Queue(ALERT_TIMERS_QUEUE, { connection, prefix }),
   };
   // Alerts name a heartbeat's ping URL (without its token).
   pingEndpoint.base = env.PING_BASE_URL;
@@ -115,6 +118,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
       settings: { backoffStrategy: (attemptsMade, _type, _err, job) => ctx.retryDelay(String(job?.id), attemptsMade) },
     }),
     new Worker("heartbeats", heartbeatProcessor(ctx), { ...workerOpts, concurrency: 1 }),
+    new Worker(ALERT_TIMERS_QUEUE, alertTimersProcessor(ctx, env.ALERT_TICK_MS), { ...workerOpts, concurrency: 1 }),
     new Worker(QUEUES.maintenance, housekeepingProcessor(ctx, analytics, enqueueEvaluate, env.STATUS_PAGE_URL), {
       ...workerOpts,
       concurrency: 1,
@@ -174,6 +178,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
       { name: "heartbeats", opts: { removeOnComplete: 100, removeOnFail: 100 } },
     ),
     queues.maintenance.upsertJobScheduler("sweep", { every: env.SWEEP_INTERVAL_MS }, { name: "sweep" }),
+    queues.alertTimers.upsertJobScheduler("alert-timers", { every: env.ALERT_TICK_MS }, { name: "alert-timers" }),
     queues.maintenance.upsertJobScheduler("probe-health", { every: env.PROBE_HEALTH_INTERVAL_MS }, { name: "probe-health" }),
     queues.maintenance.upsertJobScheduler("retention", { every: env.RETENTION_INTERVAL_MS }, { name: "retention" }),
     queues.maintenance.upsertJobScheduler("subscriber-mail", { every: env.SUBSCRIBER_MAIL_INTERVAL_MS }, { name: "subscriber-mail" }),

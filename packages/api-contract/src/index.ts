@@ -1,3 +1,4 @@
+export * from "./alerts";
 export * from "./check";
 export * from "./common";
 export * from "./monitor";

@@ -1,5 +1,6 @@
 import { CHECK_KINDS, type CheckDefinition, type CheckKindName, checkKinds, HeaderMap, httpUrl, kindOf } from "@vigil/checks/contract";
 import { z } from "zod";
+import { monitorAlertFields } from "./alerts";
 import { Frequency, Region } from "./common";
 
 const DURATION_RE = /^(\d+(?:\.\d+)?)(ms|s|m)$/;
@@ -78,6 +79,7 @@ const common = {
   openTelemetry: OpenTelemetry.optional(),
   /** Names of the workspace's notification channels to alert. */
   channels: z.array(z.string().min(1)).optional(),
+  ...monitorAlertFields,
 };
 
 type Kinds = typeof checkKinds;

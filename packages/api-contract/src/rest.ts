@@ -1,5 +1,6 @@
 import { type CheckKindName, CheckResult, checkKinds } from "@vigil/checks/contract";
 import { z } from "zod";
+import { monitorAlertOutput } from "./alerts";
 import { Frequency, Region } from "./common";
 import { MonitorInput, OpenTelemetry, Tag } from "./monitor";
 
@@ -28,6 +29,7 @@ const monitorCommon = {
   degradedAfter: z.number().int().nullable(),
   openTelemetry: OpenTelemetry.nullable(),
   channels: z.array(z.string()),
+  ...monitorAlertOutput,
   status: z.enum(MONITOR_STATUSES),
   /**
    * What a person should read: `ok`/`degraded`/`error` from the status; `paused` when inactive;

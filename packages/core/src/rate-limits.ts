@@ -14,6 +14,12 @@ export const RATE_LIMITS = {
   secondFactorPerUser: { name: "second-factor", limit: 10, windowMs: 15 * MINUTE, what: "second-factor codes for this account" },
   /** A crash-looping job is cut off, not stored thousands of times; a job pinging every second with starts fits. */
   heartbeatPing: { name: "ping", limit: 150, windowMs: MINUTE, what: "pings for this heartbeat" },
+  ackLinkPerClient: {
+    name: "ack-link-client",
+    limit: 30,
+    windowMs: 10 * MINUTE,
+    what: "acknowledge links opened from your network address",
+  },
   channelTest: { name: "channel-test", limit: 10, windowMs: 10 * MINUTE, what: "test notifications for this workspace" },
 } satisfies Record<string, RateRule>;
 

@@ -1,6 +1,6 @@
 import { CHANNEL_KINDS, CHECK_KINDS, CHECK_STATUSES, MONITOR_STATUSES } from "@vigil/api-contract";
 import { sql } from "drizzle-orm";
-import { customType, index, integer, primaryKey, sqliteTable, sqliteView, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { customType, index, integer, primaryKey, real, sqliteTable, sqliteView, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { encryptSecret, readSecretJson } from "./secrets";
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
@@ -243,6 +243,10 @@ export const monitor = sqliteTable(
     // OTLP metric export
     otelEndpoint: text("otel_endpoint"),
     otelHeaders: encryptedJson<HeaderMap>("monitor", "otel_headers"),
+    /** While down and not acknowledged, every linked channel without its own interval hears again after this long. */
+    remindEveryMs: integer("remind_every_ms"),
+    /** Who else hears when nobody acknowledges (escalation_policy.id). */
+    escalationPolicyId: integer("escalation_policy_id"),
     /** Current status, moved only by evaluation. */
     status: text("status", { enum: MONITOR_STATUSES }).notNull().default("active"),
     statusCronTimestamp: integer("status_cron_timestamp"),
@@ -444,6 +448,8 @@ export const monitorChannel = sqliteTable(
     channelId: integer("channel_id")
       .notNull()
       .references(() => notificationChannel.id, { onDelete: "cascade" }),
+    /** This link's own reminder interval, over the monitor's. */
+    remindEveryMs: integer("remind_every_ms"),
   },
   (t) => [primaryKey({ columns: [t.monitorId, t.channelId] })],
 );
@@ -524,6 +530,8 @@ export const notificationDelivery = sqliteTable(
     error: text("error"),
     /** When the queue tries again after a retryable failure; null once final. */
     nextRetryAt: integer("next_retry_at"),
+    /** 0: the event itself; otherwise the alert_timer (reminder, escalation step) that sent it again. */
+    round: integer("round").notNull().default(0),
     createdAt: createdAt(),
     /** When the attempt's outcome was known (a late answer after the timeout lands here too). */
     finishedAt: integer("finished_at"),
@@ -532,6 +540,99 @@ export const notificationDelivery = sqliteTable(
     index("notification_delivery_event").on(t.eventId, t.channelId),
     index("notification_delivery_channel").on(t.channelId, t.createdAt),
   ],
+);
+
+export type EscalationStep = { afterMinutes: number; channelIds: number[] };
+
+/** Who hears when an alert stays unacknowledged: ordered steps, the last one optionally repeated. */
+export const escalationPolicy = sqliteTable(
+  "escalation_policy",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspace.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    steps: json<EscalationStep[]>("steps").notNull(),
+    /** Minutes between repeats of the last step; null: it is sent once. */
+    repeatLastEveryMinutes: real("repeat_last_every_minutes"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("escalation_policy_name").on(t.workspaceId, t.name)],
+);
+
+/** A monitor's alerts wait on its parents: while one is down they are held, not sent. */
+export const monitorDependency = sqliteTable(
+  "monitor_dependency",
+  {
+    monitorId: integer("monitor_id")
+      .notNull()
+      .references(() => monitor.id, { onDelete: "cascade" }),
+    parentId: integer("parent_id")
+      .notNull()
+      .references(() => monitor.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.monitorId, t.parentId] }), index("monitor_dependency_parent").on(t.parentId)],
+);
+
+export const ALERT_TIMER_KINDS = ["remind", "step", "hold"] as const;
+
+/**
+ * A stored deadline of an alert: a reminder to one channel, an escalation step, or a child's alert held
+ * while a parent is down. Unique per (event, kind, key, round): firing inserts the next one, so a replay adds nothing.
+ */
+export const alertTimer = sqliteTable(
+  "alert_timer",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspace.id, { onDelete: "cascade" }),
+    monitorId: integer("monitor_id")
+      .notNull()
+      .references(() => monitor.id, { onDelete: "cascade" }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => statusEvent.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ALERT_TIMER_KINDS }).notNull(),
+    /** remind: the channel id; step: the step's index; hold: the parent's monitor id. */
+    key: integer("key").notNull(),
+    round: integer("round").notNull().default(0),
+    channelIds: json<number[]>("channel_ids").notNull(),
+    dueAt: integer("due_at").notNull(),
+    firedAt: integer("fired_at"),
+    /** Why it stopped without firing: acknowledged, recovered, superseded; for hold: released or dropped. */
+    outcome: text("outcome"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("alert_timer_round").on(t.eventId, t.kind, t.key, t.round),
+    index("alert_timer_due").on(t.firedAt, t.dueAt),
+    index("alert_timer_monitor").on(t.monitorId, t.firedAt),
+  ],
+);
+
+/** An acknowledged alert: reminders and escalation stop; who and how is kept for the incident and the audit log. */
+export const alertAck = sqliteTable(
+  "alert_ack",
+  {
+    eventId: integer("event_id")
+      .primaryKey()
+      .references(() => statusEvent.id, { onDelete: "cascade" }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspace.id, { onDelete: "cascade" }),
+    monitorId: integer("monitor_id")
+      .notNull()
+      .references(() => monitor.id, { onDelete: "cascade" }),
+    incidentId: integer("incident_id").references(() => incident.id, { onDelete: "set null" }),
+    actor: text("actor").notNull(),
+    /** dashboard, api, cli, link */
+    via: text("via").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("alert_ack_monitor").on(t.monitorId)],
 );
 
 // ── Status pages ─────────────────────────────────────────────────────────────

@@ -19,6 +19,10 @@ export const NotificationEvent = z
     statusCode: z.number().int().min(100).max(999).optional(),
     latency: z.number().nonnegative().optional(),
     errorMessage: z.string().optional(),
+    /** A reminder or escalation of an alert still open: how long the monitor has been down. Never in the webhook payload. */
+    downForMs: z.number().int().nonnegative().optional(),
+    /** The signed one-click acknowledge link; sent as a header or a message line, never a payload field. */
+    ackUrl: z.string().url().optional(),
   })
   // The one place of the rules every channel sees the event by: a recovery carries no error message (the
   // spec ties it to error and degraded, rules 1 and 2), whatever the evaluation found; and no alert

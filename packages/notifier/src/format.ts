@@ -27,13 +27,24 @@ export function displayName(event: NotificationEvent): string {
   return truncate(oneLine(event.monitor.name) || oneLine(event.monitor.url), MAX_NAME_CHARS);
 }
 
+/** "45 min", "2 h", "1 h 30 min", "3 d 4 h": how long, as a person says it. */
+export function humanDuration(ms: number): string {
+  const minutes = Math.max(1, Math.round(ms / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
+}
+
 export function headline(event: NotificationEvent): string {
   const name = displayName(event);
+  const still = event.downForMs !== undefined && event.type !== "recovered" && event.type !== "test";
   switch (event.type) {
     case "error":
-      return `${name} is down`;
+      return still ? `${name} is still down for ${humanDuration(event.downForMs!)}` : `${name} is down`;
     case "degraded":
-      return `${name} is degraded`;
+      return still ? `${name} is still degraded for ${humanDuration(event.downForMs!)}` : `${name} is degraded`;
     case "recovered":
       return `${name} has recovered`;
     case "test":
@@ -46,6 +57,7 @@ export const isoTime = (event: NotificationEvent): string => new Date(event.cron
 export const monitorLink = (event: NotificationEvent, env: NotifierEnv): string => `${env.DASHBOARD_URL}/monitors/${event.monitor.id}`;
 
 export const LINK_LABEL = "Open in Vigil";
+export const ACK_LABEL = "Acknowledge";
 
 /**
  * Key for deduplicating on the provider side: error, degraded and recovered of one monitor share it,
@@ -56,7 +68,7 @@ export const incidentKey = (event: NotificationEvent): string =>
   event.type === "test" ? `vigil-monitor-${event.monitor.id}-test` : `vigil-monitor-${event.monitor.id}`;
 
 export interface Fact {
-  key: "status" | "url" | "time" | "statusCode" | "latency" | "error";
+  key: "status" | "url" | "time" | "statusCode" | "latency" | "error" | "acknowledge";
   label: string;
   value: string;
 }
@@ -70,7 +82,10 @@ export function facts(event: NotificationEvent): Fact[] {
   if (event.statusCode !== undefined) list.push({ key: "statusCode", label: "Status code", value: String(event.statusCode) });
   if (event.latency !== undefined) list.push({ key: "latency", label: "Latency", value: `${Math.round(event.latency)} ms` });
   if (event.errorMessage) list.push({ key: "error", label: "Error", value: event.errorMessage });
-  return list.map((f) => ({ ...f, value: truncate(f.value, MAX_FACT_CHARS) }));
+  const out = list.map((f) => ({ ...f, value: truncate(f.value, MAX_FACT_CHARS) }));
+  // Never truncated: a cut link would not work. The page it opens asks before acknowledging.
+  if (event.ackUrl && event.type !== "recovered") out.push({ key: "acknowledge", label: ACK_LABEL, value: event.ackUrl });
+  return out;
 }
 
 /** The message as plain text: headline, one `Label: value` line per fact, then the dashboard link. */

@@ -13,7 +13,12 @@ export type EvaluateItem = z.infer<typeof EvaluateItem>;
 /** One job per ingested batch: Redis work stays per batch, not per result. */
 export const EvaluateJob = z.object({ items: z.array(EvaluateItem).min(1) });
 export type EvaluateJob = z.infer<typeof EvaluateJob>;
-export const NotifyJob = z.object({ eventId: z.number().int(), channelId: z.number().int() });
+/** `round`: 0 for the event itself; a reminder or escalation step's timer id when it sends the event again. */
+export const NotifyJob = z.object({
+  eventId: z.number().int(),
+  channelId: z.number().int(),
+  round: z.number().int().nonnegative().optional(),
+});
 export type NotifyJob = z.infer<typeof NotifyJob>;
 
 /** Job ids make a job unique: a replayed add of the same id is a no-op in BullMQ. */
@@ -49,7 +54,7 @@ export function evaluateJobs(items: EvaluateItem[], opts: JobsOptions = {}) {
   }
   return jobs;
 }
-export const notifyJobId = (j: NotifyJob) => `notify-${j.eventId}-${j.channelId}`;
+export const notifyJobId = (j: NotifyJob) => `notify-${j.eventId}-${j.channelId}${j.round ? `-t${j.round}` : ""}`;
 
 /** Workers block on Redis and must wait through outages; producers must fail fast instead. */
 export function createRedis(url: string, role: "worker" | "producer" | "subscriber", extra: RedisOptions = {}): Redis {

@@ -1,4 +1,4 @@
-import { channelsForEvent, evaluateMonitors, markDispatched, recordSuppressed } from "@vigil/core";
+import { channelsForEvent, evaluateMonitors, markDispatched, recordSuppressed, routeAlert } from "@vigil/core";
 import type { Db } from "@vigil/db-schema";
 import { EvaluateJob, type NotifyJob } from "@vigil/queue";
 import type { Job } from "bullmq";
@@ -14,8 +14,17 @@ export async function dispatch(ctx: WorkflowContext, event: { id: number; suppre
     await recordSuppressed(ctx.db, event.id, channelIds);
     ctx.metrics.deliveries.inc({ outcome: "suppressed" }, channelIds.length);
   } else {
-    await ctx.notifyQueue(channelIds.map((channelId): NotifyJob => ({ eventId: event.id, channelId })));
+    // Reminders, escalation and dependencies decide the recipients (a child's alert may wait for its parent).
+    const route = await routeAlert(ctx.db, event.id);
+    if ("suppressed" in route) {
+      await recordSuppressed(ctx.db, event.id, channelIds, Date.now(), route.suppressed);
+      ctx.metrics.deliveries.inc({ outcome: "suppressed" }, channelIds.length);
+      return channelIds.length;
+    }
+    const to = "send" in route ? route.send : [];
+    await ctx.notifyQueue(to.map((channelId): NotifyJob => ({ eventId: event.id, channelId })));
     await markDispatched(ctx.db, [event.id]);
+    return to.length;
   }
   return channelIds.length;
 }

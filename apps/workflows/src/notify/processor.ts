@@ -1,4 +1,4 @@
-import { deliveryContext, finishAttempt, noteSlowAttempt, startAttempt } from "@vigil/core";
+import { ackToken, deliveryContext, finishAttempt, noteSlowAttempt, startAttempt } from "@vigil/core";
 import { retryThroughOutage } from "@vigil/db-schema";
 import { notify } from "@vigil/notifier";
 import { NotifyJob } from "@vigil/queue";
@@ -7,7 +7,27 @@ import type { WorkflowContext } from "../context";
 import { lateAnswerMs } from "./backoff";
 
 /** The idempotency key of one event's delivery to one channel: the same on every attempt, across restarts. */
-export const deliveryKey = (eventId: number, channelId: number) => `vigil-${eventId}-${channelId}`;
+export const deliveryKey = (eventId: number, channelId: number, round = 0) => `vigil-${eventId}-${channelId}${round ? `-t${round}` : ""}`;
+
+/**
+ * An alert's signed acknowledge link (the dashboard's confirm page), and for a reminder or escalation
+ * ("round" > 0) how long the monitor has been down.
+ */
+function withAck<E extends { type: string; cronTimestamp: number }>(
+  event: E,
+  eventId: number,
+  channelId: number,
+  round: number,
+  dashboardUrl: string,
+) {
+  if (event.type === "recovered") return event;
+  const token = ackToken(eventId, channelId);
+  return {
+    ...event,
+    ...(token ? { ackUrl: `${dashboardUrl}/ack/${token}` } : {}),
+    ...(round > 0 ? { downForMs: Math.max(0, Date.now() - event.cronTimestamp) } : {}),
+  };
+}
 
 /**
  * Sends one event to one channel. Every attempt is one row in the delivery log, opened as `sending` and
@@ -17,16 +37,16 @@ export const deliveryKey = (eventId: number, channelId: number) => `vigil-${even
  */
 export function notifyProcessor(ctx: WorkflowContext) {
   return async (job: Job, _token?: string, signal?: AbortSignal) => {
-    const { eventId, channelId } = NotifyJob.parse(job.data);
-    const log = { eventId, channelId, jobId: job.id };
-    const { delivered, info, channel } = await deliveryContext(ctx.db, eventId, channelId);
+    const { eventId, channelId, round = 0 } = NotifyJob.parse(job.data);
+    const log = { eventId, channelId, round, jobId: job.id };
+    const { delivered, info, channel } = await deliveryContext(ctx.db, eventId, channelId, round);
     if (delivered) return "already delivered";
     if (!info || !channel) return "gone";
     if (!channel.enabled) return "channel disabled";
-    const { id, attempt } = await startAttempt(ctx.db, eventId, channelId);
+    const { id, attempt } = await startAttempt(ctx.db, eventId, channelId, round);
     const timeoutMs = channel.timeoutMs;
-    const res = await notify(channel, info.event, ctx.notifierEnv, {
-      deliveryId: deliveryKey(eventId, channelId),
+    const res = await notify(channel, withAck(info.event, eventId, channelId, round, ctx.notifierEnv.DASHBOARD_URL), ctx.notifierEnv, {
+      deliveryId: deliveryKey(eventId, channelId, round),
       egress: ctx.egress,
       timeoutMs,
       lateMs: lateAnswerMs(timeoutMs),

@@ -34,6 +34,8 @@ interface Delivery {
   error?: string;
   /** For "retrying": when the queue tries again. */
   nextRetryAt?: number;
+  /** 0: the event itself; a reminder or escalation step's timer id. */
+  round?: number;
 }
 
 const deliveryRow = (d: Delivery, nowMs: number) => ({
@@ -44,6 +46,7 @@ const deliveryRow = (d: Delivery, nowMs: number) => ({
   responseCode: d.responseCode ?? null,
   error: d.error?.slice(0, 1000) ?? null,
   nextRetryAt: d.outcome === "retrying" ? (d.nextRetryAt ?? null) : null,
+  round: d.round ?? 0,
   createdAt: nowMs,
 });
 
@@ -70,10 +73,14 @@ export async function recordDelivery(db: Db, d: Delivery, nowMs = Date.now()): P
  * Logs a suppressed event as such on each of its channels and marks it dispatched, in one write: a
  * database failure leaves neither, so the sweep's second try never logs it twice.
  */
-export async function recordSuppressed(db: Db, eventId: number, channelIds: number[], nowMs = Date.now()): Promise<void> {
-  const rows = channelIds.map((channelId) =>
-    deliveryRow({ eventId, channelId, attempt: 0, outcome: "suppressed", error: "maintenance window" }, nowMs),
-  );
+export async function recordSuppressed(
+  db: Db,
+  eventId: number,
+  channelIds: number[],
+  nowMs = Date.now(),
+  reason = "maintenance window",
+): Promise<void> {
+  const rows = channelIds.map((channelId) => deliveryRow({ eventId, channelId, attempt: 0, outcome: "suppressed", error: reason }, nowMs));
   await writeBatch(db, [
     ...(rows.length > 0 ? [db.insert(notificationDelivery).values(rows)] : []),
     db.update(statusEvent).set({ dispatchedAt: nowMs }).where(eq(statusEvent.id, eventId)),

@@ -10,13 +10,14 @@ export interface StartedAttempt {
 }
 
 /**
- * Opens the next attempt of one event's delivery to one channel as `sending`. The attempt before it is over
+ * Opens the next attempt of one event's delivery (or of one reminder or escalation round) to one channel as `sending`. The attempt before it is over
  * by now (one job runs a delivery at a time): a `retrying` row's retry is this one, and a `sending` row was
  * cut off by a crash; both become `error`, so the log never shows a retry as due once a later attempt ran.
  */
-export async function startAttempt(db: Db, eventId: number, channelId: number, nowMs = Date.now()): Promise<StartedAttempt> {
+export async function startAttempt(db: Db, eventId: number, channelId: number, round = 0, nowMs = Date.now()): Promise<StartedAttempt> {
   const d = notificationDelivery;
-  const same = and(eq(d.eventId, eventId), eq(d.channelId, channelId));
+  // Round 0 is the event itself; a reminder or escalation step (its timer's id) counts its own attempts.
+  const same = and(eq(d.eventId, eventId), eq(d.channelId, channelId), eq(d.round, round));
   const [, inserted] = await writeBatch(db, [
     db
       .update(d)
@@ -40,6 +41,7 @@ export async function startAttempt(db: Db, eventId: number, channelId: number, n
             responseCode: sql`null`.as("response_code"),
             error: sql`null`.as("error"),
             nextRetryAt: sql`null`.as("next_retry_at"),
+            round: sql`${round}`.as("round"),
             createdAt: sql`${nowMs}`.as("created_at"),
             finishedAt: sql`null`.as("finished_at"),
           })

@@ -47,7 +47,7 @@ const eventWithMonitor = (db: Db, eventId: number) =>
     .where(eq(statusEvent.id, eventId));
 
 /** Everything one delivery needs, in one round trip: already sent?, the event, the channel. */
-export async function deliveryContext(db: Db, eventId: number, channelId: number) {
+export async function deliveryContext(db: Db, eventId: number, channelId: number, round = 0) {
   const [sent, events, channels] = await db.batch([
     db
       .select({ id: notificationDelivery.id })
@@ -57,6 +57,7 @@ export async function deliveryContext(db: Db, eventId: number, channelId: number
           eq(notificationDelivery.eventId, eventId),
           eq(notificationDelivery.channelId, channelId),
           eq(notificationDelivery.outcome, "sent"),
+          eq(notificationDelivery.round, round),
         ),
       )
       .limit(1),

@@ -1,7 +1,13 @@
-// From results to alerts: status evaluation, notification channels, deliveries and channel tests.
+// From results to alerts: status evaluation, notification channels, deliveries and channel tests; reminders,
+// escalation, acknowledgements and dependencies.
+export * from "./acknowledge";
 export * from "./channel-test";
 export * from "./channels";
 export * from "./deliveries";
 export * from "./delivery-attempts";
 export * from "./delivery-context";
+export { dependentsOf, parentsDown } from "./dependencies";
+export * from "./escalation";
 export * from "./evaluate";
+export { type AlertLinks, alertLinksFor, storeAlertLinks } from "./monitor-links";
+export { fireDueTimers, pendingTimers, planFollowUps, type Route, routeAlert, type TimerSend, timerOf } from "./timers";

@@ -2,6 +2,7 @@ import { type Db, monitor } from "@vigil/db-schema";
 import { assertWithinLimits } from "@vigil/limits";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getWorkspace, limitsOf } from "../access";
+import { storeAlertLinks } from "../alerts";
 import { type Actor, auditInsert } from "../audit";
 import { ValidationError } from "../errors";
 import { type Row, toColumns } from "./mapping";
@@ -58,7 +59,8 @@ export async function applyMonitors(
           const same =
             Object.entries(cols).every(([k, v]) => stable(v) === stable(row[k as keyof Row])) &&
             (input.channels === undefined || stable([...new Set(input.channels)].sort()) === stable(names.get(row.id) ?? []));
-          if (same) {
+          const alertFields = input.remindEvery !== undefined || input.escalationPolicy !== undefined || input.dependsOn !== undefined;
+          if (same && !alertFields) {
             plan.unchanged.push(input.key!);
           } else plan.update.push(input.key!);
         }
@@ -78,7 +80,8 @@ export async function applyMonitors(
       if (opts.dryRun) return plan;
 
       const now = Date.now();
-      for (const { input } of inputs) {
+      const stored: Parameters<typeof storeAlertLinks>[2] = [];
+      for (const { input, path } of inputs) {
         const row = byKey.get(input.key!);
         if (!row) {
           const [created] = await tx
@@ -86,6 +89,7 @@ export async function applyMonitors(
             .values({ workspaceId, ...toColumns(input) })
             .returning({ id: monitor.id });
           await linkChannels(tx, created!.id, input, byName, false);
+          stored.push({ monitorId: created!.id, input, path });
         } else if (plan.update.includes(input.key!)) {
           await tx
             .update(monitor)
@@ -93,7 +97,10 @@ export async function applyMonitors(
             .where(eq(monitor.id, row.id));
           await linkChannels(tx, row.id, input, byName, true);
         }
+        if (row) stored.push({ monitorId: row.id, input, path });
       }
+      // After every monitor exists, so entries may depend on monitors created in the same file.
+      await storeAlertLinks(tx, workspaceId, stored);
       for (const key of plan.delete) {
         await tx
           .update(monitor)

@@ -3,6 +3,7 @@ import { type Db, monitor } from "@vigil/db-schema";
 import { assertWithinLimits } from "@vigil/limits";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getWorkspace, limitsOf } from "../access";
+import { alertLinksFor, storeAlertLinks } from "../alerts";
 import { type Actor, auditInsert } from "../audit";
 import { NotFoundError, ValidationError } from "../errors";
 import { type Row, toColumns, toInput, toMonitor } from "./mapping";
@@ -35,6 +36,11 @@ export async function createMonitors(db: Db, workspaceId: number, raw: unknown[]
         rows.push(...(await tx.insert(monitor).values(chunk).returning()).sort((a, b) => a.id - b.id));
       }
       for (const [i, { input }] of inputs.entries()) await linkChannels(tx, rows[i]!.id, input, byName, false);
+      await storeAlertLinks(
+        tx,
+        workspaceId,
+        inputs.map(({ input, path }, i) => ({ monitorId: rows[i]!.id, input, path })),
+      );
       await auditInsert(tx, {
         workspaceId,
         actor,
@@ -52,7 +58,11 @@ export async function createMonitors(db: Db, workspaceId: number, raw: unknown[]
     created.map((r) => r.id),
   );
   const locations = await coverage(db, workspaceId);
-  return created.map((r) => toMonitor(r, names.get(r.id) ?? [], { locations }));
+  const links = await alertLinksFor(
+    db,
+    created.map((r) => r.id),
+  );
+  return created.map((r) => ({ ...toMonitor(r, names.get(r.id) ?? [], { locations }), ...links.get(r.id) }));
 }
 
 export async function createMonitor(db: Db, workspaceId: number, raw: unknown, actor: Actor): Promise<Monitor> {
@@ -61,7 +71,10 @@ export async function createMonitor(db: Db, workspaceId: number, raw: unknown, a
 
 export async function getMonitor(db: Db, workspaceId: number, id: number): Promise<Monitor> {
   const row = await getRow(db, workspaceId, id);
-  return toMonitor(row, (await channelNamesFor(db, [id])).get(id) ?? [], { locations: await coverage(db, workspaceId) });
+  return {
+    ...toMonitor(row, (await channelNamesFor(db, [id])).get(id) ?? [], { locations: await coverage(db, workspaceId) }),
+    ...(await alertLinksFor(db, [id])).get(id),
+  };
 }
 
 /** The workspace's monitors, or only those carrying every tag in `tags`. */
@@ -82,7 +95,11 @@ export async function listMonitors(db: Db, workspaceId: number, tags: readonly s
     rows.map((r) => r.id),
   );
   const locations = await coverage(db, workspaceId);
-  return rows.map((r) => toMonitor(r, names.get(r.id) ?? [], { locations }));
+  const links = await alertLinksFor(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...toMonitor(r, names.get(r.id) ?? [], { locations }), ...links.get(r.id) }));
 }
 
 /** PATCH: top-level fields replace, `request` merges one level deep; the result is validated whole. */
@@ -93,7 +110,10 @@ export async function updateMonitor(db: Db, workspaceId: number, id: number, pat
   const updated = await db.transaction(
     async (tx) => {
       const row = await getRow(tx, workspaceId, id);
-      const current = toInput(toMonitor(row, (await channelNamesFor(tx, [id])).get(id) ?? []));
+      const current = toInput({
+        ...toMonitor(row, (await channelNamesFor(tx, [id])).get(id) ?? []),
+        ...(await alertLinksFor(tx, [id])).get(id),
+      });
       const p = patch as Record<string, unknown>;
       const merged: Record<string, unknown> = { ...current, ...p };
       if (p.request && typeof p.request === "object" && !Array.isArray(p.request) && (p.kind === undefined || p.kind === current.kind)) {
@@ -110,6 +130,7 @@ export async function updateMonitor(db: Db, workspaceId: number, id: number, pat
         .where(eq(monitor.id, id))
         .returning();
       await linkChannels(tx, id, input, byName, true);
+      await storeAlertLinks(tx, workspaceId, [{ monitorId: id, input, path: "" }]);
       await auditInsert(tx, {
         workspaceId,
         actor,
@@ -122,7 +143,10 @@ export async function updateMonitor(db: Db, workspaceId: number, id: number, pat
     },
     { behavior: "immediate" },
   );
-  return toMonitor(updated, (await channelNamesFor(db, [id])).get(id) ?? [], { locations: await coverage(db, workspaceId) });
+  return {
+    ...toMonitor(updated, (await channelNamesFor(db, [id])).get(id) ?? [], { locations: await coverage(db, workspaceId) }),
+    ...(await alertLinksFor(db, [id])).get(id),
+  };
 }
 
 export async function deleteMonitor(db: Db, workspaceId: number, id: number, actor: Actor): Promise<void> {

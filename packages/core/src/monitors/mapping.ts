@@ -85,6 +85,9 @@ export function toInput(m: Monitor): MonitorInput {
     degradedAfter: m.degradedAfter ?? undefined,
     openTelemetry: m.openTelemetry ?? undefined,
     channels: m.channels,
+    ...(m.remindEvery ? { remindEvery: m.remindEvery } : {}),
+    ...(m.escalationPolicy ? { escalationPolicy: m.escalationPolicy } : {}),
+    ...(m.dependsOn && m.dependsOn.length > 0 ? { dependsOn: m.dependsOn } : {}),
   };
   const own = Object.keys(kindOf(m.kind).output).map((k) => [k, m[k as keyof Monitor]]);
   return { ...base, kind: m.kind, ...Object.fromEntries(own) } as MonitorInput;

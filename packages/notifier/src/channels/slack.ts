@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineChannel } from "../channel";
 import { httpUrl } from "../fields";
-import { facts, headline, LINK_LABEL, monitorLink, STATUS_EMOJI, truncate } from "../format";
+import { ACK_LABEL, facts, headline, LINK_LABEL, monitorLink, STATUS_EMOJI, truncate } from "../format";
 
 /** Slack's mrkdwn treats these three as control characters; everything else is literal. */
 const escapeMrkdwn = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -25,10 +25,20 @@ export const slack = defineChannel({
       text: escapeMrkdwn(title), // shown in notifications and by clients without Block Kit
       blocks: [
         { type: "header", text: { type: "plain_text", text: truncate(title, 150), emoji: true } },
-        { type: "section", fields: facts(event).map((f) => ({ type: "mrkdwn", text: `*${f.label}*\n${escapeMrkdwn(f.value)}` })) },
+        {
+          type: "section",
+          fields: facts(event)
+            .filter((f) => f.key !== "acknowledge")
+            .map((f) => ({ type: "mrkdwn", text: `*${f.label}*\n${escapeMrkdwn(f.value)}` })),
+        },
         {
           type: "actions",
-          elements: [{ type: "button", text: { type: "plain_text", text: LINK_LABEL }, url: monitorLink(event, env) }],
+          elements: [
+            { type: "button", text: { type: "plain_text", text: LINK_LABEL }, url: monitorLink(event, env) },
+            ...(event.ackUrl && event.type !== "recovered"
+              ? [{ type: "button", text: { type: "plain_text", text: ACK_LABEL }, url: event.ackUrl }]
+              : []),
+          ],
         },
       ],
     };

@@ -40,6 +40,8 @@ export const webhook = defineChannel({
       // Delivery is at least once (a crash between the receiver's 2xx and our log resends): the
       // same key on every retry lets the receiver drop the copy. The body stays the spec's.
       ...(deliveryId !== undefined ? { "idempotency-key": deliveryId, "x-vigil-delivery": deliveryId } : {}),
+      // The payload's fields are fixed: the acknowledge link travels as a header (a GET shows a confirm page).
+      ...(event.ackUrl && event.type !== "recovered" ? { "x-vigil-ack-url": event.ackUrl } : {}),
       ...userHeaders,
     };
     if (config.secret !== undefined) {

@@ -1,0 +1,223 @@
+// The stored deadlines of an alert (reminders, escalation steps, holds for a parent): planned when the alert is
+// sent, fired by the workflows' tick. Sending is queued before the timer is marked, with job ids and a delivery
+// log keyed by the timer, so a crash between the two repeats the queueing, never the message.
+import {
+  alertAck,
+  alertTimer,
+  type Db,
+  escalationPolicy,
+  monitor,
+  monitorChannel,
+  notificationChannel,
+  statusEvent,
+  writeBatch,
+} from "@vigil/db-schema";
+import { and, desc, eq, gt, inArray, isNull, lt, lte } from "drizzle-orm";
+import { channelsForEvent } from "./deliveries";
+import { fireHold, holdForParents } from "./dependencies";
+
+/** One message a timer sends: the event again, to one channel, as round `round` (the timer's id). */
+export interface TimerSend {
+  eventId: number;
+  channelId: number;
+  round: number;
+}
+
+type Timer = typeof alertTimer.$inferSelect;
+
+/** The reminder interval of each linked channel: the link's own, else the monitor's. */
+async function reminderIntervals(db: Db, monitorId: number): Promise<Map<number, number>> {
+  const rows = await db
+    .select({ channelId: monitorChannel.channelId, link: monitorChannel.remindEveryMs, monitor: monitor.remindEveryMs })
+    .from(monitorChannel)
+    .innerJoin(monitor, eq(monitor.id, monitorChannel.monitorId))
+    .innerJoin(notificationChannel, eq(notificationChannel.id, monitorChannel.channelId))
+    .where(and(eq(monitorChannel.monitorId, monitorId), eq(notificationChannel.enabled, true)));
+  const out = new Map<number, number>();
+  for (const r of rows) {
+    const every = r.link ?? r.monitor;
+    if (every) out.set(r.channelId, every);
+  }
+  return out;
+}
+
+async function policyOf(db: Db, monitorId: number) {
+  const [row] = await db
+    .select({ policy: escalationPolicy })
+    .from(monitor)
+    .innerJoin(escalationPolicy, eq(escalationPolicy.id, monitor.escalationPolicyId))
+    .where(eq(monitor.id, monitorId));
+  return row?.policy ?? null;
+}
+
+/** Reminders and escalation steps of a sent alert, counted from `baseMs`; planning twice adds nothing. */
+export async function planFollowUps(db: Db, ev: { id: number; workspaceId: number; monitorId: number }, baseMs: number): Promise<void> {
+  const rows: Omit<typeof alertTimer.$inferInsert, "workspaceId" | "monitorId" | "eventId">[] = [];
+  for (const [channelId, every] of await reminderIntervals(db, ev.monitorId))
+    rows.push({ kind: "remind", key: channelId, round: 1, channelIds: [channelId], dueAt: baseMs + every });
+  const policy = await policyOf(db, ev.monitorId);
+  for (const [i, step] of (policy?.steps ?? []).entries())
+    rows.push({ kind: "step", key: i, round: 0, channelIds: step.channelIds, dueAt: baseMs + Math.round(step.afterMinutes * 60_000) });
+  if (rows.length > 0)
+    await db
+      .insert(alertTimer)
+      .values(rows.map((r) => ({ ...r, workspaceId: ev.workspaceId, monitorId: ev.monitorId, eventId: ev.id })))
+      .onConflictDoNothing();
+}
+
+/** Where an event's alert goes: queued to `send`, held for a parent, or suppressed with a reason. */
+export type Route = { send: number[] } | { held: true } | { suppressed: string };
+
+/**
+ * Decides an unsuppressed event's recipients and plans what follows it: an error or degraded alert closes the
+ * older alert's timers, waits for its parents if it has any, else plans reminders and escalation; a recovery
+ * goes to the linked channels and to every channel an escalation step notified, or nowhere if its alert was
+ * never sent (held for a parent).
+ */
+export async function routeAlert(db: Db, eventId: number, nowMs = Date.now()): Promise<Route> {
+  const [ev] = await db.select().from(statusEvent).where(eq(statusEvent.id, eventId));
+  if (!ev) return { send: [] };
+  const linked = await channelsForEvent(db, eventId);
+  await db
+    .update(alertTimer)
+    .set({ firedAt: nowMs, outcome: ev.status === "recovered" ? "recovered" : "superseded" })
+    .where(and(eq(alertTimer.monitorId, ev.monitorId), lt(alertTimer.eventId, ev.id), isNull(alertTimer.firedAt)));
+  if (ev.status !== "recovered") {
+    if (await holdForParents(db, ev, nowMs)) return { held: true };
+    await planFollowUps(db, ev, ev.createdAt);
+    return { send: linked };
+  }
+  // The alert this recovery ends: the events since the previous recovery.
+  const [previousRecovery] = await db
+    .select({ id: statusEvent.id })
+    .from(statusEvent)
+    .where(and(eq(statusEvent.monitorId, ev.monitorId), eq(statusEvent.status, "recovered"), lt(statusEvent.id, ev.id)))
+    .orderBy(desc(statusEvent.id))
+    .limit(1);
+  const alertTimers = await db
+    .select({ kind: alertTimer.kind, channelIds: alertTimer.channelIds, outcome: alertTimer.outcome, eventId: alertTimer.eventId })
+    .from(alertTimer)
+    .where(
+      and(
+        eq(alertTimer.monitorId, ev.monitorId),
+        lt(alertTimer.eventId, ev.id),
+        gt(alertTimer.eventId, previousRecovery?.id ?? 0),
+        inArray(alertTimer.kind, ["step", "hold"]),
+      ),
+    )
+    .orderBy(alertTimer.eventId);
+  const lastHold = alertTimers.filter((t) => t.kind === "hold").at(-1);
+  if (lastHold && lastHold.outcome !== "released")
+    return { suppressed: lastHold.outcome?.startsWith("suppressed") ? lastHold.outcome : "suppressed: its alert was held for a parent" };
+  const escalated = alertTimers.filter((t) => t.kind === "step" && t.outcome === "sent").flatMap((t) => t.channelIds);
+  return { send: [...new Set([...linked, ...escalated])].sort((a, b) => a - b) };
+}
+
+/** Is this timer's alert still worth sending: the monitor's newest event, still down, not acknowledged. */
+async function alertState(db: Db, t: Timer) {
+  const [[m], [newest], [ack]] = await db.batch([
+    db.select({ status: monitor.status, deletedAt: monitor.deletedAt }).from(monitor).where(eq(monitor.id, t.monitorId)),
+    db
+      .select({ id: statusEvent.id })
+      .from(statusEvent)
+      .where(eq(statusEvent.monitorId, t.monitorId))
+      .orderBy(desc(statusEvent.id))
+      .limit(1),
+    db.select({ id: alertAck.eventId }).from(alertAck).where(eq(alertAck.eventId, t.eventId)),
+  ]);
+  if (!m || m.deletedAt !== null || m.status === "active") return "recovered";
+  if (newest?.id !== t.eventId) return "superseded";
+  if (ack) return "acknowledged";
+  return "open";
+}
+
+/** The timer after this one fires, if any: the next reminder, or the last step again. */
+async function nextOf(db: Db, t: Timer, nowMs: number): Promise<number | null> {
+  let every: number | undefined;
+  if (t.kind === "remind") every = (await reminderIntervals(db, t.monitorId)).get(t.key);
+  else {
+    const policy = await policyOf(db, t.monitorId);
+    if (policy && t.key === policy.steps.length - 1 && policy.repeatLastEveryMinutes)
+      every = Math.round(policy.repeatLastEveryMinutes * 60_000);
+  }
+  if (!every) return null;
+  // After an outage, one catch-up message, not one per missed interval.
+  let due = t.dueAt + every;
+  while (due <= nowMs) due += every;
+  return due;
+}
+
+const close = (db: Db, t: Timer, outcome: string, nowMs: number) =>
+  db
+    .update(alertTimer)
+    .set({ firedAt: nowMs, outcome })
+    .where(and(eq(alertTimer.id, t.id), isNull(alertTimer.firedAt)));
+
+/**
+ * Fires every due timer: reminders and steps queue their sends (through `queue`, idempotent by job id)
+ * and then record the firing with the next timer in one write; holds release or keep waiting.
+ */
+export async function fireDueTimers(
+  db: Db,
+  queue: (sends: TimerSend[]) => Promise<void>,
+  opts: { nowMs?: number; limit?: number; recheckMs?: number } = {},
+): Promise<{ sent: number; closed: number; held: number; released: number }> {
+  const nowMs = opts.nowMs ?? Date.now();
+  const due = await db
+    .select()
+    .from(alertTimer)
+    .where(and(isNull(alertTimer.firedAt), lte(alertTimer.dueAt, nowMs)))
+    .orderBy(alertTimer.dueAt, alertTimer.id)
+    .limit(opts.limit ?? 500);
+  const out = { sent: 0, closed: 0, held: 0, released: 0 };
+  for (const t of due) {
+    if (t.kind === "hold") {
+      const r = await fireHold(db, t, queue, nowMs, opts.recheckMs ?? 5_000);
+      out[r]++;
+      continue;
+    }
+    const state = await alertState(db, t);
+    if (state !== "open") {
+      await close(db, t, state, nowMs);
+      out.closed++;
+      continue;
+    }
+    await queue(t.channelIds.map((channelId) => ({ eventId: t.eventId, channelId, round: t.id })));
+    const next = await nextOf(db, t, nowMs);
+    await writeBatch(db, [
+      close(db, t, "sent", nowMs),
+      ...(next !== null
+        ? [
+            db
+              .insert(alertTimer)
+              .values({ ...t, id: undefined, round: t.round + 1, dueAt: next, firedAt: null, outcome: null, createdAt: nowMs })
+              .onConflictDoNothing(),
+          ]
+        : []),
+    ]);
+    out.sent += t.channelIds.length;
+  }
+  return out;
+}
+
+/** What a timer-sent message is, for its wording: a reminder or an escalation step. */
+export async function timerOf(db: Db, id: number) {
+  const [t] = await db.select().from(alertTimer).where(eq(alertTimer.id, id));
+  return t ?? null;
+}
+
+/** A monitor's pending and recent timers, for the dashboard ("next reminder at…"). */
+export async function pendingTimers(db: Db, workspaceId: number, monitorId: number) {
+  return db
+    .select({
+      id: alertTimer.id,
+      kind: alertTimer.kind,
+      key: alertTimer.key,
+      round: alertTimer.round,
+      dueAt: alertTimer.dueAt,
+      outcome: alertTimer.outcome,
+    })
+    .from(alertTimer)
+    .where(and(eq(alertTimer.workspaceId, workspaceId), eq(alertTimer.monitorId, monitorId), isNull(alertTimer.firedAt)))
+    .orderBy(alertTimer.dueAt);
+}
