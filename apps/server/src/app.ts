@@ -8,6 +8,7 @@ import { openApiDocument } from "./openapi";
 import { auditLogRoutes } from "./routes/audit-log";
 import { channels } from "./routes/channels";
 import { maintenances } from "./routes/maintenances";
+import { metricsRoutes } from "./routes/metrics";
 import { monitors } from "./routes/monitors";
 import { privateLocations } from "./routes/private-locations";
 import { probe } from "./routes/probe";
@@ -38,6 +39,7 @@ export function mountApi(app: Hono, deps: ServerDeps): Hono {
   api.use("/v1/probe/*", probeAuth);
   api.route("/v1/probe", probe);
   api.use("/v1/*", apiKeyAuth);
+  api.route("/v1/metrics", metricsRoutes);
   api.route("/v1/monitors", monitors);
   api.route("/v1/channels", channels);
   api.route("/v1/status-pages", statusPages);

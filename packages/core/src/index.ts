@@ -3,6 +3,7 @@ export * from "./access";
 export * from "./alerts";
 export * from "./audit";
 export * from "./errors";
+export * from "./metrics";
 export * from "./monitors";
 export * from "./purge";
 export * from "./rate-limits";
