@@ -39,18 +39,16 @@ export default async function metricsBench(): Promise<BenchReport> {
     );
     const ids = (await db.select({ id: monitor.id }).from(monitor)).map((r) => r.id);
     await inBatches(ids, 500, (b) =>
-      db
-        .insert(monitorLocationStatus)
-        .values(
-          b.map((id) => ({
-            monitorId: id,
-            locationId: location.id,
-            status: "success" as const,
-            cronTimestamp: hour,
-            resultId: `r${id}`,
-            latencyMs: 40,
-          })),
-        ),
+      db.insert(monitorLocationStatus).values(
+        b.map((id) => ({
+          monitorId: id,
+          locationId: location.id,
+          status: "success" as const,
+          cronTimestamp: hour,
+          resultId: `r${id}`,
+          latencyMs: 40,
+        })),
+      ),
     );
     const results = (from: number, count: number, at: number) =>
       Array.from({ length: count }, (_, k) => {

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { ulid } from "ulid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./testing";
@@ -218,5 +219,23 @@ describe("Prometheus scrape of the workspace's monitors", () => {
     const many = await s.call("GET", `/v1/metrics?tags=${Array.from({ length: 11 }, (_, i) => `t${i}`).join(",")}`);
     expect(many.status).toBe(400);
     expect(many.body.error.issues[0]).toMatchObject({ path: "tags", message: "must name at most 10 tags" });
+  });
+
+  it("the Grafana dashboard in examples/grafana parses and every panel and variable queries a series the endpoint emits", async () => {
+    const dashboard = JSON.parse(readFileSync(new URL("../../../examples/grafana/vigil-monitors.json", import.meta.url), "utf8")) as {
+      panels: { title: string; targets: { expr: string }[] }[];
+      templating: { list: { name: string; query: { query: string } }[] };
+    };
+    const emitted = new Set(parse((await scrape()).text).samples.map((x) => x.name));
+    const queries = [
+      ...dashboard.panels.flatMap((p) => p.targets.map((t) => [p.title, t.expr] as const)),
+      ...dashboard.templating.list.map((v) => [`$${v.name}`, v.query.query] as const),
+    ];
+    expect(dashboard.panels.length).toBeGreaterThan(5);
+    for (const [where, expr] of queries) {
+      const names = [...expr.matchAll(/\bvigil_[a-z_]+/g)].map((m) => m[0]);
+      expect(names.length, where).toBeGreaterThan(0);
+      for (const n of names) expect(emitted.has(n), `${where}: ${n}`).toBe(true);
+    }
   });
 });
