@@ -12,6 +12,7 @@ import { metricsRoutes } from "./routes/metrics";
 import { monitors } from "./routes/monitors";
 import { privateLocations } from "./routes/private-locations";
 import { probe } from "./routes/probe";
+import { slaRoutes } from "./routes/sla";
 import { statusPages } from "./routes/status-pages";
 import { statusReports } from "./routes/status-reports";
 import { whoamiRoutes } from "./routes/whoami";
@@ -40,6 +41,7 @@ export function mountApi(app: Hono, deps: ServerDeps): Hono {
   api.route("/v1/probe", probe);
   api.use("/v1/*", apiKeyAuth);
   api.route("/v1/metrics", metricsRoutes);
+  api.route("/v1/sla", slaRoutes);
   api.route("/v1/monitors", monitors);
   api.route("/v1/channels", channels);
   api.route("/v1/status-pages", statusPages);

@@ -8,4 +8,5 @@ export * from "./monitors";
 export * from "./purge";
 export * from "./rate-limits";
 export * from "./secrets";
+export * from "./sla";
 export * from "./status";
