@@ -61,15 +61,13 @@ describe("SLA reports", () => {
       })
       .returning();
     await s.database.db.insert(maintenanceMonitor).values({ maintenanceId: w!.id, monitorId });
-    await s.database.db
-      .insert(incident)
-      .values({
-        workspaceId: s.workspaceId,
-        monitorId,
-        startedAt: Date.UTC(2026, 9, 20, 0),
-        resolvedAt: Date.UTC(2026, 9, 20, 3),
-        cause: "connection refused",
-      });
+    await s.database.db.insert(incident).values({
+      workspaceId: s.workspaceId,
+      monitorId,
+      startedAt: Date.UTC(2026, 9, 20, 0),
+      resolvedAt: Date.UTC(2026, 9, 20, 3),
+      cause: "connection refused",
+    });
     pageId = (await s.call("POST", "/v1/status-pages", { slug: "sla-page", title: "Acme" })).body.id;
     await s.call("POST", `/v1/status-pages/${pageId}/components`, { name: "API", monitorId });
   });
