@@ -24,5 +24,3 @@ CREATE TABLE `metric_watermark` (
 	`through` integer NOT NULL,
 	FOREIGN KEY (`workspace_id`) REFERENCES `workspace`(`id`) ON UPDATE no action ON DELETE cascade
 );
---> statement-breakpoint
-ALTER TABLE `status_page` ADD `language` text DEFAULT 'en' NOT NULL;

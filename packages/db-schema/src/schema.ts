@@ -475,8 +475,6 @@ export const statusPage = sqliteTable(
     links: json<PageLink[]>("links").notNull().default([]),
     theme: text("theme", { enum: PAGE_THEMES }).notNull().default("system"),
     allowIndex: integer("allow_index", { mode: "boolean" }).notNull().default(true),
-    /** The page's own language: what a visitor gets when neither `?lang=` nor Accept-Language names a supported one. */
-    language: text("language").notNull().default("en"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
