@@ -47,6 +47,22 @@ export const StatusReport = z.looseObject({
   components: z.array(z.looseObject({ componentId: z.number(), impact: z.string() })),
 });
 export type StatusReport = z.infer<typeof StatusReport>;
+const Budget = z.looseObject({ allowedFailures: z.number(), remaining: z.number() });
+export const SlaReport = z.looseObject({
+  from: z.number(),
+  to: z.number(),
+  target: z.number(),
+  uptime: z.number(),
+  checks: z.number(),
+  failed: z.number(),
+  inMaintenance: z.number(),
+  errorBudget: Budget,
+  monitors: z.array(
+    z.looseObject({ monitorId: z.number(), monitorName: z.string(), uptime: z.number(), checks: z.number(), failed: z.number() }),
+  ),
+  maintenance: z.array(z.looseObject({ title: z.string(), startsAt: z.number(), endsAt: z.number() })),
+  incidents: z.array(z.looseObject({ title: z.string(), startedAt: z.number(), resolvedAt: z.number().nullable() })),
+});
 const StatusPagesBody = z.object({ statusPages: z.array(StatusPageSummary) }).transform((b) => b.statusPages);
 const ComponentsBody = z.object({ components: z.array(PageComponent) }).transform((b) => b.components);
 const StatusReportsBody = z.object({ statusReports: z.array(StatusReport) }).transform((b) => b.statusReports);
@@ -58,7 +74,7 @@ const BUSY_RETRIES = 5;
 const MAX_RETRY_AFTER_S = 10;
 
 export function createApi({ apiUrl, token, timeoutMs = 60_000, userAgent = "vigil-cli", retryDelayMs }: ApiOptions) {
-  async function call<S extends z.ZodType>(method: string, path: string, schema: S | null, body?: unknown): Promise<z.output<S>> {
+  async function call<S extends z.ZodType>(method: string, path: string, schema: S | null | "text", body?: unknown): Promise<z.output<S>> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await once(method, path, schema, body);
@@ -71,7 +87,7 @@ export function createApi({ apiUrl, token, timeoutMs = 60_000, userAgent = "vigi
     }
   }
 
-  async function once<S extends z.ZodType>(method: string, path: string, schema: S | null, body?: unknown): Promise<z.output<S>> {
+  async function once<S extends z.ZodType>(method: string, path: string, schema: S | null | "text", body?: unknown): Promise<z.output<S>> {
     const url = `${apiUrl}${path}`;
     let res: Response;
     try {
@@ -92,6 +108,7 @@ export function createApi({ apiUrl, token, timeoutMs = 60_000, userAgent = "vigi
     const text = await res.text().catch(() => "");
     if (!res.ok) throw errorFromResponse(method, path, res, text);
     if (schema === null) return undefined as z.output<S>;
+    if (schema === "text") return text as z.output<S>;
     let json: unknown;
     try {
       json = text === "" ? undefined : JSON.parse(text);
@@ -133,6 +150,11 @@ export function createApi({ apiUrl, token, timeoutMs = 60_000, userAgent = "vigi
       return call("GET", `/v1/status-reports${qs ? `?${qs}` : ""}`, StatusReportsBody);
     },
     createStatusReport: (body: z.input<typeof StatusReportInput>) => call("POST", "/v1/status-reports", StatusReport, body),
+    /** An SLA report (`what` = monitors or status-pages) as JSON, or as the server's CSV text. */
+    slaReport: (what: "monitors" | "status-pages", id: number, query: URLSearchParams) =>
+      call("GET", `/v1/sla/${what}/${id}?${query}`, SlaReport),
+    slaCsv: (what: "monitors" | "status-pages", id: number, query: URLSearchParams): Promise<string> =>
+      call("GET", `/v1/sla/${what}/${id}?${query}&format=csv`, "text") as Promise<string>,
     addStatusReportUpdate: (id: number, body: z.input<typeof StatusReportUpdateInput>) =>
       call("POST", `/v1/status-reports/${id}/updates`, StatusReport, body),
   };

@@ -12,6 +12,7 @@ import { importMonitors } from "./commands/import";
 import { registerIncident } from "./commands/incident";
 import { list } from "./commands/list";
 import { login } from "./commands/login";
+import { registerReport } from "./commands/report";
 import { schema } from "./commands/schema";
 import { trigger } from "./commands/trigger";
 import { validate } from "./commands/validate";
@@ -96,6 +97,7 @@ export async function run(argv: readonly string[], given: Io): Promise<number> {
     .action(action((ctx, id: string, flags: { incident?: boolean }) => ack(ctx, id, flags)));
   registerIncident(program, action);
   registerAdmin(program, action);
+  registerReport(program, action);
   program
     .command("whoami")
     .description("show the server, workspace and API key in use")

@@ -1,0 +1,241 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { ulid } from "ulid";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "./testing";
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => s?.close());
+
+const slot = Date.UTC(2026, 10, 20, 12);
+const monitorBody = (key: string, tags: string[]) => ({
+  key,
+  name: `Service "${key}"`,
+  kind: "http",
+  frequency: "1m",
+  regions: ["fra", "iad"],
+  tags,
+  request: { url: `http://127.0.0.1:9/${key}` },
+});
+
+async function scrape(query = "", token?: string | null) {
+  const res = await fetch(`${s.url}/v1/metrics${query}`, {
+    headers: token === null ? {} : { authorization: `Bearer ${token ?? s.apiKey}` },
+  });
+  return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
+}
+
+/**
+ * The scrape read by the Prometheus project's own text-format parser (its Python client, Debian's
+ * python3-prometheus-client): what a Prometheus server would take from the endpoint.
+ */
+const PARSE = `import sys, json
+from prometheus_client.parser import text_string_to_metric_families
+print(json.dumps([{"name": f.name, "type": f.type, "samples": [{"name": s.name, "labels": s.labels, "value": s.value} for s in f.samples]} for f in text_string_to_metric_families(sys.stdin.read())]))`;
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+interface Family {
+  name: string;
+  type: string;
+  samples: Sample[];
+}
+function parse(text: string): { families: Map<string, Family>; samples: Sample[] } {
+  const families = JSON.parse(execFileSync("/usr/bin/python3", ["-c", PARSE], { input: text, encoding: "utf8" })) as Family[];
+  return { families: new Map(families.map((f) => [f.name, f])), samples: families.flatMap((f) => f.samples) };
+}
+const pick = (samples: Sample[], name: string, monitorId: number, location: string, extra: Record<string, string> = {}) =>
+  samples.filter(
+    (m) =>
+      m.name === name &&
+      m.labels.monitor_id === String(monitorId) &&
+      m.labels.location === location &&
+      Object.entries(extra).every(([k, v]) => m.labels[k] === v),
+  );
+const value = (samples: Sample[], name: string, monitorId: number, location: string, extra: Record<string, string> = {}) => {
+  const found = pick(samples, name, monitorId, location, extra);
+  return found.length === 1 ? found[0]!.value : undefined;
+};
+
+interface Stored {
+  monitorId: number;
+  location: string;
+  status: string;
+  latencyMs: number;
+}
+/** What the database holds, read independently of the endpoint. */
+async function stored(): Promise<Stored[]> {
+  const r = await s.database.db.$client.execute(
+    "select r.monitor_id, l.name as location, r.status, r.latency_ms from check_result r join private_location l on l.id = r.location_id",
+  );
+  return r.rows.map((x) => ({
+    monitorId: Number(x.monitor_id),
+    location: String(x.location),
+    status: String(x.status),
+    latencyMs: Number(x.latency_ms),
+  }));
+}
+
+describe("Prometheus scrape of the workspace's monitors", () => {
+  let fra: { serviceKey: string };
+  let iad: { serviceKey: string };
+  let api: number;
+  let web: number;
+  const send = (key: string, monitorId: number, rows: [number, string, number][]) =>
+    s.call(
+      "POST",
+      "/v1/probe/results",
+      {
+        results: rows.map(([minute, status, latencyMs]) => ({
+          id: ulid(),
+          monitorId,
+          cronTimestamp: slot + minute * 60_000,
+          startedAt: slot + minute * 60_000,
+          status,
+          latencyMs,
+          attempts: 1,
+          ...(status === "error" ? { errorMessage: "connection refused" } : {}),
+        })),
+      },
+      key,
+    );
+
+  beforeAll(async () => {
+    fra = (await s.call("POST", "/v1/private-locations", { name: "rack-fra", region: "fra" })).body;
+    iad = (await s.call("POST", "/v1/private-locations", { name: "rack-iad", region: "iad" })).body;
+    api = (await s.call("POST", "/v1/monitors", monitorBody("api", ["team:payments", "prod"]))).body.id;
+    web = (await s.call("POST", "/v1/monitors", monitorBody("web", ["team:web"]))).body.id;
+    expect([api, web].every(Number.isInteger)).toBe(true);
+    await send(fra.serviceKey, api, [
+      [0, "success", 30],
+      [1, "success", 80],
+      [2, "degraded", 400],
+      [3, "error", 1200],
+    ]);
+    await send(iad.serviceKey, api, [[0, "success", 60]]);
+    await send(fra.serviceKey, web, [
+      [0, "success", 20],
+      [1, "degraded", 2600],
+    ]);
+  });
+
+  it("a Prometheus parser reads every monitor and location with values equal to the stored results", async () => {
+    const res = await scrape("?tags=team,prod");
+    expect(res.status).toBe(200);
+    expect(res.type).toContain("text/plain; version=0.0.4");
+    const { families, samples: all } = parse(res.text);
+    expect(families.get("vigil_monitor_checks")?.type).toBe("counter");
+    expect(families.get("vigil_monitor_latency_seconds")?.type).toBe("histogram");
+    expect(families.get("vigil_monitor_up")?.type).toBe("gauge");
+    const rows = await stored();
+    const series = [
+      [api, "rack-fra"],
+      [api, "rack-iad"],
+      [web, "rack-fra"],
+    ] as const;
+    for (const [id, location] of series) {
+      const mine = rows.filter((r) => r.monitorId === id && r.location === location);
+      expect(mine.length).toBeGreaterThan(0);
+      expect(value(all, "vigil_monitor_checks_total", id, location)).toBe(mine.length);
+      expect(value(all, "vigil_monitor_checks_failed_total", id, location)).toBe(mine.filter((r) => r.status === "error").length);
+      expect(value(all, "vigil_monitor_latency_seconds_count", id, location)).toBe(mine.length);
+      expect(value(all, "vigil_monitor_latency_seconds_sum", id, location)).toBeCloseTo(
+        mine.reduce((a, r) => a + r.latencyMs, 0) / 1000,
+        6,
+      );
+      const buckets = pick(all, "vigil_monitor_latency_seconds_bucket", id, location);
+      expect(buckets.length).toBe(10);
+      for (const b of buckets)
+        expect(b.value, `bucket le=${b.labels.le}`).toBe(
+          b.labels.le === "+Inf" ? mine.length : mine.filter((r) => r.latencyMs / 1000 <= Number(b.labels.le)).length,
+        );
+    }
+    // The latest result of each location decides up, status and the last check time.
+    expect(value(all, "vigil_monitor_up", api, "rack-fra")).toBe(0);
+    expect(value(all, "vigil_monitor_up", api, "rack-iad")).toBe(1);
+    expect(value(all, "vigil_monitor_status", api, "rack-fra", { status: "error" })).toBe(1);
+    expect(value(all, "vigil_monitor_status", api, "rack-fra", { status: "success" })).toBe(0);
+    expect(value(all, "vigil_monitor_status", web, "rack-fra", { status: "degraded" })).toBe(1);
+    expect(value(all, "vigil_monitor_last_check_timestamp_seconds", api, "rack-fra")).toBe((slot + 3 * 60_000) / 1000);
+    // Stable labels, the name escaped, chosen tags as tag_<name>.
+    expect(pick(all, "vigil_monitor_up", api, "rack-fra")[0]?.labels).toEqual({
+      monitor_id: String(api),
+      monitor_name: 'Service "api"',
+      kind: "http",
+      location: "rack-fra",
+      region: "fra",
+      tag_team: "payments",
+      tag_prod: "true",
+    });
+    expect(pick(all, "vigil_monitor_up", web, "rack-fra")[0]?.labels).toMatchObject({ tag_team: "web", tag_prod: "" });
+    // No certificate data in these results: no expiry series rather than a made-up value.
+    expect(families.has("vigil_monitor_cert_expiry_days")).toBe(false);
+  });
+
+  it("counters only grow by the results stored since: scraping again never counts a result twice", async () => {
+    const total = async () => value(parse((await scrape()).text).samples, "vigil_monitor_checks_total", api, "rack-fra");
+    const before = await total();
+    expect(await total()).toBe(before);
+    await send(fra.serviceKey, api, [
+      [4, "error", 90],
+      [5, "success", 45],
+    ]);
+    const after = await total();
+    expect(after).toBe(before! + 2);
+    expect(after).toBe((await stored()).filter((r) => r.monitorId === api && r.location === "rack-fra").length);
+  });
+
+  it("a deleted monitor's series are gone from the next scrape", async () => {
+    const gone = (await s.call("POST", "/v1/monitors", monitorBody("gone", []))).body.id;
+    await send(fra.serviceKey, gone, [[0, "success", 10]]);
+    expect(value(parse((await scrape()).text).samples, "vigil_monitor_up", gone, "rack-fra")).toBe(1);
+    expect((await s.call("DELETE", `/v1/monitors/${gone}`)).status).toBe(204);
+    expect(pick(parse((await scrape()).text).samples, "vigil_monitor_up", gone, "rack-fra")).toEqual([]);
+  });
+
+  it("a scrape without a valid API key is refused with 401, and another workspace's key sees none of these monitors", async () => {
+    expect((await scrape("", null)).status).toBe(401);
+    expect((await scrape("", "vk_not-a-real-key")).status).toBe(401);
+    const other = await startTestServer({}, s.database);
+    try {
+      const theirs = await scrape("", other.apiKey);
+      expect(theirs.status).toBe(200);
+      expect(theirs.text).not.toContain(`monitor_id="${api}"`);
+      expect(theirs.text).not.toContain("rack-fra");
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("tag labels that Prometheus could not take are refused naming the field", async () => {
+    const bad = await s.call("GET", "/v1/metrics?tags=team,9lives");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.issues).toEqual([{ path: "tags", message: expect.stringContaining('"9lives"') }]);
+    const many = await s.call("GET", `/v1/metrics?tags=${Array.from({ length: 11 }, (_, i) => `t${i}`).join(",")}`);
+    expect(many.status).toBe(400);
+    expect(many.body.error.issues[0]).toMatchObject({ path: "tags", message: "must name at most 10 tags" });
+  });
+
+  it("the Grafana dashboard in examples/grafana parses and every panel and variable queries a series the endpoint emits", async () => {
+    const dashboard = JSON.parse(readFileSync(new URL("../../../examples/grafana/vigil-monitors.json", import.meta.url), "utf8")) as {
+      panels: { title: string; targets: { expr: string }[] }[];
+      templating: { list: { name: string; query: { query: string } }[] };
+    };
+    const emitted = new Set(parse((await scrape()).text).samples.map((x) => x.name));
+    const queries = [
+      ...dashboard.panels.flatMap((p) => p.targets.map((t) => [p.title, t.expr] as const)),
+      ...dashboard.templating.list.map((v) => [`$${v.name}`, v.query.query] as const),
+    ];
+    expect(dashboard.panels.length).toBeGreaterThan(5);
+    for (const [where, expr] of queries) {
+      const names = [...expr.matchAll(/\bvigil_[a-z_]+/g)].map((m) => m[0]);
+      expect(names.length, where).toBeGreaterThan(0);
+      for (const n of names) expect(emitted.has(n), `${where}: ${n}`).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,32 @@
+import { MAX_TAG_LABELS, parseTagLabels, prometheusMetrics } from "@vigil/core";
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Env } from "../context";
+import { withQuery } from "../openapi";
+
+/** Audience: any valid API key of the workspace (Prometheus sends it as `authorization: Bearer`); its own monitors only. */
+export const metricsRoutes = new Hono<Env>();
+
+const Query = z.object({
+  tags: z
+    .string()
+    .optional()
+    .describe(`comma-separated tag names (at most ${MAX_TAG_LABELS}) to add as labels tag_<name>: "team" reads the tag team:<value>`),
+});
+
+metricsRoutes.get(
+  "/",
+  withQuery({
+    method: "get",
+    path: "/v1/metrics",
+    summary: "Every monitor and location as Prometheus series (text exposition format 0.0.4)",
+    tag: "metrics",
+    auth: "apiKey",
+    query: Query,
+  }),
+  async (c) => {
+    const tagLabels = parseTagLabels(c.req.valid("query").tags);
+    const text = await prometheusMetrics(c.var.deps.db, c.var.workspace.id, { tagLabels });
+    return c.body(text, 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" });
+  },
+);
