@@ -156,7 +156,8 @@ describe("analytics on ClickHouse, end to end", () => {
       frequency: "30s",
       regions: ["iad"],
       retry: 0,
-      timeout: "2s",
+      // Generous: a loaded CI machine must not turn the target's instant 503 into a timeout.
+      timeout: "10s",
       request: { url: targets.url(`/${key}`) },
     });
     const created = await stack.api("POST", "/v1/monitors/batch", { monitors: [monitor("api"), monitor("web")] });
@@ -185,6 +186,17 @@ describe("analytics on ClickHouse, end to end", () => {
     for (const r of up) expect(r).toMatchObject({ status: "success", code: 200 });
     expect(up.every((r) => r.latency >= 0)).toBe(true);
     const down = await inClickHouse(web);
+    const odd = down.filter((r) => r.status !== "error" || r.code !== 503);
+    // Each odd row with the message the probe gave it, so a failure says what happened to that check.
+    const why = odd.length
+      ? (
+          await stack.db.$client.execute({
+            sql: `select id, status, status_code, error_message, attempts from check_result where id in (${odd.map(() => "?").join(",")})`,
+            args: odd.map((r) => r.id),
+          })
+        ).rows
+      : [];
+    expect(why).toEqual([]);
     for (const r of down) expect(r).toMatchObject({ status: "error", code: 503 });
   });
 
