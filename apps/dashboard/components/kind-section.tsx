@@ -29,7 +29,8 @@ const PLACEHOLDERS: Record<string, string> = {
   secretHeaders: '["X-Tenant"]',
 };
 
-const label = (name: string) => name.replace(/([A-Z])/g, " $1").replace(/^./, (c) => c.toUpperCase());
+/** "recordType" of a DNS monitor → "DNS record type": the kind in front, so "name" or "host" never reads as the monitor's own. */
+const labelOf = (kind: CheckKindName, name: string) => `${KIND_LABELS[kind] ?? kind} ${name.replace(/([A-Z])/g, " $1").toLowerCase()}`;
 const textarea = "w-full rounded-md border bg-white px-3 py-2 font-mono text-sm shadow-xs placeholder:text-zinc-400";
 
 export function GenericKindSection({
@@ -66,13 +67,13 @@ export function GenericKindSection({
                   checked={value === "on" || value === "true"}
                   onChange={(e) => setField(f.name, e.target.checked ? "on" : "")}
                 />
-                {label(f.name)}
+                {labelOf(kind, f.name)}
               </label>
             );
           return (
             <Field
               key={f.name}
-              label={label(f.name)}
+              label={labelOf(kind, f.name)}
               name={id}
               error={error(f.name)}
               hint={
@@ -112,7 +113,7 @@ export function GenericKindSection({
       </div>
       {hasAssertions ? (
         <Field
-          label="Assertions"
+          label="Assertions (JSON)"
           name="assertionsText"
           error={error("assertionsText")}
           hint='As JSON, e.g. [{"kind": "textBody", "compare": "eq", "target": "1"}] or [{"kind": "latency", "compare": "lt", "target": 200}].'

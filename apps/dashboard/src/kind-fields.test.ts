@@ -35,15 +35,16 @@ const form = (entries: Record<string, string>) => {
 
 describe("the monitor form for kinds without a section of their own", () => {
   it("offers each kind's request fields, typed from its schema, the connection string marked secret", () => {
-    expect(kindFields("ping")).toEqual([
-      { name: "host", type: "string", secret: false },
-      { name: "packets", type: "number", secret: false },
-      { name: "packetTimeout", type: "number", secret: false },
+    const summary = (kind: Parameters<typeof kindFields>[0]) => kindFields(kind).map((f) => [f.name, f.type, f.secret ?? false]);
+    expect(summary("ping")).toEqual([
+      ["host", "text", false],
+      ["packets", "number", false],
+      ["packetTimeout", "number", false],
     ]);
     expect(kindFields("grpc").find((f) => f.name === "tls")?.type).toBe("boolean");
-    expect(kindFields("postgres")).toEqual([
-      { name: "connection", type: "string", secret: true },
-      { name: "query", type: "string", secret: false },
+    expect(summary("postgres")).toEqual([
+      ["connection", "text", true],
+      ["query", "text", false],
     ]);
   });
 

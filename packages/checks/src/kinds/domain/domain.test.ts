@@ -86,6 +86,9 @@ describe("domain expiry checks", () => {
     expect(rdapBaseFor("example.com")).toBe("https://rdap.verisign.com/com/v1/");
     expect(rdapBaseFor("www.example.org")).toBe("https://rdap.publicinterestregistry.org/rdap/");
     expect(rdapBaseFor("example.invalid")).toBeUndefined();
+    // IANA's whole file, not a handful of registries: country codes and new generic TLDs resolve too.
+    expect(rdapBaseFor("example.co.uk")).toBe("https://rdap.nominet.uk/uk/");
+    expect(rdapBaseFor("shop.example.music")).toBe("http://rdap.centralnic.com/music/");
   });
 
   it("bad fields are refused naming the field", () => {

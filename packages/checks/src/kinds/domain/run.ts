@@ -16,13 +16,15 @@ const MAX_CACHED = 10_000;
 /** Expiry dates the registries gave, by query URL: only healthy ones, so a renewal after an alert is seen at once. */
 const answers = new Map<string, { at: number; expiresAt: number; latencyMs: number }>();
 
+/** Each TLD (or registered suffix) of the shipped IANA bootstrap file → its registry's first RDAP base URL. */
+const registryOf = new Map(bootstrap.services.flatMap(([tlds, urls]) => tlds!.map((tld) => [tld, urls![0]!] as const)));
+
 /** The registry's RDAP base URL for `domain` from the shipped IANA bootstrap file (longest matching suffix). */
 export function rdapBaseFor(domain: string): string | undefined {
   const labels = domain.split(".");
   for (let i = 0; i < labels.length; i++) {
-    const suffix = labels.slice(i).join(".");
-    const service = bootstrap.services.find(([tlds]) => tlds!.includes(suffix));
-    if (service) return service[1]![0];
+    const base = registryOf.get(labels.slice(i).join("."));
+    if (base) return base;
   }
   return undefined;
 }
