@@ -173,8 +173,34 @@ describe("Prometheus scrape of the workspace's monitors", () => {
       tag_prod: "true",
     });
     expect(pick(all, "vigil_monitor_up", web, "rack-fra")[0]?.labels).toMatchObject({ tag_team: "web", tag_prod: "" });
-    // No certificate data in these results: no expiry series rather than a made-up value.
-    expect(families.has("vigil_monitor_cert_expiry_days")).toBe(false);
+  });
+
+  it("an HTTPS monitor's certificate expiry appears in days; monitors without one get no made-up value", async () => {
+    const secure = (await s.call("POST", "/v1/monitors", monitorBody("secure", []))).body.id as number;
+    const notAfter = Date.now() + 10 * 86_400_000;
+    const res = await s.call(
+      "POST",
+      "/v1/probe/results",
+      {
+        results: [
+          {
+            id: ulid(),
+            monitorId: secure,
+            cronTimestamp: slot,
+            startedAt: slot,
+            status: "success",
+            latencyMs: 40,
+            attempts: 1,
+            certificate: { subject: "CN=secure", sans: ["secure.example"], issuer: "CN=Test CA", notAfter, valid: true },
+          },
+        ],
+      },
+      fra.serviceKey,
+    );
+    expect(res.status).toBeLessThan(300);
+    const all = parse((await scrape()).text).samples;
+    expect(value(all, "vigil_monitor_cert_expiry_days", secure, "rack-fra")).toBeCloseTo(10, 1);
+    expect(pick(all, "vigil_monitor_cert_expiry_days", api, "rack-fra")).toEqual([]);
   });
 
   it("counters only grow by the results stored since: scraping again never counts a result twice", async () => {

@@ -34,11 +34,8 @@ const advance = (workspaceId: number): Stmt => ({
   args: [workspaceId],
 });
 
-/**
- * Where results carry the certificate's expiry (ms), select it here as `cert_expires_at`: the series
- * `vigil_monitor_cert_expiry_days` then appears for those monitors and locations, with no other change.
- */
-const CERT_EXPIRES_AT = "null";
+/** The end of the certificate the location's latest HTTPS or TLS check saw (ms); null for other kinds. */
+const CERT_EXPIRES_AT = "s.cert_not_after";
 
 /** A label value escaped for the exposition format, in SQL: the database builds each series' label set once. */
 const esc = (col: string) => `replace(replace(replace(${col}, '\\', '\\\\'), char(10), '\\n'), '"', '\\"')`;
