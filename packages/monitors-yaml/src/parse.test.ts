@@ -44,7 +44,7 @@ describe("error messages name file, line, column, key and rule", () => {
   it("an unknown key, with the likely intended one", () => {
     expect(messages(http(`${req}  regoins: [ams]\n  colour: red\n`))).toEqual([
       'monitors.yaml:7:3 api-health.regoins is an unknown key (did you mean "regions"?)',
-      "monitors.yaml:8:3 api-health.colour is an unknown key (allowed: name, description, tags, frequency, active, public, regions, retry, timeout, degradedAfter, openTelemetry, channels, remindEvery, escalationPolicy, dependsOn, kind, request, assertions)",
+      "monitors.yaml:8:3 api-health.colour is an unknown key (allowed: name, description, tags, frequency, active, public, regions, retry, failureThreshold, successThreshold, timeout, degradedAfter, openTelemetry, channels, remindEvery, escalationPolicy, dependsOn, kind, request, assertions)",
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { checkKinds, HttpMonitorInput, type Monitor, MonitorInput, REDACTED } from "@vigil/api-contract";
+import { checkKinds, entryKeys, type Monitor, MonitorInput, REDACTED } from "@vigil/api-contract";
 import * as yaml from "js-yaml";
 import { placeholders, secretEnvName, urlPlaceholders } from "./secrets";
 
@@ -19,9 +19,6 @@ const DEFAULTS = Object.fromEntries(
     schemaDefaults({ kind: k.kind, ...(k.serverSide ? {} : { frequency: "1m", regions: ["ams"] }), request: k.exampleRequest }),
   ]),
 ) as Record<AnyMonitor["kind"], ReturnType<typeof schemaDefaults>>;
-
-const EntryKey = HttpMonitorInput.shape.key.unwrap();
-const isValidKey = (k: unknown): k is string => typeof k === "string" && EntryKey.safeParse(k).success;
 
 // An empty string is kept: it can differ from "not set" (a jsonBody target of "" is not null).
 function isEmpty(v: unknown): boolean {
@@ -83,28 +80,6 @@ function toEntry(m: AnyMonitor, entryKey: string): Record<string, unknown> {
   }
   if (m.channels && m.channels.length > 0) entry.channels = m.channels;
   return entry;
-}
-
-function slug(name: string): string {
-  return name
-    .normalize("NFKD")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 90);
-}
-
-/** Entry keys: the monitor's key, else a slug of its name, else `monitor-<id>`; never two alike. */
-function entryKeys(monitors: readonly AnyMonitor[]): string[] {
-  const taken = new Set<string>(monitors.map((m) => m.key).filter(isValidKey));
-  return monitors.map((m, i) => {
-    if (isValidKey(m.key)) return m.key;
-    const base = slug(m.name ?? "") || ("id" in m ? `monitor-${m.id}` : `monitor-${i + 1}`);
-    let key = base;
-    for (let n = 2; taken.has(key); n++) key = `${base}-${n}`;
-    taken.add(key);
-    return key;
-  });
 }
 
 // Short lists (regions, channels) and assertion items read best on one line, like the examples.

@@ -1,3 +1,4 @@
+import { entryKeys } from "@vigil/api-contract";
 import { type Db, monitor } from "@vigil/db-schema";
 import { assertWithinLimits } from "@vigil/limits";
 import { and, eq, isNull, sql } from "drizzle-orm";
@@ -47,6 +48,12 @@ export async function applyMonitors(
         rows.map((r) => r.id),
       );
       const byKey = new Map(rows.filter((r) => r.key).map((r) => [r.key!, r]));
+      // A monitor without a key answers to the key an export gave it (same rule, same order), so a file
+      // exported and applied again updates it, and it keeps that key from then on.
+      const sorted = [...rows].sort((a, b) => a.id - b.id);
+      entryKeys(sorted).forEach((key, i) => {
+        if (!sorted[i]!.key && !byKey.has(key)) byKey.set(key, sorted[i]!);
+      });
       const plan: ApplyPlan = { create: [], update: [], delete: [], unchanged: [], applied: false };
       const wanted = new Set(inputs.map((x) => x.input.key!));
       for (const { input, path } of inputs) {
@@ -65,7 +72,7 @@ export async function applyMonitors(
           } else plan.update.push(input.key!);
         }
       }
-      if (opts.prune) for (const key of byKey.keys()) if (!wanted.has(key)) plan.delete.push(key);
+      if (opts.prune) for (const [key, row] of byKey) if (row.key === key && !wanted.has(key)) plan.delete.push(key);
 
       const ws = await getWorkspace(tx, workspaceId);
       const total = rows.length + plan.create.length - plan.delete.length;

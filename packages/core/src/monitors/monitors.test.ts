@@ -161,6 +161,32 @@ describe("monitors", () => {
     expect((await listMonitors(t.db, ws)).map((m) => m.key)).toEqual(["a", "b", "d"]);
   });
 
+  it("a monitor made without a key, exported and applied again, is updated in place and keeps the export's key", async () => {
+    const ws = await workspace();
+    const { key: _key, ...unkeyed } = http("x", { name: "Mail TLS" });
+    const made = await createMonitor(t.db, ws, unkeyed, "u");
+    expect(made.key).toBeNull();
+    // What the export names it, with a changed frequency, plus a new entry.
+    const plan = await applyMonitors(t.db, ws, [http("mail-tls", { name: "Mail TLS", frequency: "5m" }), http("new")], {}, "u");
+    expect(plan).toMatchObject({ create: ["new"], update: ["mail-tls"], applied: true });
+    const list = await listMonitors(t.db, ws);
+    expect(list.map((m) => [m.id === made.id, m.key, m.frequency])).toEqual([
+      [true, "mail-tls", "5m"],
+      [false, "new", "1m"],
+    ]);
+    // Pruning never deletes a keyless monitor for a file that does not name it.
+    const { key: _k2, ...other } = http("y", { name: "Other" });
+    await createMonitor(t.db, ws, other, "u");
+    const pruned = await applyMonitors(
+      t.db,
+      ws,
+      [http("mail-tls", { name: "Mail TLS", frequency: "5m" }), http("new")],
+      { prune: true },
+      "u",
+    );
+    expect(pruned).toMatchObject({ delete: [], unchanged: ["mail-tls", "new"] });
+  });
+
   it("a location runs the active monitors that list its region", async () => {
     const ws = await workspace();
     await createMonitors(
