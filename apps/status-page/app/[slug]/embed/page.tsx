@@ -47,7 +47,7 @@ export default async function Embed({ params }: Props) {
     })),
   ];
   return (
-    <div className={`theme-${view.page.theme} bg-page t-text p-2`}>
+    <div className={`theme-${view.page.theme} t-text p-2`}>
       <div className={`${card} ${stateClass(view.overall)} p-3`} data-overall={view.overall}>
         <a href={full} target="_top" className="flex items-center gap-2 font-medium t-heading hover:underline">
           <span className="dot" aria-hidden />
