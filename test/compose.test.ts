@@ -429,7 +429,8 @@ const alsoRead: Record<string, string[]> = {
   server: ["DATABASE_AUTH_TOKEN_FILE", "VIGIL_SECRET_KEY"],
   workflows: ["DATABASE_AUTH_TOKEN_FILE", "VIGIL_SECRET_KEY"],
   dashboard: ["DATABASE_AUTH_TOKEN_FILE", "VIGIL_SECRET_KEY"],
-  "status-page": ["DATABASE_AUTH_TOKEN_FILE"],
+  // Webhook and Slack subscribers' URLs and signing secrets are stored encrypted.
+  "status-page": ["DATABASE_AUTH_TOKEN_FILE", "VIGIL_SECRET_KEY"],
 };
 const thirdParty = ["database", "redis", "analytics"];
 
@@ -525,9 +526,10 @@ for (const file of ["docker-compose.yaml", "docker-compose.lite.yaml"]) {
       const env = { ...dotEnv };
       delete env.VIGIL_SECRET_KEY;
       expect(() => composedEnv(services.dashboard!, env)).toThrow(/^VIGIL_SECRET_KEY: set VIGIL_SECRET_KEY in \.env \(openssl rand/);
-      delete env.AUTH_SECRET;
-      expect(() => composedEnv(services["status-page"]!, env)).toThrow(/^AUTH_SECRET: set AUTH_SECRET in \.env/);
-      for (const name of ["db-migrate", "dashboard"]) {
+      const noAuth = { ...dotEnv };
+      delete noAuth.AUTH_SECRET;
+      expect(() => composedEnv(services["status-page"]!, noAuth)).toThrow(/^AUTH_SECRET: set AUTH_SECRET in \.env/);
+      for (const name of ["db-migrate", "dashboard", "status-page"]) {
         expect(composedEnv(services[name]!).VIGIL_SECRET_KEY, name).toBe(dotEnv.VIGIL_SECRET_KEY);
       }
     });

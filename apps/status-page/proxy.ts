@@ -1,8 +1,10 @@
+import { preferredLocale } from "@vigil/core/i18n";
 import { type NextRequest, NextResponse } from "next/server";
 import { pageByHost, pageBySlug } from "./lib/data";
 import { getEnv } from "./lib/env";
 import { cacheKey, isPublicHost, requestHost } from "./lib/hosts";
 import { PAGE_HEADERS, RENDER_HEADER, RENDER_TOKEN, type RenderedPage, renderedPage, selfOrigin } from "./lib/html-cache";
+import { LOCALE_HEADER, localeOf } from "./lib/i18n";
 import { withoutRuntime } from "./lib/no-runtime";
 import { PRIVATE_CACHE, PUBLIC_CACHE } from "./lib/page";
 import { HOST_PAGE_HEADER } from "./lib/site";
@@ -10,7 +12,7 @@ import { HOST_PAGE_HEADER } from "./lib/site";
 /** Paths that belong to the site itself, never to a page on a custom domain. */
 const SITE_PATHS = /^\/(_next|healthz|metrics|confirm|unsubscribe|favicon\.ico|robots\.txt)(\/|$)/;
 /** The HTML views of a page (feeds, JSON and badges set their own headers). */
-const PAGE_VIEW = /^\/([a-z0-9-]+)(?:\/history|\/reports\/\d+)?\/?$/i;
+const PAGE_VIEW = /^\/([a-z0-9-]+)(?:\/history|\/reports\/\d+|\/embed)?\/?$/i;
 
 /**
  * Public pages may sit in a shared cache briefly; protected ones never. A public page without a query
@@ -25,7 +27,10 @@ async function withCache(res: NextResponse, req: NextRequest, host: string, path
   if (open && req.headers.get(RENDER_HEADER) !== RENDER_TOKEN && !req.headers.has("rsc")) {
     const path = pathname.replace(/\/$/, "");
     const headers: Record<string, string> = hostSlug ? { [HOST_PAGE_HEADER]: hostSlug } : {};
-    const key = cacheKey(host, req.nextUrl.pathname);
+    // One copy per language the browsers ask for; those asking for none of ours share the page's own.
+    const preferred = preferredLocale(req.headers.get("accept-language"));
+    if (preferred) headers["accept-language"] = preferred;
+    const key = cacheKey(host, req.nextUrl.pathname, preferred);
     const got = await renderedPage(key, `${selfOrigin()}${path}`, headers, PUBLIC_CACHE).catch(() => null);
     if (got) return served(req, got.page, got.state);
   } else if (!open && req.headers.get(RENDER_HEADER) !== RENDER_TOKEN && !req.headers.has("rsc")) {
@@ -33,6 +38,21 @@ async function withCache(res: NextResponse, req: NextRequest, host: string, path
     if (mine) return mine;
   }
   res.headers.set("cache-control", open ? PUBLIC_CACHE : PRIVATE_CACHE);
+  res.headers.set("vary", "accept-encoding, accept-language");
+  return res;
+}
+
+/** Chooses the language of a page view (the page's own when the visitor asks for none of ours) or of a site page. */
+async function setLocale(headers: Headers, req: NextRequest, pathname: string) {
+  const m = PAGE_VIEW.exec(pathname);
+  const page = m ? await pageBySlug(m[1]!).catch(() => null) : null;
+  headers.set(LOCALE_HEADER, localeOf(req.nextUrl, req.headers.get("accept-language"), page?.language));
+}
+
+/** Passes the request on, saying which language the answer is in. */
+function next(headers: Headers) {
+  const res = NextResponse.next({ request: { headers } });
+  res.headers.set("content-language", headers.get(LOCALE_HEADER) ?? "en");
   return res;
 }
 
@@ -42,6 +62,8 @@ async function renderedFor(req: NextRequest, pathname: string, hostSlug?: string
   if (hostSlug) headers[HOST_PAGE_HEADER] = hostSlug;
   const cookie = req.headers.get("cookie");
   if (cookie) headers.cookie = cookie;
+  const language = req.headers.get("accept-language");
+  if (language) headers["accept-language"] = language;
   const res = await fetch(`${selfOrigin()}${pathname}${req.nextUrl.search}`, {
     headers,
     redirect: "manual",
@@ -54,7 +76,10 @@ async function renderedFor(req: NextRequest, pathname: string, hostSlug?: string
     return null;
   }
   const html = withoutRuntime(await res.text());
-  return new NextResponse(html, { status: res.status, headers: { "content-type": contentType, "cache-control": PRIVATE_CACHE } });
+  return new NextResponse(html, {
+    status: res.status,
+    headers: { "content-type": contentType, "cache-control": PRIVATE_CACHE, "content-language": res.headers.get("content-language") ?? "" },
+  });
 }
 
 function served(req: NextRequest, page: RenderedPage, state: string) {
@@ -75,22 +100,34 @@ const unknownHost = () =>
 export async function proxy(req: NextRequest) {
   const headers = new Headers(req.headers);
   const claimed = headers.get(HOST_PAGE_HEADER);
+  const { pathname } = req.nextUrl;
   // Our own render of a custom-domain page keeps the slug it was rendered for.
-  if (req.headers.get(RENDER_HEADER) === RENDER_TOKEN) return NextResponse.next({ request: { headers } });
+  if (req.headers.get(RENDER_HEADER) === RENDER_TOKEN) {
+    await setLocale(headers, req, pathname);
+    return next(headers);
+  }
   headers.delete(HOST_PAGE_HEADER);
   const host = requestHost(req.headers.get("x-forwarded-host"), req.headers.get("host"));
-  const { pathname } = req.nextUrl;
-  if (SITE_PATHS.test(pathname)) return NextResponse.next({ request: { headers } });
-  if (isPublicHost(host)) return withCache(NextResponse.next({ request: { headers } }), req, host, pathname);
+  if (SITE_PATHS.test(pathname)) {
+    await setLocale(headers, req, "");
+    return next(headers);
+  }
+  if (isPublicHost(host)) {
+    await setLocale(headers, req, pathname);
+    return withCache(next(headers), req, host, pathname);
+  }
   const page = await pageByHost(host).catch(() => null);
   if (!page) return unknownHost();
   headers.set(HOST_PAGE_HEADER, page.slug);
+  headers.set(LOCALE_HEADER, localeOf(req.nextUrl, req.headers.get("accept-language"), page.language));
   // The proxy sees a rewritten request again: it is already on the page's path.
   if (claimed === page.slug && (pathname === `/${page.slug}` || pathname.startsWith(`/${page.slug}/`)))
-    return withCache(NextResponse.next({ request: { headers } }), req, host, pathname, page.slug);
+    return withCache(next(headers), req, host, pathname, page.slug);
   const url = req.nextUrl.clone();
   url.pathname = `/${page.slug}${pathname === "/" ? "" : pathname}`;
-  return withCache(NextResponse.rewrite(url, { request: { headers } }), req, host, url.pathname, page.slug);
+  const rewritten = NextResponse.rewrite(url, { request: { headers } });
+  rewritten.headers.set("content-language", headers.get(LOCALE_HEADER) ?? "en");
+  return withCache(rewritten, req, host, url.pathname, page.slug);
 }
 
 export const config = { matcher: ["/((?!_next/static|_next/image).*)"] };

@@ -73,6 +73,7 @@ export async function updateStatusPageAction(_prev: ActionState, form: FormData)
     logoUrl: orNull(form, "logoUrl"),
     links: linksOf(form),
     theme: text(form, "theme"),
+    language: text(form, "language"),
     customDomain: orNull(form, "customDomain"),
     whiteLabel: checked(form, "whiteLabel"),
     allowIndex: checked(form, "allowIndex"),

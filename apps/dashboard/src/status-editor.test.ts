@@ -97,6 +97,24 @@ describe("the status-page editor", () => {
     await seen(page.getByText("Saved. The public page shows it within 30 s."));
   });
 
+  it("the page's language is chosen in its settings: visitors whose browser asks for none of ours read it", {
+    timeout: 90_000,
+  }, async () => {
+    await page.goto(editor());
+    await page.getByLabel("Language", { exact: true }).selectOption("de");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await seen(page.getByText("Saved. The public page shows it within 30 s."));
+    const html = () => fetch(`${site.url}/acme`, { headers: { "accept-language": "ko" } }).then((r) => r.text());
+    await until("the public page in German", async () => (await html()).includes('<html lang="de"'), 40_000, 1000);
+    // A browser asking for English still reads English.
+    expect(await (await fetch(`${site.url}/acme`, { headers: { "accept-language": "en-US" } })).text()).toContain('<html lang="en"');
+    await page.reload();
+    expect(await page.getByLabel("Language", { exact: true }).inputValue()).toBe("de");
+    await page.getByLabel("Language", { exact: true }).selectOption("en");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await seen(page.getByText("Saved. The public page shows it within 30 s."));
+  });
+
   it("components: a monitor-linked and a static one in a group, reordered with the keyboard", { timeout: 90_000 }, async () => {
     await page.goto(`${editor()}/components`);
     await page.getByLabel("Group name", { exact: true }).fill("Platform");

@@ -14,6 +14,18 @@ async function restrictedWorkspace() {
 }
 
 describe("status pages over the REST API", () => {
+  it("a page's default language is set and changed over the API; an unknown one is refused naming the field", async () => {
+    const page = await s.call("POST", "/v1/status-pages", { slug: "sprachen", title: "Sprachen", language: "de" });
+    expect(page.status).toBe(201);
+    expect(page.body.language).toBe("de");
+    const bad = await s.call("PATCH", `/v1/status-pages/${page.body.id}`, { language: "klingon" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.issues).toEqual([{ path: "language", message: "must be one of en, de, fr, es, pt-BR, ja, zh-CN" }]);
+    expect((await s.call("GET", `/v1/status-pages/${page.body.id}`)).body.language).toBe("de");
+    expect((await s.call("PATCH", `/v1/status-pages/${page.body.id}`, { language: "pt-BR" })).body.language).toBe("pt-BR");
+    expect((await s.call("POST", "/v1/status-pages", { slug: "plain-lang", title: "Plain" })).body.language).toBe("en");
+  });
+
   it("a page with groups and components is created, read, changed, ordered and deleted", async () => {
     const page = await s.call("POST", "/v1/status-pages", { slug: "acme-status", title: "Acme" });
     expect(page.status).toBe(201);

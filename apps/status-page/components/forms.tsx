@@ -1,30 +1,38 @@
-import { type PublicPageMeta, RATE_LIMITS } from "@vigil/core";
-import { RateLimitedError } from "@vigil/rate-limit";
+import type { PublicPageMeta } from "@vigil/core";
+import type { Translator } from "@vigil/core/i18n";
 import { card } from "./shell";
 
-const SUBSCRIBE_NOTES: Record<string, { text: string; ok: boolean }> = {
-  sent: { text: "Almost done: check your inbox and click the link to confirm.", ok: true },
-  invalid: { text: "That does not look like an e-mail address. Please check it and try again.", ok: false },
-  off: { text: "Subscriptions are not available for this page.", ok: false },
-  unavailable: { text: "We could not send the confirmation mail right now. Please try again later.", ok: false },
-};
+const SUBSCRIBE_NOTES = {
+  sent: true,
+  invalid: false,
+  off: false,
+  unavailable: false,
+  slackSent: true,
+  invalidUrl: false,
+  unverified: false,
+  taken: false,
+} as const;
 
-/** "Too many subscriptions from your network address; try again in N s." */
-const limited = (wait: string | undefined) => ({
-  text: new RateLimitedError(RATE_LIMITS.subscribePerClient, /^\d{1,6}$/.test(wait ?? "") ? Number(wait) : 60).sentence,
-  ok: false,
-});
+function subscribeNote(tr: Translator, note: string | undefined, wait: string | undefined) {
+  if (note === "limited")
+    return { text: tr.t("subscribe.limited", { seconds: /^\d{1,6}$/.test(wait ?? "") ? Number(wait) : 60 }), ok: false };
+  if (!note || !Object.hasOwn(SUBSCRIBE_NOTES, note)) return undefined;
+  const key = note as keyof typeof SUBSCRIBE_NOTES;
+  return { text: tr.t(`subscribe.${key}`), ok: SUBSCRIBE_NOTES[key] };
+}
 
-/** A plain form: it works without JavaScript. */
-export function SubscribeForm({ base, note, wait }: { base: string; note?: string; wait?: string }) {
-  const msg = note === "limited" ? limited(wait) : note ? SUBSCRIBE_NOTES[note] : undefined;
+const ENDPOINT_NOTES = new Set(["slackSent", "invalidUrl", "unverified", "taken"]);
+
+/** Plain forms (e-mail; webhook or Slack URL): they work without JavaScript. */
+export function SubscribeForm({ base, note, wait, tr }: { base: string; note?: string; wait?: string; tr: Translator }) {
+  const msg = subscribeNote(tr, note, wait);
   return (
     <section id="subscribe" className={`${card} p-5`}>
-      <h2 className="font-semibold t-heading">Get updates by e-mail</h2>
-      <p className="mt-1 text-sm t-muted">We will mail you when an incident is reported, updated or resolved, and before maintenance.</p>
-      <form method="post" action={`${base}/subscribe`} className="mt-4 flex flex-col gap-2 sm:flex-row">
+      <h2 className="font-semibold t-heading">{tr.t("subscribe.title")}</h2>
+      <p className="mt-1 text-sm t-muted">{tr.t("subscribe.intro")}</p>
+      <form method="post" action={`${base}/subscribe?lang=${tr.locale}`} className="mt-4 flex flex-col gap-2 sm:flex-row">
         <label htmlFor="email" className="sr-only">
-          E-mail address
+          {tr.t("subscribe.email")}
         </label>
         <input
           id="email"
@@ -36,7 +44,7 @@ export function SubscribeForm({ base, note, wait }: { base: string; note?: strin
           className="min-w-0 flex-1 rounded-md border b-line bg-surface px-3 py-2 t-heading placeholder:text-slate-400 focus:border-slate-500 focus:outline-none focus:ring-2 focus:ring-slate-300"
         />
         <button type="submit" className="rounded-md bg-ink px-4 py-2 font-medium t-on-ink hover:opacity-90">
-          Subscribe
+          {tr.t("subscribe.submit")}
         </button>
       </form>
       {msg ? (
@@ -44,25 +52,50 @@ export function SubscribeForm({ base, note, wait }: { base: string; note?: strin
           {msg.text}
         </p>
       ) : null}
+      <details className="mt-4 border-t b-line pt-3" open={note !== undefined && ENDPOINT_NOTES.has(note)}>
+        <summary className="cursor-pointer text-sm font-medium t-heading">{tr.t("subscribe.endpointTitle")}</summary>
+        <p className="mt-2 text-sm t-muted">{tr.t("subscribe.endpointIntro")}</p>
+        <form method="post" action={`${base}/subscribe?lang=${tr.locale}`} className="mt-3 flex flex-col gap-2 sm:flex-row">
+          <label htmlFor="channel" className="sr-only">
+            {tr.t("subscribe.endpointTitle")}
+          </label>
+          <select id="channel" name="channel" className="rounded-md border b-line bg-surface px-2 py-2 text-sm t-heading">
+            <option value="webhook">{tr.t("subscribe.channelWebhook")}</option>
+            <option value="slack">{tr.t("subscribe.channelSlack")}</option>
+          </select>
+          <label htmlFor="url" className="sr-only">
+            {tr.t("subscribe.url")}
+          </label>
+          <input
+            id="url"
+            name="url"
+            type="url"
+            required
+            placeholder="https://"
+            className="min-w-0 flex-1 rounded-md border b-line bg-surface px-3 py-2 t-heading placeholder:text-slate-400 focus:border-slate-500 focus:outline-none focus:ring-2 focus:ring-slate-300"
+          />
+          <button type="submit" className="rounded-md border b-line bg-surface px-4 py-2 font-medium t-heading hover:bg-page">
+            {tr.t("subscribe.endpointSubmit")}
+          </button>
+        </form>
+      </details>
     </section>
   );
 }
 
-const AUTH_NOTES: Record<string, string> = {
-  wrong: "That password is not right.",
-  locked: "Too many wrong passwords. Please wait a few minutes and try again.",
-};
+const AUTH_NOTES = { wrong: "gate.wrong", locked: "gate.locked" } as const;
 
-export function PasswordGate({ page, base, note }: { page: PublicPageMeta; base: string; note?: string }) {
+export function PasswordGate({ page, base, note, tr }: { page: PublicPageMeta; base: string; note?: string; tr: Translator }) {
+  const noteKey = note && Object.hasOwn(AUTH_NOTES, note) ? AUTH_NOTES[note as keyof typeof AUTH_NOTES] : undefined;
   return (
     <div className={`theme-${page.theme} flex min-h-screen items-center justify-center bg-page px-4`}>
       <form method="post" action={`${base}/unlock`} className={`${card} w-full max-w-sm p-6`}>
         {/* biome-ignore lint/performance/noImgElement: a logo from any host the page owner names; no image optimizer needed */}
         {page.logoUrl ? <img src={page.logoUrl} alt="" className="mb-4 h-8 w-auto" /> : null}
         <h1 className="text-lg font-semibold t-heading">{page.title}</h1>
-        <p className="mt-1 text-sm t-muted">This status page is protected. Enter its password to continue.</p>
+        <p className="mt-1 text-sm t-muted">{tr.t("gate.intro")}</p>
         <label htmlFor="password" className="mt-5 block text-sm font-medium t-text">
-          Password
+          {tr.t("gate.password")}
         </label>
         <input
           id="password"
@@ -72,13 +105,13 @@ export function PasswordGate({ page, base, note }: { page: PublicPageMeta; base:
           autoComplete="current-password"
           className="mt-1 w-full rounded-md border b-line bg-surface px-3 py-2 t-heading focus:border-slate-500 focus:outline-none focus:ring-2 focus:ring-slate-300"
         />
-        {note && AUTH_NOTES[note] ? (
+        {noteKey ? (
           <p role="alert" className="mt-2 text-sm text-red-700">
-            {AUTH_NOTES[note]}
+            {tr.t(noteKey)}
           </p>
         ) : null}
         <button type="submit" className="mt-4 w-full rounded-md bg-ink px-4 py-2 font-medium t-on-ink hover:opacity-90">
-          View status
+          {tr.t("gate.submit")}
         </button>
       </form>
     </div>

@@ -1,5 +1,6 @@
 import type { PublicReport } from "@vigil/core";
-import { formatDateTime, IMPACT_TEXT, REPORT_STATUS_TEXT, stateClass } from "../lib/format";
+import type { Translator } from "@vigil/core/i18n";
+import { stateClass } from "../lib/format";
 import { Markdown } from "./markdown";
 import { card } from "./shell";
 
@@ -13,7 +14,7 @@ const worstImpact = (r: PublicReport) =>
   );
 
 /** A report with its whole timeline, newest update first. */
-export function ReportCard({ r, base, link = true }: { r: PublicReport; base: string; link?: boolean }) {
+export function ReportCard({ r, base, tr, link = true }: { r: PublicReport; base: string; tr: Translator; link?: boolean }) {
   const tone = r.resolvedAt === null ? stateClass(worstImpact(r)) : "st-operational";
   return (
     <article className={`${card} ${tone} overflow-hidden`}>
@@ -29,11 +30,15 @@ export function ReportCard({ r, base, link = true }: { r: PublicReport; base: st
               r.title
             )}
           </h3>
-          <span className="fg text-sm font-medium">{REPORT_STATUS_TEXT[r.status]}</span>
+          <span className="fg text-sm font-medium">{tr.t(`report.${r.status}`)}</span>
         </div>
         {r.components.length > 0 ? (
           <p className="mt-1 text-sm t-muted">
-            Affected: {r.components.map((c) => `${c.name} (${IMPACT_TEXT[c.impact].toLowerCase()})`).join(", ")}
+            {tr.t("page.affected", {
+              components: tr.list(
+                r.components.map((c) => tr.t("page.affectedComponent", { name: c.name, impact: tr.t(`impact.${c.impact}`) })),
+              ),
+            })}
           </p>
         ) : null}
         <ol className="mt-4 space-y-4 border-l b-line pl-4">
@@ -41,10 +46,10 @@ export function ReportCard({ r, base, link = true }: { r: PublicReport; base: st
             <li key={u.id} className="relative">
               <span className="absolute -left-[21px] top-1.5 h-2.5 w-2.5 rounded-full border-2 b-surface bg-dotline" />
               <p className="text-sm">
-                <strong className="font-semibold t-heading">{REPORT_STATUS_TEXT[u.status]}</strong>
+                <strong className="font-semibold t-heading">{tr.t(`report.${u.status}`)}</strong>
                 <span className="t-faint"> · </span>
                 <time dateTime={new Date(u.date).toISOString()} className="t-muted">
-                  {formatDateTime(u.date)}
+                  {tr.dateTime(u.date)}
                 </time>
               </p>
               <Markdown source={u.message} className="mt-1 t-text" />

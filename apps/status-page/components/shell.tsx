@@ -1,8 +1,9 @@
 import type { PublicPageMeta } from "@vigil/core";
+import type { Translator } from "@vigil/core/i18n";
 import type { ReactNode } from "react";
 
 /** The frame of every page view: theme, header with logo and links, footer with feeds. */
-export function Shell({ page, base, children }: { page: PublicPageMeta; base: string; children: ReactNode }) {
+export function Shell({ page, base, tr, children }: { page: PublicPageMeta; base: string; tr: Translator; children: ReactNode }) {
   return (
     <div className={`theme-${page.theme} min-h-screen bg-page t-text`}>
       <div className="mx-auto max-w-3xl px-4 pb-16 pt-10 sm:px-6">
@@ -23,7 +24,7 @@ export function Shell({ page, base, children }: { page: PublicPageMeta; base: st
                 href={`${base}#subscribe`}
                 className="rounded-md border b-line bg-surface px-3 py-1.5 font-medium t-text shadow-sm hover:bg-page"
               >
-                Subscribe to updates
+                {tr.t("shell.subscribe")}
               </a>
             ) : null}
           </nav>
@@ -33,7 +34,7 @@ export function Shell({ page, base, children }: { page: PublicPageMeta; base: st
         <footer className="mt-14 flex flex-wrap items-center justify-between gap-3 border-t b-line pt-6 text-sm t-muted">
           <nav className="flex gap-4">
             <a href={`${base}/history`} className="hover:t-heading">
-              Incident history
+              {tr.t("shell.history")}
             </a>
             <a href={`${base}/rss`} className="hover:t-heading">
               RSS
@@ -45,11 +46,7 @@ export function Shell({ page, base, children }: { page: PublicPageMeta; base: st
               JSON
             </a>
           </nav>
-          {page.whiteLabel ? null : (
-            <p>
-              Powered by <span className="font-medium t-text">Vigil</span>
-            </p>
-          )}
+          {page.whiteLabel ? null : <p>{tr.t("shell.poweredBy", { product: "Vigil" })}</p>}
         </footer>
       </div>
     </div>

@@ -4,6 +4,7 @@
 // goes to Next as usual, whose proxy renders and stores the copies (lib/html-cache.ts).
 import { type IncomingMessage, Server, type ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
+import { preferredLocale } from "@vigil/core/i18n";
 import { installClientStamp } from "@vigil/rate-limit";
 import { cacheKey, requestHost } from "./hosts";
 import { freshPage, PAGE_HEADERS, RENDER_HEADER } from "./html-cache";
@@ -14,7 +15,7 @@ function serveFresh(req: IncomingMessage, res: ServerResponse): boolean {
   if ((req.method !== "GET" && req.method !== "HEAD") || !req.url || req.url.includes("?")) return false;
   if (req.headers.rsc !== undefined || req.headers[RENDER_HEADER] !== undefined) return false;
   const host = requestHost(req.headers["x-forwarded-host"]?.toString(), req.headers.host);
-  const page = freshPage(cacheKey(host, req.url));
+  const page = freshPage(cacheKey(host, req.url, preferredLocale(req.headers["accept-language"]?.toString())));
   if (!page) return false;
   const headers: Record<string, string> = { ...PAGE_HEADERS(page), "x-vigil-cache": "hit" };
   if (req.headers["if-none-match"] === page.etag) {

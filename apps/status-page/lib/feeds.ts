@@ -1,7 +1,7 @@
 import { loadMaintenanceHistory, loadReportHistory } from "@vigil/core";
+import { translator } from "@vigil/core/i18n";
 import { Feed } from "feed";
 import { getDb } from "./data";
-import { formatDateTime, REPORT_STATUS_TEXT } from "./format";
 import { renderMarkdown } from "./markdown";
 import { type FoundPage, openPage } from "./page";
 import { basePath, siteOrigin } from "./site";
@@ -13,16 +13,18 @@ export async function buildFeed(page: FoundPage, origin: string, base: string): 
     loadMaintenanceHistory(getDb(), page.id, 50),
   ]);
   const home = `${origin}${base || "/"}`;
+  // A feed has one reader language: the page's own.
+  const tr = translator(page.language);
   const items = [
     ...reports.map((r) => ({
-      title: `${r.title} (${REPORT_STATUS_TEXT[r.status]})`,
+      title: `${r.title} (${tr.t(`report.${r.status}`)})`,
       id: `${origin}${base}/reports/${r.id}`,
       link: `${origin}${base}/reports/${r.id}`,
       date: new Date(r.updates[0]?.date ?? r.updatedAt),
       published: new Date(r.createdAt),
       description: r.updates[0]?.message ?? "",
       content: r.updates
-        .map((u) => `<p><strong>${REPORT_STATUS_TEXT[u.status]}</strong> · ${formatDateTime(u.date)}</p>${renderMarkdown(u.message)}`)
+        .map((u) => `<p><strong>${tr.t(`report.${u.status}`)}</strong> · ${tr.dateTime(u.date)}</p>${renderMarkdown(u.message)}`)
         .join("\n"),
     })),
     ...windows.map((m) => ({
@@ -30,8 +32,8 @@ export async function buildFeed(page: FoundPage, origin: string, base: string): 
       id: `${origin}${base}#maintenance-${m.id}`,
       link: home,
       date: new Date(m.startsAt),
-      description: `${formatDateTime(m.startsAt)} – ${formatDateTime(m.endsAt)}${m.message ? `. ${m.message}` : ""}`,
-      content: `<p>${formatDateTime(m.startsAt)} – ${formatDateTime(m.endsAt)}</p>${m.message ? renderMarkdown(m.message) : ""}`,
+      description: `${tr.dateTime(m.startsAt)} – ${tr.dateTime(m.endsAt)}${m.message ? `. ${m.message}` : ""}`,
+      content: `<p>${tr.dateTime(m.startsAt)} – ${tr.dateTime(m.endsAt)}</p>${m.message ? renderMarkdown(m.message) : ""}`,
     })),
   ].sort((a, b) => b.date.getTime() - a.date.getTime());
   const feed = new Feed({

@@ -19,6 +19,7 @@ export function isPublicHost(host: string): boolean {
 
 /**
  * The render cache's key: every address of the public site shares one copy ("" + path); a custom domain
- * (known to the proxy before anything is stored) has its own.
+ * (known to the proxy before anything is stored) has its own; and each language the visitor's browser
+ * prefers (see preferredLocale) its own, "" standing for the page's language.
  */
-export const cacheKey = (host: string, path: string) => `${isPublicHost(host) ? "" : host}${path}`;
+export const cacheKey = (host: string, path: string, preferred = "") => `${isPublicHost(host) ? "" : host}${path}|${preferred}`;

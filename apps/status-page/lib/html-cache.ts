@@ -9,6 +9,7 @@ export interface RenderedPage {
   /** Made once, by the first visitor served before Next (lib/fast-path.ts). */
   gzip?: Uint8Array<ArrayBuffer>;
   contentType: string;
+  contentLanguage: string;
   cacheControl: string;
   etag: string;
 }
@@ -56,6 +57,7 @@ function render(key: string, url: string, headers: Record<string, string>, cache
       at: Date.now(),
       html,
       contentType,
+      contentLanguage: res.headers.get("content-language") ?? "",
       cacheControl,
       etag: `"${createHash("sha1").update(html).digest("base64url")}"`,
     };
@@ -104,5 +106,7 @@ export const PAGE_HEADERS = (page: RenderedPage): Record<string, string> => ({
   "content-type": page.contentType,
   "cache-control": page.cacheControl,
   etag: page.etag,
-  vary: "accept-encoding",
+  // The language follows Accept-Language: a shared cache keeps one copy per value.
+  vary: "accept-encoding, accept-language",
+  ...(page.contentLanguage ? { "content-language": page.contentLanguage } : {}),
 });

@@ -2,6 +2,7 @@
 // either shows what it would do and a button; only the button's POST acts. The token in the form body is the
 // credential, so a cross-site POST without it achieves nothing.
 import { confirmSubscription, unsubscribe } from "@vigil/core";
+import { localeFromParam } from "@vigil/core/i18n";
 import { getDb } from "./data";
 import { seeOther } from "./redirect";
 
@@ -14,5 +15,6 @@ export async function actOnLink(req: Request, kind: keyof typeof ACT): Promise<R
     token = String((await req.formData()).get("token") ?? "");
   } catch {}
   await ACT[kind](getDb(), token);
-  return seeOther(`/${kind}?token=${encodeURIComponent(token)}`);
+  const lang = localeFromParam(new URL(req.url).searchParams.get("lang"));
+  return seeOther(`/${kind}?token=${encodeURIComponent(token)}${lang ? `&lang=${lang}` : ""}`);
 }

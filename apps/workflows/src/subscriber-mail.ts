@@ -7,7 +7,7 @@ import type { WorkflowContext } from "./context";
  * `publicUrl` is the status site's base URL (links and unsubscribe links in the mail); `signal` aborts at shutdown.
  */
 export async function runSubscriberMail(ctx: WorkflowContext, publicUrl: string, signal?: AbortSignal): Promise<SubscriberSendSummary> {
-  const summary = await sendSubscriberMails(ctx.db, ctx.notifierEnv, { publicUrl, signal });
+  const summary = await sendSubscriberMails(ctx.db, ctx.notifierEnv, { publicUrl, signal, egress: ctx.egress });
   if (summary.sent + summary.failed > 0) ctx.logger.info(summary, "subscriber mail");
   if (summary.failed > 0) ctx.logger.warn({ failed: summary.failed }, "subscriber mail failed; retried on the next run");
   return summary;

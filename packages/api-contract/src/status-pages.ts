@@ -3,6 +3,18 @@ import { z } from "zod";
 /** Status pages, their components, reports, maintenance and subscribers: shared by core, REST API and dashboard. */
 
 export const PAGE_THEME_VALUES = ["system", "light", "dark"] as const;
+/** The languages a page can be shown in; the same list as the database's PAGE_LANGUAGES. */
+export const PAGE_LANGUAGE_VALUES = ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN"] as const;
+/** Each language by its own name, for pickers. */
+export const PAGE_LANGUAGE_NAMES: Record<(typeof PAGE_LANGUAGE_VALUES)[number], string> = {
+  en: "English",
+  de: "Deutsch",
+  fr: "Français",
+  es: "Español",
+  "pt-BR": "Português (Brasil)",
+  ja: "日本語",
+  "zh-CN": "简体中文",
+};
 export const COMPONENT_STATUS_VALUES = ["operational", "degraded", "partial_outage", "major_outage"] as const;
 export const REPORT_IMPACT_VALUES = ["degraded", "partial_outage", "major_outage"] as const;
 export const REPORT_STATUS_VALUES = ["investigating", "identified", "monitoring", "resolved"] as const;
@@ -89,6 +101,8 @@ export const StatusPageInput = z
     logoUrl: httpUrl.nullable().default(null),
     links: z.array(PageLinkInput).max(10, "at most 10 links").default([]),
     theme: z.enum(PAGE_THEME_VALUES, { error: oneOf(PAGE_THEME_VALUES) }).default("system"),
+    /** Shown to visitors whose browser asks for none of these languages. */
+    language: z.enum(PAGE_LANGUAGE_VALUES, { error: oneOf(PAGE_LANGUAGE_VALUES) }).default("en"),
     customDomain: CustomDomain.nullable().default(null),
     /** Plain text in; only a scrypt hash is stored. null = no password. */
     password: PagePassword.nullable().default(null),
@@ -107,6 +121,7 @@ export const StatusPagePatch = z
     logoUrl: httpUrl.nullable().optional(),
     links: z.array(PageLinkInput).max(10, "at most 10 links").optional(),
     theme: z.enum(PAGE_THEME_VALUES, { error: oneOf(PAGE_THEME_VALUES) }).optional(),
+    language: z.enum(PAGE_LANGUAGE_VALUES, { error: oneOf(PAGE_LANGUAGE_VALUES) }).optional(),
     customDomain: CustomDomain.nullable().optional(),
     password: PagePassword.nullable().optional(),
     whiteLabel: z.boolean().optional(),
@@ -224,3 +239,13 @@ export const SubscribeInput = z
   })
   .strict();
 export type SubscribeInput = z.input<typeof SubscribeInput>;
+
+/** Following a page by webhook (signed JSON) or a Slack incoming webhook instead of e-mail. */
+export const SUBSCRIBER_ENDPOINT_CHANNELS = ["webhook", "slack"] as const;
+export const SubscribeEndpointInput = z
+  .object({
+    channel: z.enum(SUBSCRIBER_ENDPOINT_CHANNELS, { error: oneOf(SUBSCRIBER_ENDPOINT_CHANNELS) }),
+    url: httpUrl,
+  })
+  .strict();
+export type SubscribeEndpointInput = z.input<typeof SubscribeEndpointInput>;

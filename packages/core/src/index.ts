@@ -4,6 +4,7 @@ export * from "./alerts";
 export * from "./audit";
 export * from "./errors";
 export * from "./heartbeats";
+export * from "./i18n";
 export * from "./instance";
 export * from "./metrics";
 export * from "./monitors";

@@ -638,6 +638,10 @@ export const alertAck = sqliteTable(
 // ── Status pages ─────────────────────────────────────────────────────────────
 
 export const PAGE_THEMES = ["system", "light", "dark"] as const;
+/** The languages a status page is shown in (BCP 47 tags, as `<html lang>` and `?lang=` take them). */
+export const PAGE_LANGUAGES = ["en", "de", "fr", "es", "pt-BR", "ja", "zh-CN"] as const;
+/** Ways a status page's visitors can follow it. */
+export const SUBSCRIBER_CHANNELS = ["email", "webhook", "slack"] as const;
 export type PageLink = { label: string; url: string };
 
 export const statusPage = sqliteTable(
@@ -665,6 +669,8 @@ export const statusPage = sqliteTable(
     logoUrl: text("logo_url"),
     links: json<PageLink[]>("links").notNull().default([]),
     theme: text("theme", { enum: PAGE_THEMES }).notNull().default("system"),
+    /** Shown to visitors whose browser asks for none of PAGE_LANGUAGES. */
+    language: text("language", { enum: PAGE_LANGUAGES }).notNull().default("en"),
     allowIndex: integer("allow_index", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -810,9 +816,22 @@ export const pageSubscriber = sqliteTable(
      * those who knew the old one until they subscribe again with the new one.
      */
     accessPasswordHash: text("access_password_hash"),
+    /** The language the visitor saw when subscribing: their mail is written in it (null: the page's). */
+    language: text("language", { enum: PAGE_LANGUAGES }),
+    /** How updates reach this subscriber: mail to `email`, or a POST to `url` (signed JSON, or a Slack message). */
+    channel: text("channel", { enum: SUBSCRIBER_CHANNELS }).notNull().default("email"),
+    /** Webhook and Slack subscribers: where updates are posted (their `email` is ""); a Slack URL is its credential. */
+    url: encryptedJson<string>("page_subscriber", "url"),
+    /** SHA-256 of `url`: one subscription per endpoint and page. */
+    urlHash: text("url_hash"),
+    /** Webhook subscribers: the HMAC-SHA256 signing key, shown once. */
+    secret: encryptedJson<string>("page_subscriber", "secret"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("page_subscriber_email").on(t.pageId, t.email)],
+  (t) => [
+    uniqueIndex("page_subscriber_email").on(t.pageId, t.email).where(sql`${t.channel} = 'email'`),
+    uniqueIndex("page_subscriber_url").on(t.pageId, t.urlHash),
+  ],
 );
 
 export const SUBSCRIBER_MAIL_KINDS = ["report_update", "maintenance"] as const;

@@ -3,7 +3,7 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Db, retryThroughOutage } from "./index";
-import { heartbeat, monitor, notificationChannel } from "./schema";
+import { heartbeat, monitor, notificationChannel, pageSubscriber } from "./schema";
 import { currentKeyring, decryptSecret, isEncrypted, keyIdOf, parseSecretKey, SecretKeyError, setSecretKeyring } from "./secrets";
 
 interface SecretColumn {
@@ -27,6 +27,8 @@ const COLUMNS: SecretColumn[] = [
   { table: monitor, id: monitor.id, column: monitor.headers, field: "headers", context: "monitor.headers" },
   { table: monitor, id: monitor.id, column: monitor.otelHeaders, field: "otelHeaders", context: "monitor.otel_headers" },
   { table: heartbeat, id: heartbeat.monitorId, column: heartbeat.token, field: "token", context: "heartbeat.token" },
+  { table: pageSubscriber, id: pageSubscriber.id, column: pageSubscriber.url, field: "url", context: "page_subscriber.url" },
+  { table: pageSubscriber, id: pageSubscriber.id, column: pageSubscriber.secret, field: "secret", context: "page_subscriber.secret" },
 ];
 
 const PAGE = 500;

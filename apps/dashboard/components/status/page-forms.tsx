@@ -1,5 +1,6 @@
 "use client";
 // Forms of the status-page editor: creating a page and its settings.
+import { PAGE_LANGUAGE_NAMES, PAGE_LANGUAGE_VALUES } from "@vigil/api-contract";
 import { Plus, Save } from "lucide-react";
 import { useState } from "react";
 import { createStatusPageAction, updateStatusPageAction } from "../../lib/status-actions";
@@ -92,6 +93,20 @@ export function PageSettingsForm({
                 <option value="system">Follow the visitor's system</option>
                 <option value="light">Light</option>
                 <option value="dark">Dark</option>
+              </Select>
+            </Field>
+            <Field
+              label="Language"
+              name="language"
+              error={err(state, "language")}
+              hint="Shown to visitors whose browser asks for none of these; ?lang= picks one."
+            >
+              <Select id="language" name="language" defaultValue={page.language}>
+                {PAGE_LANGUAGE_VALUES.map((l) => (
+                  <option key={l} value={l}>
+                    {PAGE_LANGUAGE_NAMES[l]}
+                  </option>
+                ))}
               </Select>
             </Field>
           </div>

@@ -21,6 +21,7 @@ export interface PageFormValues {
   logoUrl: string | null;
   links: { label: string; url: string }[];
   theme: string;
+  language: string;
   customDomain: string | null;
   passwordProtected: boolean;
   whiteLabel: boolean;

@@ -1,4 +1,11 @@
-import { ComponentGroupInput, ComponentInput, ComponentPatch, StatusPageInput, StatusPagePatch } from "@vigil/api-contract";
+import {
+  ComponentGroupInput,
+  ComponentInput,
+  ComponentPatch,
+  PAGE_LANGUAGE_VALUES,
+  StatusPageInput,
+  StatusPagePatch,
+} from "@vigil/api-contract";
 import {
   createComponent,
   createComponentGroup,
@@ -46,6 +53,7 @@ const StatusPage = z.object({
   logoUrl: z.string().nullable(),
   links: z.array(z.object({ label: z.string(), url: z.string() })),
   theme: z.enum(["system", "light", "dark"]),
+  language: z.enum(PAGE_LANGUAGE_VALUES),
   customDomain: z.string().nullable(),
   domainVerification: DomainVerification.nullable(),
   passwordProtected: z.boolean(),

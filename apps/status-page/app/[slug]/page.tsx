@@ -6,8 +6,8 @@ import { Markdown } from "../../components/markdown";
 import { ReportCard } from "../../components/report";
 import { card, SectionTitle, Shell } from "../../components/shell";
 import { publicPage } from "../../lib/data";
-import { formatDateTime, formatTime, OVERALL_TEXT, STATE_TEXT, stateClass } from "../../lib/format";
-
+import { stateClass } from "../../lib/format";
+import { currentTranslator } from "../../lib/i18n";
 import { requirePage } from "../../lib/page";
 import { basePath } from "../../lib/site";
 
@@ -19,9 +19,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug } = await params;
   const { page } = await requirePage(slug);
   const base = await basePath(page.slug);
+  const tr = await currentTranslator();
   return {
-    title: `${page.title} status`,
-    description: page.description || `Current status of ${page.title}`,
+    title: tr.t("meta.title", { page: page.title }),
+    description: page.description || tr.t("meta.description", { page: page.title }),
     robots: page.allowIndex && !page.passwordHash ? undefined : { index: false, follow: false },
     alternates: { types: { "application/rss+xml": `${base}/rss`, "application/atom+xml": `${base}/atom` } },
   };
@@ -34,13 +35,14 @@ export default async function StatusPage({ params, searchParams }: Props) {
   const q = await searchParams;
   const { page, locked } = await requirePage(slug);
   const base = await basePath(page.slug);
-  if (locked) return <PasswordGate page={pageMeta(page)} base={base} note={one(q.auth)} />;
+  const tr = await currentTranslator();
+  if (locked) return <PasswordGate page={pageMeta(page)} base={base} note={one(q.auth)} tr={tr} />;
   const view = await publicPage(page);
 
   const active = view.maintenances.filter((m) => m.active);
   const upcoming = view.maintenances.filter((m) => !m.active);
   return (
-    <Shell page={view.page} base={base}>
+    <Shell page={view.page} base={base} tr={tr}>
       <section aria-live="polite" className={`${stateClass(view.overall)} ${card} flex items-center gap-4 p-5`} data-overall={view.overall}>
         <span className="flex h-10 w-10 flex-none items-center justify-center rounded-full text-white" style={{ background: "var(--c)" }}>
           {view.overall === "operational" ? (
@@ -57,17 +59,17 @@ export default async function StatusPage({ params, searchParams }: Props) {
           )}
         </span>
         <div>
-          <h1 className="text-xl font-semibold t-heading">{OVERALL_TEXT[view.overall]}</h1>
-          <p className="text-sm t-muted">As of {formatTime(view.now)}</p>
+          <h1 className="text-xl font-semibold t-heading">{tr.t(`overall.${view.overall}`)}</h1>
+          <p className="text-sm t-muted">{tr.t("page.asOf", { time: tr.time(view.now) })}</p>
         </div>
       </section>
 
       {view.activeReports.length > 0 ? (
         <section>
-          <SectionTitle>Active incidents</SectionTitle>
+          <SectionTitle>{tr.t("page.activeIncidents")}</SectionTitle>
           <div className="space-y-4">
             {view.activeReports.map((r) => (
-              <ReportCard key={r.id} r={r} base={base} />
+              <ReportCard key={r.id} r={r} base={base} tr={tr} />
             ))}
           </div>
         </section>
@@ -75,7 +77,7 @@ export default async function StatusPage({ params, searchParams }: Props) {
 
       {active.length + upcoming.length > 0 ? (
         <section>
-          <SectionTitle>Maintenance</SectionTitle>
+          <SectionTitle>{tr.t("page.maintenance")}</SectionTitle>
           <div className="space-y-4">
             {[...active, ...upcoming].map((m) => (
               <article key={m.id} className={`${card} st-maintenance overflow-hidden`}>
@@ -83,10 +85,10 @@ export default async function StatusPage({ params, searchParams }: Props) {
                 <div className="p-5">
                   <div className="flex flex-wrap items-baseline justify-between gap-2">
                     <h3 className="text-lg font-semibold t-heading">{m.title}</h3>
-                    <span className="fg text-sm font-medium">{m.active ? "In progress" : "Scheduled"}</span>
+                    <span className="fg text-sm font-medium">{tr.t(m.active ? "maintenance.active" : "maintenance.scheduled")}</span>
                   </div>
                   <p className="mt-1 text-sm t-muted">
-                    {formatDateTime(m.startsAt)} – {formatDateTime(m.endsAt)}
+                    {tr.dateTime(m.startsAt)} – {tr.dateTime(m.endsAt)}
                     {m.components.length > 0 ? ` · ${m.components.map((c) => c.name).join(", ")}` : ""}
                   </p>
                   {m.message ? <Markdown source={m.message} className="mt-3" /> : null}
@@ -99,18 +101,18 @@ export default async function StatusPage({ params, searchParams }: Props) {
 
       {view.groups.length > 0 ? (
         <section>
-          <SectionTitle>Components</SectionTitle>
+          <SectionTitle>{tr.t("page.components")}</SectionTitle>
           <div className="space-y-4">
             {view.groups.map((g) => (
               <div key={g.id ?? "ungrouped"} className={`${card} divide-y divide-line`}>
                 {g.name ? (
                   <div className={`${stateClass(g.state)} flex items-center justify-between bg-sunk px-5 py-3`}>
                     <h3 className="font-semibold t-heading">{g.name}</h3>
-                    <span className="fg text-sm">{STATE_TEXT[g.state]}</span>
+                    <span className="fg text-sm">{tr.t(`state.${g.state}`)}</span>
                   </div>
                 ) : null}
                 {g.components.map((c) => (
-                  <ComponentRow key={c.id} c={c} />
+                  <ComponentRow key={c.id} c={c} tr={tr} />
                 ))}
               </div>
             ))}
@@ -119,7 +121,7 @@ export default async function StatusPage({ params, searchParams }: Props) {
             {(["operational", "degraded", "partial_outage", "major_outage", "maintenance", "none"] as const).map((s) => (
               <span key={s} className={`${stateClass(s)} inline-flex items-center gap-1.5`}>
                 <span className="dot" aria-hidden />
-                {s === "none" ? "No data" : STATE_TEXT[s]}
+                {tr.t(`state.${s}`)}
               </span>
             ))}
           </p>
@@ -128,26 +130,26 @@ export default async function StatusPage({ params, searchParams }: Props) {
 
       {view.recentReports.length > 0 ? (
         <section>
-          <SectionTitle>Past incidents</SectionTitle>
+          <SectionTitle>{tr.t("page.pastIncidents")}</SectionTitle>
           <ul className={`${card} divide-y divide-line`}>
             {view.recentReports.slice(0, 5).map((r) => (
               <li key={r.id} className="flex flex-wrap items-baseline justify-between gap-2 px-5 py-3">
                 <a href={`${base}/reports/${r.id}`} className="font-medium t-heading hover:underline">
                   {r.title}
                 </a>
-                <span className="text-sm t-muted">Resolved {formatDateTime(r.resolvedAt!)}</span>
+                <span className="text-sm t-muted">{tr.t("page.resolvedAt", { date: tr.dateTime(r.resolvedAt!) })}</span>
               </li>
             ))}
           </ul>
           <p className="mt-3 text-sm">
             <a href={`${base}/history`} className="t-muted underline-offset-2 hover:underline">
-              See the full incident history →
+              {tr.t("page.fullHistory")}
             </a>
           </p>
         </section>
       ) : null}
 
-      {view.page.subscribable ? <SubscribeForm base={base} note={one(q.subscribe)} wait={one(q.wait)} /> : null}
+      {view.page.subscribable ? <SubscribeForm base={base} note={one(q.subscribe)} wait={one(q.wait)} tr={tr} /> : null}
     </Shell>
   );
 }

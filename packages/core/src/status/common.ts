@@ -16,6 +16,8 @@ export interface StatusPageView {
   logoUrl: string | null;
   links: { label: string; url: string }[];
   theme: "system" | "light" | "dark";
+  /** The language visitors see unless their browser or `?lang=` asks for another. */
+  language: PageRow["language"];
   customDomain: string | null;
   /** How to prove the custom domain and whether it is proven; null without one. Only a proven domain is served. */
   domainVerification: DomainVerification | null;

@@ -4,4 +4,5 @@ export * from "./domains";
 export * from "./pages";
 export * from "./public";
 export * from "./reports";
+export * from "./subscriber-endpoints";
 export * from "./subscribers";

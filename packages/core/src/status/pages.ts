@@ -71,6 +71,7 @@ export const toPageView = (r: PageRow): StatusPageView => ({
   logoUrl: r.logoUrl,
   links: r.links,
   theme: r.theme,
+  language: r.language,
   customDomain: r.customDomain,
   domainVerification: domainVerification(r),
   passwordProtected: r.passwordHash !== null,

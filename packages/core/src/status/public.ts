@@ -111,7 +111,7 @@ export interface PublicMaintenance {
 
 export type PublicPageMeta = Pick<
   StatusPageView,
-  "id" | "slug" | "title" | "description" | "logoUrl" | "links" | "theme" | "customDomain" | "whiteLabel" | "allowIndex"
+  "id" | "slug" | "title" | "description" | "logoUrl" | "links" | "theme" | "language" | "customDomain" | "whiteLabel" | "allowIndex"
 > & {
   /** Subscribing by mail is allowed by the workspace's plan. */
   subscribable: boolean;
@@ -154,6 +154,7 @@ export const pageMeta = (p: PageRow & { subscribable: boolean }): PublicPageMeta
   logoUrl: p.logoUrl,
   links: p.links,
   theme: p.theme,
+  language: p.language,
   // Nothing public points at a domain the page has not proven.
   customDomain: p.customDomainVerifiedAt !== null ? p.customDomain : null,
   whiteLabel: p.whiteLabel,

@@ -11,15 +11,18 @@ import {
   subscriberDelivery,
   workspace,
 } from "@vigil/db-schema";
+import type { EgressPolicy } from "@vigil/egress";
 import { assertWithinLimits } from "@vigil/limits";
-import { type NotifierEnv, sendMail } from "@vigil/notifier";
+import { type NotifierEnv, send, sendMail } from "@vigil/notifier";
 import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { limitsOf } from "../access";
 import { type Actor, auditInsert } from "../audit";
 import { NotFoundError, parseInput } from "../errors";
+import { type Locale, translator } from "../i18n";
 import { CONFIRM_RESEND_MS } from "../rate-limits";
 import { sha256 } from "../secrets";
 import { newToken, pageRow } from "./common";
+import { deliveryKey, endpointRequest } from "./subscriber-endpoints";
 
 /** How long a confirmation link works. */
 export const CONFIRM_TOKEN_TTL_MS = 48 * 3_600_000;
@@ -47,24 +50,22 @@ export async function subscribe(
   pageId: number,
   raw: unknown,
   nowMs = Date.now(),
-  access: { passwordHash: string | null } = { passwordHash: null },
+  access: { passwordHash: string | null; language?: Locale } = { passwordHash: null },
 ): Promise<Subscription> {
   const { email } = parseInput(SubscribeInput, raw, "subscription");
-  const [page] = await db
-    .select({ page: statusPage, ws: workspace })
-    .from(statusPage)
-    .innerJoin(workspace, eq(workspace.id, statusPage.workspaceId))
-    .where(eq(statusPage.id, pageId));
-  if (!page?.page.published) throw new NotFoundError("status page", pageId);
-  const passwordHash = page.page.passwordHash;
-  if (passwordHash !== null && access.passwordHash !== passwordHash) throw new NotFoundError("status page", pageId);
-  assertWithinLimits(limitsOf(page.ws, nowMs).limits, [{ kind: "feature", key: "status-subscribers" }]);
+  const { passwordHash } = await subscribablePage(db, pageId, access, nowMs);
   const token = newToken();
-  const values = { tokenHash: sha256(token), tokenExpiresAt: nowMs + CONFIRM_TOKEN_TTL_MS, accessPasswordHash: passwordHash };
+  const values = {
+    tokenHash: sha256(token),
+    tokenExpiresAt: nowMs + CONFIRM_TOKEN_TTL_MS,
+    accessPasswordHash: passwordHash,
+    // Mail speaks the language the visitor read the page in.
+    language: access.language ?? null,
+  };
   const [existing] = await db
     .select()
     .from(pageSubscriber)
-    .where(and(eq(pageSubscriber.pageId, pageId), eq(pageSubscriber.email, email)));
+    .where(and(eq(pageSubscriber.pageId, pageId), eq(pageSubscriber.channel, "email"), eq(pageSubscriber.email, email)));
   // A subscriber who proved an old password confirms again: the new password holder vouches for the address only by mail.
   if (
     existing &&
@@ -91,6 +92,22 @@ export async function subscribe(
         .returning();
   if (!row) return { subscriberId: existing?.id ?? 0, email, confirmToken: null };
   return { subscriberId: row.id, email, confirmToken: token };
+}
+
+/**
+ * The page a visitor may follow: published, its password proved when it has one (`access.passwordHash`
+ * is the hash the visitor's cookie was signed for), subscribers allowed by its workspace's plan.
+ */
+export async function subscribablePage(db: Db, pageId: number, access: { passwordHash: string | null } | undefined, nowMs: number) {
+  const [row] = await db
+    .select({ page: statusPage, ws: workspace })
+    .from(statusPage)
+    .innerJoin(workspace, eq(workspace.id, statusPage.workspaceId))
+    .where(eq(statusPage.id, pageId));
+  if (!row?.page.published) throw new NotFoundError("status page", pageId);
+  if (row.page.passwordHash !== null && access?.passwordHash !== row.page.passwordHash) throw new NotFoundError("status page", pageId);
+  assertWithinLimits(limitsOf(row.ws, nowMs).limits, [{ kind: "feature", key: "status-subscribers" }]);
+  return row.page;
 }
 
 export type TokenOutcome =
@@ -150,6 +167,8 @@ export async function unsubscribe(db: Db, token: string, nowMs = Date.now()): Pr
 
 export interface SubscriberView {
   id: number;
+  /** e-mail, or a webhook / Slack channel (whose URL is a credential and is not shown). */
+  channel: "email" | "webhook" | "slack";
   email: string;
   state: "pending" | "confirmed" | "unsubscribed";
   createdAt: number;
@@ -161,6 +180,7 @@ export async function listSubscribers(db: Db, workspaceId: number, pageId: numbe
   const rows = await db.select().from(pageSubscriber).where(eq(pageSubscriber.pageId, pageId)).orderBy(pageSubscriber.id);
   return rows.map((r) => ({
     id: r.id,
+    channel: r.channel,
     email: r.email,
     state: r.unsubscribedAt !== null ? "unsubscribed" : r.confirmedAt !== null ? "confirmed" : "pending",
     createdAt: r.createdAt,
@@ -190,11 +210,18 @@ export async function removeSubscriber(db: Db, workspaceId: number, subscriberId
 
 export interface SubscriberMail {
   subscriberId: number;
+  /** "email": mailed to `email`; "webhook" / "slack": posted to `url`. */
+  channel: "email" | "webhook" | "slack";
   email: string;
+  url: string | null;
+  /** The webhook's signing key. */
+  secret: string | null;
   unsubscribeToken: string;
   kind: "report_update" | "maintenance";
   refId: number;
   page: { id: number; slug: string; title: string };
+  /** The subscriber's language, else the page's. */
+  language: Locale;
   /** Report update: the report's title, the update's state and message. Maintenance: its title and window. */
   title: string;
   status: string | null;
@@ -232,10 +259,14 @@ export async function pendingSubscriberMails(db: Db, nowMs = Date.now(), limit =
     db
       .select({
         subscriberId: pageSubscriber.id,
+        channel: pageSubscriber.channel,
         email: pageSubscriber.email,
+        url: pageSubscriber.url,
+        secret: pageSubscriber.secret,
         unsubscribeToken: pageSubscriber.unsubscribeToken,
         refId: statusReportUpdate.id,
         page: { id: statusPage.id, slug: statusPage.slug, title: statusPage.title },
+        language: sql<Locale>`coalesce(${pageSubscriber.language}, ${statusPage.language})`,
         title: statusReport.title,
         status: statusReportUpdate.status,
         message: statusReportUpdate.message,
@@ -253,10 +284,14 @@ export async function pendingSubscriberMails(db: Db, nowMs = Date.now(), limit =
     db
       .select({
         subscriberId: pageSubscriber.id,
+        channel: pageSubscriber.channel,
         email: pageSubscriber.email,
+        url: pageSubscriber.url,
+        secret: pageSubscriber.secret,
         unsubscribeToken: pageSubscriber.unsubscribeToken,
         refId: maintenance.id,
         page: { id: statusPage.id, slug: statusPage.slug, title: statusPage.title },
+        language: sql<Locale>`coalesce(${pageSubscriber.language}, ${statusPage.language})`,
         title: maintenance.title,
         message: maintenance.message,
         startsAt: maintenance.startsAt,
@@ -321,45 +356,41 @@ async function claim(db: Db, mail: SubscriberMail): Promise<boolean> {
   return bumped.length > 0;
 }
 
-const STATUS_WORD: Record<string, string> = {
-  investigating: "Investigating",
-  identified: "Identified",
-  monitoring: "Monitoring",
-  resolved: "Resolved",
-};
-
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-const when = (ms: number) => new Date(ms).toISOString().replace("T", " ").slice(0, 16) + " UTC";
-
 /** Subject, text and HTML of one subscriber mail; `publicUrl` is the status site's base URL. */
 export function subscriberMailContent(mail: SubscriberMail, publicUrl: string) {
+  const tr = translator(mail.language);
   const base = publicUrl.replace(/\/+$/, "");
-  const unsubscribeUrl = `${base}/unsubscribe?token=${encodeURIComponent(mail.unsubscribeToken)}`;
-  const link = mail.kind === "report_update" ? `${base}/${mail.page.slug}/reports/${mail.reportId}` : `${base}/${mail.page.slug}`;
+  const lang = `lang=${encodeURIComponent(mail.language)}`;
+  const unsubscribeUrl = `${base}/unsubscribe?token=${encodeURIComponent(mail.unsubscribeToken)}&${lang}`;
+  const link =
+    mail.kind === "report_update" ? `${base}/${mail.page.slug}/reports/${mail.reportId}?${lang}` : `${base}/${mail.page.slug}?${lang}`;
+  const status = mail.status as "investigating" | "identified" | "monitoring" | "resolved" | null;
   const headline =
     mail.kind === "report_update"
-      ? `${STATUS_WORD[mail.status ?? ""] ?? mail.status}: ${mail.title}`
-      : `Scheduled maintenance: ${mail.title} (${when(mail.startsAt!)} to ${when(mail.endsAt!)})`;
+      ? `${status ? tr.t(`report.${status}`) : ""}: ${mail.title}`
+      : tr.t("mail.maintenance", { title: mail.title, from: tr.dateTime(mail.startsAt!), to: tr.dateTime(mail.endsAt!) });
+  const why = tr.t("mail.why", { page: mail.page.title });
   const subject = `[${mail.page.title}] ${headline}`;
   const text = [
     headline,
     "",
     mail.message,
     "",
-    `Details: ${link}`,
+    `${tr.t("mail.details")}: ${link}`,
     "",
-    `You receive this because you subscribed to ${mail.page.title}.`,
-    `Unsubscribe: ${unsubscribeUrl}`,
+    why,
+    `${tr.t("unsubscribe.submit")}: ${unsubscribeUrl}`,
   ].join("\n");
   const html = `<div style="font-family:system-ui,sans-serif;max-width:560px;color:#0f172a">
 <p style="color:#64748b;margin:0 0 4px">${escapeHtml(mail.page.title)}</p>
 <h1 style="font-size:18px;margin:0 0 12px">${escapeHtml(headline)}</h1>
 <div style="white-space:pre-wrap;line-height:1.5">${escapeHtml(mail.message)}</div>
-<p><a href="${escapeHtml(link)}">View on the status page</a></p>
+<p><a href="${escapeHtml(link)}">${escapeHtml(tr.t("mail.view"))}</a></p>
 <hr style="border:none;border-top:1px solid #e2e8f0">
-<p style="font-size:12px;color:#64748b">You receive this because you subscribed to ${escapeHtml(mail.page.title)}. <a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe</a></p>
+<p style="font-size:12px;color:#64748b">${escapeHtml(why)} <a href="${escapeHtml(unsubscribeUrl)}">${escapeHtml(tr.t("unsubscribe.submit"))}</a></p>
 </div>`;
   return { subject, text, html, unsubscribeUrl, link };
 }
@@ -379,7 +410,7 @@ export interface SubscriberSendSummary {
 export async function sendSubscriberMails(
   db: Db,
   env: NotifierEnv,
-  opts: { publicUrl: string; now?: number; limit?: number; signal?: AbortSignal },
+  opts: { publicUrl: string; now?: number; limit?: number; signal?: AbortSignal; egress?: EgressPolicy },
 ): Promise<SubscriberSendSummary> {
   const now = opts.now ?? Date.now();
   const summary: SubscriberSendSummary = { sent: 0, failed: 0, skipped: 0 };
@@ -392,17 +423,14 @@ export async function sendSubscriberMails(
     let outcome: "sent" | "failed" = "failed";
     let error: string | null = null;
     try {
-      const r = await sendMail(
-        env,
-        {
-          to: mail.email,
-          subject: content.subject,
-          text: content.text,
-          html: content.html,
-          key: `subscriber-${mail.subscriberId}-${mail.kind}-${mail.refId}`,
-        },
-        now,
-      );
+      const r =
+        mail.channel === "email"
+          ? await sendMail(
+              env,
+              { to: mail.email, subject: content.subject, text: content.text, html: content.html, key: deliveryKey(mail) },
+              now,
+            )
+          : await send(endpointRequest(mail, content, opts.publicUrl, mail.secret), { egress: opts.egress });
       outcome = r.ok ? "sent" : "failed";
       error = r.ok ? null : r.error;
     } catch (err) {
@@ -430,17 +458,20 @@ export async function sendSubscriberMails(
 /** The double opt-in mail. */
 export async function sendSubscriptionConfirmation(
   env: NotifierEnv,
-  args: { subscriberId: number; email: string; token: string; pageTitle: string; publicUrl: string },
+  args: { subscriberId: number; email: string; token: string; pageTitle: string; publicUrl: string; language?: Locale },
   now = Date.now(),
 ) {
-  const url = `${args.publicUrl.replace(/\/+$/, "")}/confirm?token=${encodeURIComponent(args.token)}`;
-  const subject = `Confirm your subscription to ${args.pageTitle}`;
-  const text = `Someone (hopefully you) asked to receive status updates from ${args.pageTitle} at this address.\n\nConfirm: ${url}\n\nThe link works for 48 hours. If you did not ask for this, ignore this mail: nothing will be sent.`;
+  const tr = translator(args.language ?? "en");
+  const url = `${args.publicUrl.replace(/\/+$/, "")}/confirm?token=${encodeURIComponent(args.token)}&lang=${encodeURIComponent(tr.locale)}`;
+  const subject = tr.t("mail.confirmSubject", { page: args.pageTitle });
+  const intro = tr.t("mail.confirmIntro", { page: args.pageTitle });
+  const validity = tr.t("mail.confirmValidity");
+  const text = `${intro}\n\n${tr.t("mail.confirm")}: ${url}\n\n${validity}`;
   const html = `<div style="font-family:system-ui,sans-serif;max-width:560px;color:#0f172a">
-<h1 style="font-size:18px">Confirm your subscription</h1>
-<p>Someone (hopefully you) asked to receive status updates from <strong>${escapeHtml(args.pageTitle)}</strong> at this address.</p>
-<p><a href="${escapeHtml(url)}" style="display:inline-block;background:#0f172a;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Confirm subscription</a></p>
-<p style="font-size:12px;color:#64748b">The link works for 48 hours. If you did not ask for this, ignore this mail: nothing will be sent.</p>
+<h1 style="font-size:18px">${escapeHtml(tr.t("confirm.title"))}</h1>
+<p>${escapeHtml(intro)}</p>
+<p><a href="${escapeHtml(url)}" style="display:inline-block;background:#0f172a;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(tr.t("confirm.submit"))}</a></p>
+<p style="font-size:12px;color:#64748b">${escapeHtml(validity)}</p>
 </div>`;
   return sendMail(
     env,

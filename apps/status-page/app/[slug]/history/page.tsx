@@ -4,7 +4,7 @@ import { PasswordGate } from "../../../components/forms";
 import { ReportCard } from "../../../components/report";
 import { card, SectionTitle, Shell } from "../../../components/shell";
 import { getDb } from "../../../lib/data";
-import { formatDateTime } from "../../../lib/format";
+import { currentTranslator } from "../../../lib/i18n";
 import { requirePage } from "../../../lib/page";
 import { basePath } from "../../../lib/site";
 
@@ -14,8 +14,9 @@ type Props = { params: Promise<{ slug: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { page } = await requirePage((await params).slug);
+  const tr = await currentTranslator();
   return {
-    title: `Incident history · ${page.title}`,
+    title: tr.t("meta.history", { page: page.title }),
     robots: page.allowIndex && !page.passwordHash ? undefined : { index: false, follow: false },
   };
 }
@@ -23,40 +24,41 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function History({ params }: Props) {
   const { page, locked } = await requirePage((await params).slug);
   const base = await basePath(page.slug);
-  if (locked) return <PasswordGate page={pageMeta(page)} base={base} />;
+  const tr = await currentTranslator();
+  if (locked) return <PasswordGate page={pageMeta(page)} base={base} tr={tr} />;
   const [reports, windows] = await Promise.all([
     loadReportHistory(getDb(), page.id, { limit: 100 }),
     loadMaintenanceHistory(getDb(), page.id, 50),
   ]);
   return (
-    <Shell page={pageMeta(page)} base={base}>
+    <Shell page={pageMeta(page)} base={base} tr={tr}>
       <div>
         <a href={base || "/"} className="text-sm t-muted hover:underline">
-          ← Current status
+          {tr.t("history.back")}
         </a>
-        <h1 className="mt-2 text-2xl font-semibold t-heading">Incident history</h1>
+        <h1 className="mt-2 text-2xl font-semibold t-heading">{tr.t("history.title")}</h1>
       </div>
       <section>
-        <SectionTitle>Incidents</SectionTitle>
+        <SectionTitle>{tr.t("history.incidents")}</SectionTitle>
         {reports.length === 0 ? (
-          <p className={`${card} p-5 t-muted`}>No incidents reported.</p>
+          <p className={`${card} p-5 t-muted`}>{tr.t("history.none")}</p>
         ) : (
           <div className="space-y-4">
             {reports.map((r) => (
-              <ReportCard key={r.id} r={r} base={base} />
+              <ReportCard key={r.id} r={r} base={base} tr={tr} />
             ))}
           </div>
         )}
       </section>
       {windows.length > 0 ? (
         <section>
-          <SectionTitle>Maintenance</SectionTitle>
+          <SectionTitle>{tr.t("page.maintenance")}</SectionTitle>
           <ul className={`${card} divide-y divide-line`}>
             {windows.map((m) => (
               <li key={m.id} className="px-5 py-3">
                 <p className="font-medium t-heading">{m.title}</p>
                 <p className="text-sm t-muted">
-                  {formatDateTime(m.startsAt)} – {formatDateTime(m.endsAt)}
+                  {tr.dateTime(m.startsAt)} – {tr.dateTime(m.endsAt)}
                 </p>
               </li>
             ))}

@@ -1,12 +1,15 @@
 import { NotFoundError, RATE_LIMITS, sendSubscriptionConfirmation, subscribe, ValidationError } from "@vigil/core";
+import { type Locale, localeFromParam } from "@vigil/core/i18n";
 import { LimitExceededError } from "@vigil/limits";
 import { mailTransport } from "@vigil/notifier";
 import { RateLimitedError } from "@vigil/rate-limit";
 import { headers } from "next/headers";
 import { hasAccess } from "../../../lib/access";
 import { getDb, pageBySlug } from "../../../lib/data";
+import { secretPage, subscribeEndpointFor } from "../../../lib/endpoint-subscribe";
 import { getEnv } from "../../../lib/env";
 import { countRequest } from "../../../lib/metrics";
+import type { FoundPage } from "../../../lib/page";
 import { clientOf, getLimiter } from "../../../lib/rate-limit";
 import { seeOther } from "../../../lib/redirect";
 import { basePath } from "../../../lib/site";
@@ -25,19 +28,48 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
   // A protected page takes subscribers only with its access cookie, as its view does: its mail carries its reports.
   if (!page || !(await hasAccess(page))) return notFound();
   const base = await basePath(page.slug);
-  const back = (note: string) => seeOther(`${base || "/"}?subscribe=${note}#subscribe`);
+  // The form says which language the visitor read; the answer and the mail stay in it.
+  const language = localeFromParam(new URL(req.url).searchParams.get("lang"));
+  const back = (note: string) => seeOther(`${base || "/"}?subscribe=${note}${language ? `&lang=${language}` : ""}#subscribe`);
   const env = getEnv();
-  let email = "";
+  const client = clientOf(await headers());
+  if ((req.headers.get("content-type") ?? "").startsWith("application/json")) return endpointJson(req, page, language, client);
+  let form: FormData;
   try {
-    email = String((await req.formData()).get("email") ?? "");
+    form = await req.formData();
   } catch {
     return back("invalid");
   }
+  if (form.has("url")) {
+    try {
+      if (client) await getLimiter().take(RATE_LIMITS.subscribePerClient, client);
+      const r = await subscribeEndpointFor(
+        page,
+        { channel: String(form.get("channel") ?? ""), url: String(form.get("url") ?? "") },
+        language,
+      );
+      if (!r.ok) return back(r.note);
+      countRequest("subscribe", 201);
+      if (r.subscription.channel === "slack") return back(r.subscription.error ? "unverified" : "slackSent");
+      if (!r.subscription.verified) return back("unverified");
+      return secretPage(
+        language ?? page.language,
+        page.title,
+        `${base || "/"}${language ? `?lang=${language}` : ""}`,
+        r.subscription.secret!,
+      );
+    } catch (err) {
+      if (err instanceof LimitExceededError) return back("off");
+      if (err instanceof NotFoundError) return notFound();
+      if (err instanceof RateLimitedError) return back(`limited&wait=${err.retryAfterS}`);
+      throw err;
+    }
+  }
+  const email = String(form.get("email") ?? "");
   try {
     if (mailTransport(env) === null) return back("unavailable");
-    const client = clientOf(await headers());
     if (client) await getLimiter().take(RATE_LIMITS.subscribePerClient, client);
-    const s = await subscribe(getDb(), page.id, { email }, Date.now(), { passwordHash: page.passwordHash });
+    const s = await subscribe(getDb(), page.id, { email }, Date.now(), { passwordHash: page.passwordHash, language });
     if (s.confirmToken) {
       const sent = await sendSubscriptionConfirmation(env, {
         subscriberId: s.subscriberId,
@@ -45,6 +77,7 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
         token: s.confirmToken,
         pageTitle: page.title,
         publicUrl: env.PUBLIC_URL,
+        language: language ?? page.language,
       });
       if (!sent.ok) return back("unavailable");
     }
@@ -57,6 +90,35 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
     // The password changed since this visitor proved it.
     if (err instanceof NotFoundError) return notFound();
     if (err instanceof RateLimitedError) return back(`limited&wait=${err.retryAfterS}`);
+    throw err;
+  }
+}
+
+/**
+ * `POST /{slug}/subscribe` with `{"channel": "webhook" | "slack", "url": "..."}`: 201 with the subscription
+ * (a webhook's `secret` appears in this answer only), 400 naming the field, 409 for a URL already subscribed.
+ */
+async function endpointJson(req: Request, page: FoundPage, language: Locale | undefined, client: string | null) {
+  const json = (body: unknown, status: number, extra: Record<string, string> = {}) =>
+    Response.json(body, { status, headers: { "cache-control": "no-store", ...extra } });
+  let input: unknown;
+  try {
+    input = await req.json();
+  } catch {
+    return json(
+      { error: { code: "invalid_input", message: "the body is not JSON", issues: [{ path: "", message: "must be a JSON object" }] } },
+      400,
+    );
+  }
+  try {
+    if (client) await getLimiter().take(RATE_LIMITS.subscribePerClient, client);
+    const r = await subscribeEndpointFor(page, input, language);
+    return r.ok ? json(r.subscription, 201) : json(r.body, r.status);
+  } catch (err) {
+    if (err instanceof LimitExceededError) return json({ error: { code: "limit_exceeded", message: err.message } }, 403);
+    if (err instanceof NotFoundError) return notFound();
+    if (err instanceof RateLimitedError)
+      return json({ error: { code: "rate_limited", message: err.sentence } }, 429, { "retry-after": String(err.retryAfterS) });
     throw err;
   }
 }

@@ -5,6 +5,7 @@ import { PasswordGate } from "../../../../components/forms";
 import { ReportCard } from "../../../../components/report";
 import { Shell } from "../../../../components/shell";
 import { getDb } from "../../../../lib/data";
+import { currentTranslator } from "../../../../lib/i18n";
 import { requirePage } from "../../../../lib/page";
 import { basePath } from "../../../../lib/site";
 
@@ -35,13 +36,14 @@ export default async function Report({ params }: Props) {
   const { slug, id } = await params;
   const { page, locked, report } = await load(slug, id);
   const base = await basePath(page.slug);
-  if (locked || !report) return <PasswordGate page={pageMeta(page)} base={base} />;
+  const tr = await currentTranslator();
+  if (locked || !report) return <PasswordGate page={pageMeta(page)} base={base} tr={tr} />;
   return (
-    <Shell page={pageMeta(page)} base={base}>
+    <Shell page={pageMeta(page)} base={base} tr={tr}>
       <a href={base || "/"} className="text-sm t-muted hover:underline">
-        ← Current status
+        {tr.t("history.back")}
       </a>
-      <ReportCard r={report} base={base} link={false} />
+      <ReportCard r={report} base={base} tr={tr} link={false} />
     </Shell>
   );
 }

@@ -10,6 +10,8 @@ import { editorPage } from "../../../../../../lib/status-page";
 export const metadata = { title: "Subscribers" };
 
 const TONE = { confirmed: "green", pending: "amber", unsubscribed: "zinc" } as const;
+/** Endpoint subscribers: their URL is a credential (a Slack webhook) and is not shown. */
+const ENDPOINT_LABEL = { webhook: "Webhook (signed JSON)", slack: "Slack channel" } as const;
 
 export default async function Subscribers({ params }: { params: Promise<{ ws: string; id: string }> }) {
   const { ws, id } = await params;
@@ -50,10 +52,10 @@ export default async function Subscribers({ params }: { params: Promise<{ ws: st
           Visitors subscribe with the form at the bottom of the public page; each confirms by mail first.
         </Empty>
       ) : (
-        <Table head={["Email", "State", "Since", ""]}>
+        <Table head={["Subscriber", "State", "Since", ""]}>
           {subscribers.map((s) => (
-            <tr key={s.id} data-testid={`subscriber-${s.email}`}>
-              <td className={`${td} font-medium`}>{s.email}</td>
+            <tr key={s.id} data-testid={`subscriber-${s.email || s.id}`}>
+              <td className={`${td} font-medium`}>{s.channel === "email" ? s.email : ENDPOINT_LABEL[s.channel]}</td>
               <td className={td}>
                 <Badge tone={TONE[s.state]}>{s.state}</Badge>
               </td>
@@ -63,7 +65,7 @@ export default async function Subscribers({ params }: { params: Promise<{ ws: st
                   action={removeSubscriberAction}
                   fields={{ workspaceId: String(wsId), subscriberId: String(s.id) }}
                   label="Remove"
-                  title={`Remove ${s.email}?`}
+                  title={`Remove ${s.channel === "email" ? s.email : ENDPOINT_LABEL[s.channel]}?`}
                   description="They get no more mail from this page. They may subscribe again from the page."
                   confirm="Remove subscriber"
                 />

@@ -1,0 +1,159 @@
+import { createHmac } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { createComponent, createStatusPage, createStatusReport, SIGNATURE_HEADER, sendSubscriberMails } from "@vigil/core";
+import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import { NotifierEnv } from "@vigil/notifier";
+import { launchChromium } from "@vigil/testing/browser";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildStatusPage, ROOT, type StatusSite, seedWorkspace, send, startStatusPage, until } from "./testing";
+
+const SHOTS = join(ROOT, "docs/screenshots");
+
+let t: TestDatabase;
+let site: StatusSite;
+let browser: Browser;
+let seed: Awaited<ReturnType<typeof seedWorkspace>>;
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A loopback server: a subscriber's webhook (records bytes, echoes challenges) or another site's page. */
+async function loopback(handle: (path: string, r: Received) => { status: number; type: string; body: string }) {
+  const got: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const r = { headers: req.headers, body: Buffer.concat(chunks) };
+      if (req.method === "POST") got.push(r);
+      const a = handle(req.url ?? "/", r);
+      res.writeHead(a.status, { "content-type": a.type }).end(a.body);
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    got,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+beforeAll(async () => {
+  const built = buildStatusPage();
+  t = await startTestDatabase();
+  seed = await seedWorkspace(t.db);
+  await built;
+  const port = await freePort();
+  site = await startStatusPage(
+    {
+      DATABASE_URL: t.url,
+      AUTH_SECRET: "test-secret-0123456789abcdef",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // The same key as this test process: both read the subscriber's encrypted secret.
+      VIGIL_SECRET_KEY: process.env.VIGIL_SECRET_KEY!,
+    },
+    port,
+  );
+  browser = await launchChromium();
+  mkdirSync(SHOTS, { recursive: true });
+  const page = await createStatusPage(t.db, seed.ws, { slug: "shop", title: "Shop" }, "u");
+  await createComponent(t.db, seed.ws, page.id, { name: "Checkout" }, "u");
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+  await t?.close();
+});
+
+describe("embeds", () => {
+  it("another site frames the compact page and shows the script's status pill, the script under 5 kB", async () => {
+    const embed = await send(site.url, "/shop/embed");
+    expect(embed.status).toBe(200);
+    expect(embed.body).not.toMatch(/<script\b/);
+    expect(embed.headers["x-frame-options"]).toBeUndefined();
+    const script = await send(site.url, "/shop/widget.js?lang=de");
+    expect(script.headers["content-type"]).toMatch(/javascript/);
+    expect(Buffer.byteLength(script.body)).toBeLessThan(5 * 1024);
+    const other = await loopback(() => ({
+      status: 200,
+      type: "text/html",
+      body: `<!doctype html><html><body style="font-family:sans-serif;padding:16px"><h1>Our shop</h1>
+<p>Status: <script src="${site.url}/shop/widget.js" async></script></p>
+<iframe src="${site.url}/shop/embed" title="Shop status" style="border:0;width:420px;height:120px"></iframe></body></html>`,
+    }));
+    try {
+      const ctx = await browser.newContext({ viewport: { width: 640, height: 320 } });
+      const p = await ctx.newPage();
+      await p.goto(other.url);
+      await until(
+        "the pill filled from status.json",
+        async () => (await p.locator(".vigil-status-pill").getAttribute("data-indicator")) === "operational",
+        10_000,
+        200,
+      );
+      await expect(p.locator(".vigil-status-pill").textContent()).resolves.toBe("All systems operational");
+      await expect(p.frameLocator("iframe").locator("[data-overall]").textContent()).resolves.toContain("All systems operational");
+      await p.screenshot({ path: join(SHOTS, "status-page-embed.png") });
+      await ctx.close();
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("webhook subscribers from the page", () => {
+  it("a visitor subscribes a webhook without JavaScript, is shown its secret once, and deliveries carry its signature", async () => {
+    const hook = await loopback((_path, r) => {
+      const body = JSON.parse(r.body.toString("utf8") || "{}") as { type?: string; challenge?: string };
+      return {
+        status: 200,
+        type: "application/json",
+        body: body.type === "subscription.verify" ? JSON.stringify({ challenge: body.challenge }) : "{}",
+      };
+    });
+    try {
+      const ctx = await browser.newContext({ javaScriptEnabled: false });
+      const p = await ctx.newPage();
+      await p.goto(`${site.url}/shop`);
+      await p.locator("summary").click();
+      await p.fill("input[name=url]", `${hook.url}/vigil`);
+      await p.click("form:has(input[name=url]) button[type=submit]");
+      await expect(p.locator("h1").textContent()).resolves.toBe("Your webhook is subscribed");
+      const secret = (await p.locator("#secret").textContent())!;
+      expect(secret).toMatch(/^whsec_/);
+      await ctx.close();
+
+      const page = (await t.db.query.statusPage.findFirst({ where: (sp, { eq }) => eq(sp.slug, "shop") }))!;
+      await createStatusReport(t.db, seed.ws, { pageId: page.id, title: "Card payments fail", message: "Investigating." }, "u");
+      expect(await sendSubscriberMails(t.db, NotifierEnv.parse({}), { publicUrl: site.url })).toMatchObject({ sent: 1, failed: 0 });
+      const delivery = hook.got.at(-1)!;
+      expect(delivery.headers[SIGNATURE_HEADER]).toBe(`sha256=${createHmac("sha256", secret).update(delivery.body).digest("hex")}`);
+      expect(JSON.parse(delivery.body.toString("utf8"))).toMatchObject({
+        type: "incident.updated",
+        incident: { title: "Card payments fail" },
+      });
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it("a script's bad subscription is answered 400 naming the field and rule", async () => {
+    const res = await fetch(`${site.url}/shop/subscribe`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ channel: "pager", url: "not a url" }),
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.issues).toEqual([
+      { path: "channel", message: "must be one of webhook, slack" },
+      { path: "url", message: "must be an http:// or https:// URL" },
+    ]);
+  });
+});
