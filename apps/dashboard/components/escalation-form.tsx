@@ -27,8 +27,15 @@ export function EscalationPolicyForm({
   channels: { name: string; kind: string; enabled: boolean }[];
 }) {
   const [state, save, saving] = useActionState<PolicyFormState, FormData>(savePolicyAction, {});
-  const [d, setD] = useState<PolicyDraft>(state.draft ?? initial);
-  const f = state.fields ?? {};
+  const [d, setDraft] = useState<PolicyDraft>(state.draft ?? initial);
+  // Fields changed since the last answer: their old rule no longer describes what they hold.
+  const [edited, setEdited] = useState<{ at?: number; names: string[] }>({ names: [] });
+  const touch = (...names: string[]) => setEdited((e) => ({ at: state.at, names: [...(e.at === state.at ? e.names : []), ...names] }));
+  const setD = (next: PolicyDraft) => {
+    setDraft(next);
+    touch(...(["name", "repeatEvery"] as const).filter((k) => next[k] !== d[k]));
+  };
+  const f = Object.fromEntries(Object.entries(state.fields ?? {}).filter(([k]) => !(edited.at === state.at && edited.names.includes(k))));
   const added = useRef<number | null>(null);
   const list = useRef<HTMLOListElement>(null);
   useEffect(() => {
@@ -37,14 +44,20 @@ export function EscalationPolicyForm({
     list.current?.querySelector<HTMLInputElement>(`[name="step.${added.current}.afterMinutes"]`)?.focus();
     added.current = null;
   });
-  const setStep = (i: number, patch: Partial<StepRow>) =>
-    setD((x) => ({ ...x, steps: x.steps.map((s, j) => (j === i ? { ...s, ...patch } : s)) }));
-  const move = (i: number, by: -1 | 1) =>
-    setD((x) => {
+  const setStep = (i: number, patch: Partial<StepRow>) => {
+    setDraft((x) => ({ ...x, steps: x.steps.map((s, j) => (j === i ? { ...s, ...patch } : s)) }));
+    touch(...Object.keys(patch).map((k) => `step.${i}.${k}`));
+  };
+  // Steps moved or removed: the rules named by position no longer point at the same step.
+  const touchSteps = () => touch(...Object.keys(state.fields ?? {}).filter((k) => k.startsWith("step")));
+  const move = (i: number, by: -1 | 1) => {
+    setDraft((x) => {
       const steps = [...x.steps];
       [steps[i], steps[i + by]] = [steps[i + by]!, steps[i]!];
       return { ...x, steps };
     });
+    touchSteps();
+  };
   // With JavaScript the action runs from here, so React does not reset the form after a refused save.
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -139,7 +152,10 @@ export function EscalationPolicyForm({
                       className={buttonClass("ghost", "h-8 px-2")}
                       aria-label={`Remove step ${i + 1}`}
                       disabled={d.steps.length === 1}
-                      onClick={() => setD({ ...d, steps: d.steps.filter((_, j) => j !== i) })}
+                      onClick={() => {
+                        setD({ ...d, steps: d.steps.filter((_, j) => j !== i) });
+                        touchSteps();
+                      }}
                     >
                       <Trash2 className="size-4" aria-hidden />
                     </button>

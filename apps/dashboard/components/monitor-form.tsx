@@ -384,15 +384,23 @@ export function MonitorForm({
   const [tested, test, testing] = useActionState<MonitorFormState, FormData>(testMonitorAction, {});
   // Without JavaScript the page comes back from a failed save with the posted draft (secrets blanked).
   const [d, setD] = useState<Draft>(saved.draft ?? initial);
-  const set = (patch: Partial<Draft>) => setD((x) => ({ ...x, ...patch }));
   const latest = (tested.at ?? 0) > (saved.at ?? 0) ? tested : saved;
+  // Fields changed since the last answer: their old rule no longer describes what they hold.
+  const [edited, setEdited] = useState<{ at?: number; names: string[] }>({ names: [] });
+  const set = (patch: Partial<Draft>) => {
+    setD((x) => ({ ...x, ...patch }));
+    setEdited((e) => ({ at: latest.at, names: [...(e.at === latest.at ? e.names : []), ...Object.keys(patch)] }));
+  };
   const fields = latest.fields ?? {};
   // The same rule core enforces: "***" (a stored secret left empty) keeps it only for the origin it was stored for.
   const movedFrom = (stored: string, now: string) => {
     const [from, to] = [originOf(stored), originOf(now)];
     return monitorId && from && from !== to ? { from, to: to ?? "no URL" } : null;
   };
-  const f = (name: string) => fields[name];
+  const f = (name: string) => (edited.at === latest.at && edited.names.includes(name) ? undefined : fields[name]);
+  // Every field the refusal named has been changed since: its summary no longer applies.
+  const named = Object.keys(fields);
+  const stale = named.length > 0 && named.every((n) => f(n) === undefined);
   const resultRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (tested.at) resultRef.current?.scrollIntoView({ block: "nearest" });
@@ -749,7 +757,7 @@ export function MonitorForm({
 
       <div ref={resultRef}>{tested.test && tested.at === latest.at ? <TestResult test={tested.test} /> : null}</div>
 
-      {latest.error ? (
+      {latest.error && !stale ? (
         <Notice tone="red">
           <span role="alert">{latest.error}</span>
           <LiftHint info={latest.info} />

@@ -123,7 +123,7 @@ describe("escalation and acknowledgement in the dashboard", () => {
     await p.getByRole("button", { name: "Add step" }).click();
     await expect(p.getByLabel("Step 2: after (minutes)").inputValue()).resolves.toBe("15");
     await p.getByRole("button", { name: "Create policy" }).click();
-    await p.getByText("Step 2 channels must list at least one channel").waitFor();
+    await p.getByText("Step 2 channels must list at least one channel", { exact: true }).waitFor();
     expect(await count("escalation_policy")).toBe(0);
     await shot(p, "escalation-step-without-channel");
 
@@ -180,7 +180,13 @@ describe("escalation and acknowledgement in the dashboard", () => {
     await p.getByText(/Depends on would make a dependency cycle: db → api → db/).waitFor();
     expect((await getMonitor(db.db, ws, database)).dependsOn).toEqual([]);
 
+    // Edited in place: the monitor keeps it.
     await p.goto(`${dash.url}/w/${ws}/escalation`);
+    await p.getByTestId(`policy-${policy!.id}`).getByRole("link", { name: "Edit" }).click();
+    await p.getByLabel("Step 2: after (minutes)").fill("20");
+    await p.getByRole("button", { name: "Save policy" }).click();
+    await p.getByTestId("saved").waitFor();
+    expect((await listEscalationPolicies(db.db, ws))[0]!.steps[1]).toEqual({ afterMinutes: 20, channels: ["team lead"] });
     await p.getByTestId(`policy-${policy!.id}`).getByRole("link", { name: "Checkout API" }).waitFor();
     await shot(p, "escalation-policies");
   });
@@ -268,8 +274,15 @@ describe("escalation and acknowledgement in the dashboard", () => {
     expect(inc.rows.map((r) => r.acknowledged_by)).toEqual([`user:${ownerId}`]);
     expect((await listAuditLog(db.db, ws)).find((e) => e.action === "alert.acknowledge")).toMatchObject({
       actor: `user:${ownerId}`,
-      targetId: api,
+      targetId: String(api),
     });
     await viewer.ctx.close();
+
+    // Deleting the policy asks first; its monitor keeps alerting its own channels.
+    await p.goto(`${dash.url}/w/${ws}/escalation`);
+    await p.getByRole("button", { name: "Delete" }).click();
+    await p.getByRole("alertdialog").getByRole("button", { name: "Delete policy" }).click();
+    await p.getByText("No escalation policies yet").waitFor();
+    expect((await getMonitor(db.db, ws, api)).escalationPolicy).toBeNull();
   });
 });

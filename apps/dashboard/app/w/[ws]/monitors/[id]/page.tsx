@@ -146,15 +146,19 @@ export default async function MonitorDetail({
           ) : null}
         </div>
         <div className="flex flex-wrap items-start gap-2">
-          <Link href={`${base}/edit`} className={buttonClass("secondary")}>
-            <Pencil className="size-4" aria-hidden />
-            Edit
-          </Link>
+          {m.role === "viewer" ? null : (
+            <Link href={`${base}/edit`} className={buttonClass("secondary")}>
+              <Pencil className="size-4" aria-hidden />
+              Edit
+            </Link>
+          )}
           <a href={`/w/${ws}/monitors/export?id=${mon.id}`} className={buttonClass("secondary")} download>
             <Download className="size-4" aria-hidden />
             Export YAML
           </a>
-          <MonitorActions workspaceId={ws} monitorId={mon.id} active={mon.active} name={mon.name || mon.key || `#${mon.id}`} />
+          {m.role === "viewer" ? null : (
+            <MonitorActions workspaceId={ws} monitorId={mon.id} active={mon.active} name={mon.name || mon.key || `#${mon.id}`} />
+          )}
         </div>
       </div>
 
