@@ -333,6 +333,7 @@ type TextKey =
   | "retry"
   | "failureThreshold"
   | "successThreshold"
+  | "remindEvery"
   | "otelEndpoint";
 interface TextOpts {
   hint?: string;
@@ -359,6 +360,8 @@ export function MonitorForm({
   multiRegion,
   locations,
   channels,
+  policies,
+  monitors,
   canTest,
   locationsRefused,
 }: {
@@ -371,21 +374,33 @@ export function MonitorForm({
   multiRegion: boolean;
   locations: LocationOption[];
   channels: { name: string; kind: string; enabled: boolean }[];
+  /** The workspace's escalation policies, by name. */
+  policies: string[];
+  /** The workspace's monitors this one may depend on (`value` as in Draft.dependsOn). */
+  monitors: { id: number; value: string; label: string }[];
   canTest: boolean;
 }) {
   const [saved, save, saving] = useActionState<MonitorFormState, FormData>(saveMonitorAction, {});
   const [tested, test, testing] = useActionState<MonitorFormState, FormData>(testMonitorAction, {});
   // Without JavaScript the page comes back from a failed save with the posted draft (secrets blanked).
   const [d, setD] = useState<Draft>(saved.draft ?? initial);
-  const set = (patch: Partial<Draft>) => setD((x) => ({ ...x, ...patch }));
   const latest = (tested.at ?? 0) > (saved.at ?? 0) ? tested : saved;
+  // Fields changed since the last answer: their old rule no longer describes what they hold.
+  const [edited, setEdited] = useState<{ at?: number; names: string[] }>({ names: [] });
+  const set = (patch: Partial<Draft>) => {
+    setD((x) => ({ ...x, ...patch }));
+    setEdited((e) => ({ at: latest.at, names: [...(e.at === latest.at ? e.names : []), ...Object.keys(patch)] }));
+  };
   const fields = latest.fields ?? {};
   // The same rule core enforces: "***" (a stored secret left empty) keeps it only for the origin it was stored for.
   const movedFrom = (stored: string, now: string) => {
     const [from, to] = [originOf(stored), originOf(now)];
     return monitorId && from && from !== to ? { from, to: to ?? "no URL" } : null;
   };
-  const f = (name: string) => fields[name];
+  const f = (name: string) => (edited.at === latest.at && edited.names.includes(name) ? undefined : fields[name]);
+  // Every field the refusal named has been changed since: its summary no longer applies.
+  const named = Object.keys(fields);
+  const stale = named.length > 0 && named.every((n) => f(n) === undefined);
   const resultRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (tested.at) resultRef.current?.scrollIntoView({ block: "nearest" });
@@ -410,6 +425,7 @@ export function MonitorForm({
   );
 
   const http = d.kind === "http";
+  const dependencies = monitors.filter((o) => o.id !== monitorId);
   const freqOptions = frequencies.includes(d.frequency) || !d.frequency ? frequencies : [d.frequency, ...frequencies];
   const regionOptions = locations;
   const toggleRegion = (r: string, on: boolean) =>
@@ -427,6 +443,7 @@ export function MonitorForm({
     <form action={save} onSubmit={submit} className="grid gap-5" noValidate>
       <input type="hidden" name="workspaceId" value={workspaceId} />
       {monitorId ? <input type="hidden" name="id" value={monitorId} /> : null}
+      {d.remindPerChannel ? <input type="hidden" name="remindPerChannel" value="1" /> : null}
 
       <Section title="What to check">
         <fieldset className="grid gap-1.5">
@@ -619,7 +636,10 @@ export function MonitorForm({
         </label>
       </Section>
 
-      <Section title="Alerts" description="Channels notified when the monitor goes down or recovers.">
+      <Section
+        title="Alerts"
+        description="Channels notified when the monitor goes down or recovers, reminders, escalation and dependencies."
+      >
         {channels.length === 0 ? (
           <p className="text-sm text-zinc-500">
             No notification channels yet.{" "}
@@ -652,6 +672,73 @@ export function MonitorForm({
           </div>
         )}
         <RowError id="channels-error" error={f("channels") ? `Channels ${f("channels")}` : undefined} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          {text("remindEvery", "Remind every", {
+            hint: d.remindPerChannel
+              ? "Reminders per channel are set (YAML or API); empty keeps them, a value here replaces them."
+              : "While down and not acknowledged, e.g. 30m or 2h (at least 5m). Empty: no reminders.",
+            placeholder: "e.g. 30m",
+            mono: true,
+          })}
+          <Field label="Escalation policy" name="escalationPolicy" error={f("escalationPolicy")}>
+            <Select
+              id="escalationPolicy"
+              name="escalationPolicy"
+              value={d.escalationPolicy}
+              onChange={(e) => set({ escalationPolicy: e.target.value })}
+              invalid={!!f("escalationPolicy")}
+              aria-describedby={f("escalationPolicy") ? "escalationPolicy-error" : "escalationPolicy-hint"}
+            >
+              <option value="">None: only the channels above</option>
+              {(policies.includes(d.escalationPolicy) || !d.escalationPolicy ? policies : [d.escalationPolicy, ...policies]).map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </Select>
+            {f("escalationPolicy") ? null : (
+              <p id="escalationPolicy-hint" className="text-xs text-zinc-500">
+                Who else hears while nobody acknowledges.{" "}
+                <Link className="underline" href={`/w/${workspaceId}/escalation`}>
+                  Escalation policies
+                </Link>
+              </p>
+            )}
+          </Field>
+        </div>
+        <fieldset className="grid min-w-0 gap-2" aria-describedby="dependsOn-hint">
+          <legend className="mb-1.5 text-sm font-medium text-zinc-800">Depends on</legend>
+          <p id="dependsOn-hint" className="-mt-1 text-xs text-zinc-500">
+            While one of these is down, this monitor's alerts are held and logged as suppressed.
+          </p>
+          {dependencies.length === 0 ? (
+            <p className="text-sm text-zinc-500">No other monitors in this workspace yet.</p>
+          ) : (
+            <div className="flex max-h-48 flex-wrap gap-2 overflow-y-auto">
+              {dependencies.map((o) => (
+                <label
+                  key={o.value}
+                  className={cx(
+                    "flex cursor-pointer items-center gap-2 rounded-full border px-3 py-1 text-sm has-checked:border-zinc-900 has-checked:bg-zinc-50 has-focus-visible:ring-2 has-focus-visible:ring-zinc-400",
+                    f("dependsOn") ? "border-red-300" : "border-zinc-200",
+                  )}
+                >
+                  <input
+                    type="checkbox"
+                    name="dependsOn"
+                    value={o.value}
+                    checked={d.dependsOn.includes(o.value)}
+                    onChange={(e) =>
+                      set({ dependsOn: e.target.checked ? [...d.dependsOn, o.value] : d.dependsOn.filter((x) => x !== o.value) })
+                    }
+                  />
+                  {o.label}
+                </label>
+              ))}
+            </div>
+          )}
+          <RowError id="dependsOn-error" error={f("dependsOn") ? `Depends on ${f("dependsOn")}` : undefined} />
+        </fieldset>
       </Section>
 
       <Section title="OpenTelemetry" description="Optional: each check's metrics are also sent to your OTLP/HTTP collector.">
@@ -670,7 +757,7 @@ export function MonitorForm({
 
       <div ref={resultRef}>{tested.test && tested.at === latest.at ? <TestResult test={tested.test} /> : null}</div>
 
-      {latest.error ? (
+      {latest.error && !stale ? (
         <Notice tone="red">
           <span role="alert">{latest.error}</span>
           <LiftHint info={latest.info} />

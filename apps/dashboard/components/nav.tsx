@@ -10,6 +10,7 @@ import {
   PanelsTopLeft,
   Settings,
   ShieldCheck,
+  Siren,
   Users,
 } from "lucide-react";
 import Link from "next/link";
@@ -20,6 +21,7 @@ const ITEMS: { href: string; label: string; icon: LucideIcon }[] = [
   { href: "", label: "Overview", icon: Gauge },
   { href: "/monitors", label: "Monitors", icon: Activity },
   { href: "/notifications", label: "Notifications", icon: Bell },
+  { href: "/escalation", label: "Escalation", icon: Siren },
   { href: "/status-pages", label: "Status pages", icon: PanelsTopLeft },
   { href: "/locations", label: "Private locations", icon: MapPin },
   { href: "/api-keys", label: "API keys", icon: KeyRound },

@@ -25,3 +25,10 @@ export function duration(ms: number): string {
   if (h < 24) return min % 60 ? `${h} h ${min % 60} min` : `${h} h`;
   return h % 24 ? `${Math.floor(h / 24)} d ${h % 24} h` : `${Math.floor(h / 24)} d`;
 }
+
+/** Who did something, for people: a member by email, an alert's link by its channel; anything else as recorded. */
+export function actorLabel(actor: string, emails: ReadonlyMap<string, string>): string {
+  if (actor.startsWith("user:")) return emails.get(actor.slice(5)) ?? actor;
+  if (actor.startsWith("link:")) return `the link in the “${actor.slice(5)}” alert`;
+  return actor;
+}

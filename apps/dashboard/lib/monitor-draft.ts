@@ -109,6 +109,14 @@ export interface Draft {
   otelEndpoint: string;
   otelHeaders: HeaderRow[];
   channels: string[];
+  /** As typed ("30m", "2h"); empty: no reminders. */
+  remindEvery: string;
+  /** Reminders per channel are stored (set through YAML or the API): an empty remindEvery keeps them. */
+  remindPerChannel: boolean;
+  /** An escalation policy's name; empty: none. */
+  escalationPolicy: string;
+  /** Monitors depended on: a key, or `#<id>` for one without a key. */
+  dependsOn: string[];
   active: boolean;
 }
 
@@ -151,6 +159,10 @@ export function emptyDraft(frequency: string, regions: string[]): Draft {
     otelEndpoint: "",
     otelHeaders: [],
     channels: [],
+    remindEvery: "",
+    remindPerChannel: false,
+    escalationPolicy: "",
+    dependsOn: [],
     active: true,
   };
 }
@@ -187,6 +199,13 @@ export function durationText(ms: number | null | undefined): string {
   return `${ms}ms`;
 }
 
+/** A reminder interval as people type it: 7200000 → "2h", 1800000 → "30m". */
+const intervalText = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : durationText(ms));
+
+/** A dependency as the form's checkbox value: its key, or `#<id>` for a monitor without one. */
+export const dependencyValue = (ref: string | number) => (typeof ref === "number" ? `#${ref}` : ref);
+const dependencyRef = (v: string): string | number => (/^#\d{1,15}$/.test(v) ? Number(v.slice(1)) : v);
+
 const headerRows = (h: Record<string, string>, marked: readonly string[]): HeaderRow[] =>
   Object.entries(h).map(([name, value]) => {
     const stored = value === REDACTED;
@@ -214,6 +233,10 @@ export function draftOf(m: Monitor): Draft {
     otelEndpoint: m.openTelemetry?.endpoint ?? "",
     otelHeaders: headerRows(m.openTelemetry?.headers ?? {}, []),
     channels: m.channels,
+    remindEvery: typeof m.remindEvery === "number" ? intervalText(m.remindEvery) : "",
+    remindPerChannel: typeof m.remindEvery === "object" && m.remindEvery !== null,
+    escalationPolicy: m.escalationPolicy ?? "",
+    dependsOn: (m.dependsOn ?? []).map(dependencyValue),
     active: m.active,
   };
   if (isGenericKind(m.kind)) {
@@ -316,6 +339,10 @@ export function draftFromForm(form: FormData): Draft {
     otelEndpoint: str(form, "otelEndpoint"),
     otelHeaders: headerRowsOf(form, "otelHeader"),
     channels: form.getAll("channels").filter((v): v is string => typeof v === "string"),
+    remindEvery: str(form, "remindEvery"),
+    remindPerChannel: str(form, "remindPerChannel") === "1",
+    escalationPolicy: str(form, "escalationPolicy"),
+    dependsOn: form.getAll("dependsOn").filter((v): v is string => typeof v === "string"),
     active: str(form, "active") === "on",
   };
 }
@@ -386,6 +413,10 @@ export function inputOf(d: Draft): MonitorInputRaw {
     degradedAfter: duration(d.degradedAfter),
     active: d.active,
     channels: d.channels,
+    // Empty clears the reminders, unless per-channel ones are stored: the form cannot show those, so it keeps them.
+    remindEvery: d.remindEvery.trim() || (d.remindPerChannel ? undefined : null),
+    escalationPolicy: d.escalationPolicy || null,
+    dependsOn: d.dependsOn.map(dependencyRef),
     openTelemetry: d.otelEndpoint.trim() ? { endpoint: d.otelEndpoint.trim(), headers: headerMap(d.otelHeaders) } : undefined,
   };
   if (isGenericKind(d.kind)) {

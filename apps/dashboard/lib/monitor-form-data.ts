@@ -1,15 +1,21 @@
 import { FREQUENCIES } from "@vigil/api-contract";
-import { limitsOf, listChannels, listPrivateLocations, type Workspace } from "@vigil/core";
+import { limitsOf, listChannels, listEscalationPolicies, listMonitors, listPrivateLocations, type Workspace } from "@vigil/core";
 import type { LocationOption } from "../components/monitor-form";
 import { getDb } from "./db";
 import { getEnv } from "./env";
 import { liftInfo } from "./limit-help";
+import { dependencyValue } from "./monitor-draft";
 import { regionLabel } from "./regions";
 
-/** What the monitor form offers: the frequencies and locations the workspace may use, its channels. */
+/** What the monitor form offers: the frequencies and locations the workspace may use, its channels, policies and monitors. */
 export async function monitorFormData(ws: Workspace, keepRegions: readonly string[] = []) {
   const { limits } = limitsOf(ws);
-  const [locations, channels] = await Promise.all([listPrivateLocations(getDb(), ws.id), listChannels(getDb(), ws.id)]);
+  const [locations, channels, policies, monitors] = await Promise.all([
+    listPrivateLocations(getDb(), ws.id),
+    listChannels(getDb(), ws.id),
+    listEscalationPolicies(getDb(), ws.id),
+    listMonitors(getDb(), ws.id),
+  ]);
   const byRegion = new Map<string, LocationOption>();
   for (const l of locations) {
     const o = byRegion.get(l.region) ?? { region: l.region, label: regionLabel(l.region), locations: [] };
@@ -23,6 +29,8 @@ export async function monitorFormData(ws: Workspace, keepRegions: readonly strin
     multiRegion: limits["multi-region"],
     locations: [...byRegion.values()],
     channels: channels.map((c) => ({ name: c.name, kind: c.kind, enabled: c.enabled })),
+    policies: policies.map((p) => p.name),
+    monitors: monitors.map((x) => ({ id: x.id, value: dependencyValue(x.key ?? x.id), label: x.name || x.key || `#${x.id}` })),
     canTest: !!getEnv().REDIS_URL,
     locationsRefused: locations.length === 0 && !limits["private-locations"] ? await liftInfo(ws, "private-locations") : undefined,
   };

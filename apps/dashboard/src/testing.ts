@@ -1,13 +1,14 @@
 // Real processes for the dashboard's browser tests: one `next build` per source tree, `next start`
 // on a free port, a loopback email API that keeps what the dashboard sends, and Chromium.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startTestDatabase } from "@vigil/db-schema/testing";
 import { freePort, Proc, startMailApi, untilHealthy } from "@vigil/testing";
 import { launchChromium, screenshot } from "@vigil/testing/browser";
 import { buildNextApp, type NextApp, spawnNextApp, startNextApp } from "@vigil/testing/next";
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 
 export { freePort, type Mail, Proc, startMailApi, until } from "@vigil/testing";
 export { launchChromium } from "@vigil/testing/browser";
@@ -96,4 +97,38 @@ export async function signInByMail(
   const link = await mail.linkFor(email, /sign in to Vigil/i, before);
   await page.goto(link);
   return link;
+}
+
+/** The dashboard's server actions from its build manifest: name, id and a page that serves it. */
+export function serverActions(): { name: string; id: string; page: string }[] {
+  const manifest = JSON.parse(readFileSync(join(APP, ".next/server/server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, { exportedName: string; workers: Record<string, unknown> }>;
+  };
+  return Object.entries(manifest.node).map(([id, a]) => ({ name: a.exportedName, id, page: Object.keys(a.workers)[0]! }));
+}
+
+/** Posts a server action the way React's client does (`[prevState, formData]`), with the context's cookies. */
+export async function callAction(
+  base: string,
+  ctx: BrowserContext,
+  action: { id: string; page: string },
+  path: string,
+  fields: Record<string, string>,
+) {
+  const body = new FormData();
+  // React's client prefixes the form's fields with the reference's part id ("_1_" from a form, "1_" from code).
+  for (const [k, v] of Object.entries(fields)) {
+    body.append(`1_${k}`, v);
+    body.append(`_1_${k}`, v);
+  }
+  // The root goes last: the server resolves the form reference as soon as it reads it.
+  body.append("0", JSON.stringify([{}, "$K1"]));
+  const cookie = (await ctx.cookies(base)).map((c) => `${c.name}=${c.value}`).join("; ");
+  const res = await fetch(base + path, {
+    method: "POST",
+    headers: { "next-action": action.id, accept: "text/x-component", cookie, origin: base },
+    body,
+    redirect: "manual",
+  });
+  return { status: res.status, text: await res.text() };
 }

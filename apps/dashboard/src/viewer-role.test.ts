@@ -1,8 +1,6 @@
 // A viewer in the real dashboard (next start, sqld, Chromium): reads every page of the workspace, sees no
 // controls to change it, and every server action of the dashboard, posted directly, is refused on the server.
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import {
   acceptInvitation,
   createApiKey,
@@ -20,7 +18,17 @@ import { user } from "@vigil/db-schema";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP, buildDashboard, type Dashboard, launchChromium, shot, signInByMail, startDashboard, startMailApi } from "./testing";
+import {
+  buildDashboard,
+  type Dashboard,
+  launchChromium,
+  callAction as postAction,
+  serverActions,
+  shot,
+  signInByMail,
+  startDashboard,
+  startMailApi,
+} from "./testing";
 
 let db: TestDatabase;
 let mail: Awaited<ReturnType<typeof startMailApi>>;
@@ -59,6 +67,9 @@ async function signedIn(email: string): Promise<{ ctx: BrowserContext; page: Pag
   return { ctx, page };
 }
 
+const callAction = (ctx: BrowserContext, action: { id: string; page: string }, path: string, fields: Record<string, string>) =>
+  postAction(dash.url, ctx, action, path, fields);
+
 /** Every table a change could touch, as text: equal before and after means nothing was written. */
 async function snapshot(): Promise<string> {
   const tables = [
@@ -79,6 +90,9 @@ async function snapshot(): Promise<string> {
     "page_subscriber",
     "audit_log",
     "user_totp",
+    "escalation_policy",
+    "alert_ack",
+    "monitor_dependency",
   ];
   const out: string[] = [];
   for (const t of tables) {
@@ -86,34 +100,6 @@ async function snapshot(): Promise<string> {
     out.push(`${t}: ${JSON.stringify(rows)}`);
   }
   return out.join("\n");
-}
-
-/** The dashboard's server actions from its build manifest: name, id and a page that serves it. */
-function serverActions(): { name: string; id: string; page: string }[] {
-  const manifest = JSON.parse(readFileSync(join(APP, ".next/server/server-reference-manifest.json"), "utf8")) as {
-    node: Record<string, { exportedName: string; workers: Record<string, unknown> }>;
-  };
-  return Object.entries(manifest.node).map(([id, a]) => ({ name: a.exportedName, id, page: Object.keys(a.workers)[0]! }));
-}
-
-/** Posts a server action the way React's client does (`[prevState, formData]`), with the viewer's cookies. */
-async function callAction(ctx: BrowserContext, action: { id: string; page: string }, path: string, fields: Record<string, string>) {
-  const body = new FormData();
-  // React's client prefixes the form's fields with the reference's part id ("_1_" from a form, "1_" from code).
-  for (const [k, v] of Object.entries(fields)) {
-    body.append(`1_${k}`, v);
-    body.append(`_1_${k}`, v);
-  }
-  // The root goes last: the server resolves the form reference as soon as it reads it.
-  body.append("0", JSON.stringify([{}, "$K1"]));
-  const cookie = (await ctx.cookies(dash.url)).map((c) => `${c.name}=${c.value}`).join("; ");
-  const res = await fetch(dash.url + path, {
-    method: "POST",
-    headers: { "next-action": action.id, accept: "text/x-component", cookie, origin: dash.url },
-    body,
-    redirect: "manual",
-  });
-  return { status: res.status, text: await res.text() };
 }
 
 /** Sign-in, invitations and the account's own second factor act for the person, not on a workspace. */

@@ -1,23 +1,26 @@
 import { monitorTarget } from "@vigil/api-contract";
 import {
+  acknowledgementsOf,
   certificateNotAfter,
   getMonitor,
+  listMembers,
   monitorEvents,
   monitorIncidents,
   monitorLocationStates,
   NotFoundError,
   recentResults,
 } from "@vigil/core";
-import { ArrowLeft, BellOff, ChartLine, CloudOff, Download, ListX, Pencil, ShieldCheck } from "lucide-react";
+import { ArrowLeft, BellOff, BellRing, ChartLine, CheckCheck, CloudOff, Download, ListX, Pencil, ShieldCheck } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { AckButton } from "../../../../../components/ack-button";
 import { CertDays } from "../../../../../components/cert-days";
 import { MonitorActions } from "../../../../../components/monitor-actions";
 import { AutoRefresh, LatencyChart } from "../../../../../components/monitor-charts";
 import { HEALTH_HINT, HealthBadge } from "../../../../../components/monitor-health";
 import { Badge, buttonClass, Card, CardHeader, cx, Empty, Table, td } from "../../../../../components/ui";
 import { getDb } from "../../../../../lib/db";
-import { ago, dateTime, duration } from "../../../../../lib/format";
+import { actorLabel, ago, dateTime, duration } from "../../../../../lib/format";
 import { colorOf, latencyChart, RANGES, rangeOf } from "../../../../../lib/monitor-series";
 import { regionLabel } from "../../../../../lib/regions";
 import { memberOf } from "../../../../../lib/session";
@@ -53,13 +56,22 @@ export default async function MonitorDetail({
   const before = beforeRaw && /^\d{1,15}$/.test(beforeRaw) ? Number(beforeRaw) : undefined;
   const now = Date.now();
   const locations = await monitorLocationStates(db, ws, mon);
-  const [chart, results, events, incidents, certNotAfter] = await Promise.all([
+  const [chart, results, events, incidents, certNotAfter, acks, members] = await Promise.all([
     latencyChart(ws, mon.id, locations, range, now),
     recentResults(db, ws, mon.id, { before, limit: 20 }),
     monitorEvents(db, ws, mon.id, 20),
     monitorIncidents(db, ws, mon.id, 10, now),
     certificateNotAfter(db, ws, mon.id),
+    acknowledgementsOf(db, ws, mon.id, 20),
+    listMembers(db, ws),
   ]);
+  const emails = new Map(members.map((p) => [p.userId, p.email ?? p.userId]));
+  const ackOfEvent = new Map(acks.map((a) => [a.eventId, a]));
+  const ackOfIncident = new Map(acks.flatMap((a) => (a.incidentId === null ? [] : [[a.incidentId, a] as const])));
+  const ackText = (a: (typeof acks)[number]) => `${actorLabel(a.actor, emails)} via ${a.via}, ${ago(a.createdAt, now)}`;
+  // The open alert: the newest event, while the monitor is still down or degraded.
+  const open = events[0] && events[0].status !== "recovered" && mon.status !== "active" ? events[0] : null;
+  const openAck = open ? ackOfEvent.get(open.id) : undefined;
   const base = `/w/${ws}/monitors/${mon.id}`;
   const link = (change: Record<string, string | undefined>) => {
     const p = new URLSearchParams();
@@ -103,6 +115,21 @@ export default async function MonitorDetail({
           <p className="mt-1 text-sm text-zinc-500">
             {mon.kind.toUpperCase()} · every {mon.frequency} · {mon.regions.map(regionLabel).join(", ")} · {HEALTH_HINT[mon.health]}
           </p>
+          {mon.remindEvery || mon.escalationPolicy || (mon.dependsOn ?? []).length > 0 ? (
+            <p className="mt-1 text-sm text-zinc-500" data-testid="alert-settings">
+              {[
+                typeof mon.remindEvery === "number"
+                  ? `reminds every ${duration(mon.remindEvery)}`
+                  : mon.remindEvery
+                    ? "reminds per channel"
+                    : null,
+                mon.escalationPolicy ? `escalation: ${mon.escalationPolicy}` : null,
+                (mon.dependsOn ?? []).length > 0 ? `depends on ${(mon.dependsOn ?? []).join(", ")}` : null,
+              ]
+                .filter(Boolean)
+                .join(" · ")}
+            </p>
+          ) : null}
           {mon.tags.length > 0 ? (
             <p className="mt-2 flex flex-wrap gap-1">
               {mon.tags.map((t) => (
@@ -134,6 +161,37 @@ export default async function MonitorDetail({
           )}
         </div>
       </div>
+
+      {open ? (
+        <div
+          data-testid="alert-ack"
+          className={cx(
+            "mb-6 flex flex-wrap items-center justify-between gap-3 rounded-xl border px-5 py-4",
+            openAck ? "border-emerald-200 bg-emerald-50" : "border-red-200 bg-red-50",
+          )}
+        >
+          <div className="flex items-start gap-3">
+            {openAck ? (
+              <CheckCheck className="mt-0.5 size-5 text-emerald-700" aria-hidden />
+            ) : (
+              <BellRing className="mt-0.5 size-5 text-red-700" aria-hidden />
+            )}
+            <div className="text-sm">
+              <p className={cx("font-medium", openAck ? "text-emerald-900" : "text-red-900")}>
+                {openAck
+                  ? "Acknowledged"
+                  : `${open.status === "error" ? "Down" : "Degraded"} since ${dateTime(open.cronTimestamp)}, not acknowledged`}
+              </p>
+              <p className={openAck ? "text-emerald-800" : "text-red-800"}>
+                {openAck
+                  ? `By ${ackText(openAck)}. Reminders and escalation have stopped; the recovery is still announced.`
+                  : "Reminders and escalation continue until someone acknowledges."}
+              </p>
+            </div>
+          </div>
+          {openAck || m.role === "viewer" ? null : <AckButton workspaceId={ws} monitorId={mon.id} />}
+        </div>
+      ) : null}
 
       <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Stat label={`Uptime ${RANGES[range].label}`} value={chart ? pct(chart.uptime) : "unavailable"} />
@@ -209,6 +267,13 @@ export default async function MonitorDetail({
                   <td className={td}>
                     {i.resolvedAt ? <Badge tone="green">resolved {ago(i.resolvedAt, now)}</Badge> : <Badge tone="red">ongoing</Badge>}
                     {i.cause ? <span className="mt-1 block text-xs text-zinc-500">{i.cause}</span> : null}
+                    {ackOfIncident.has(i.id) ? (
+                      <span className="mt-1 block text-xs text-emerald-700" data-testid="incident-ack">
+                        Acknowledged by {ackText(ackOfIncident.get(i.id)!)}
+                      </span>
+                    ) : i.resolvedAt ? null : (
+                      <span className="mt-1 block text-xs text-red-700">not acknowledged</span>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -229,6 +294,9 @@ export default async function MonitorDetail({
                     <span className="ml-auto text-xs text-zinc-500">{dateTime(e.cronTimestamp)}</span>
                   </div>
                   {e.errorMessage ? <p className="mt-1 text-xs text-red-700">{e.errorMessage}</p> : null}
+                  {ackOfEvent.has(e.id) ? (
+                    <p className="mt-1 text-xs text-emerald-700">Acknowledged by {ackText(ackOfEvent.get(e.id)!)}</p>
+                  ) : null}
                   <ul className="mt-1.5 grid gap-1 text-xs text-zinc-600">
                     {e.suppressed ? <li>Alerts held back by a maintenance window.</li> : null}
                     {e.deliveries.length === 0 && !e.suppressed ? <li>No channel alerted (none attached or enabled).</li> : null}
@@ -237,10 +305,11 @@ export default async function MonitorDetail({
                         <Badge tone={outcomeTone[d.outcome]}>{d.outcome}</Badge>
                         <span className="font-medium">{d.channel}</span>
                         <span>
-                          attempt {d.attempt}
-                          {d.responseCode ? ` · HTTP ${d.responseCode}` : ""} · {ago(d.at, now)}
+                          {d.outcome === "suppressed" ? "" : `attempt ${d.attempt} · `}
+                          {d.responseCode ? `HTTP ${d.responseCode} · ` : ""}
+                          {ago(d.at, now)}
                         </span>
-                        {d.error ? <span className="text-red-700">{d.error}</span> : null}
+                        {d.error ? <span className={d.outcome === "suppressed" ? "text-zinc-600" : "text-red-700"}>{d.error}</span> : null}
                       </li>
                     ))}
                   </ul>
