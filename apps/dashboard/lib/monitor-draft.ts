@@ -110,6 +110,12 @@ export interface Draft {
   otelHeaders: HeaderRow[];
   channels: string[];
   active: boolean;
+  /** heartbeat: a fixed period, or a cron schedule in a time zone. */
+  hbMode: "period" | "cron";
+  period: string;
+  cron: string;
+  timezone: string;
+  grace: string;
 }
 
 export const emptyHeader = (): HeaderRow => ({ name: "", value: "", secret: false, stored: false });
@@ -152,6 +158,11 @@ export function emptyDraft(frequency: string, regions: string[]): Draft {
     otelHeaders: [],
     channels: [],
     active: true,
+    hbMode: "period",
+    period: "5m",
+    cron: "",
+    timezone: "UTC",
+    grace: "1m",
   };
 }
 
@@ -228,8 +239,19 @@ export function draftOf(m: Monitor): Draft {
     };
   }
   if (m.kind === "tcp") return { ...common, kind: "tcp", host: m.request.host, port: String(m.request.port), assertions: [] };
-  // The form has no heartbeat fields yet: heartbeats are edited through the API, the CLI or YAML.
-  if (m.kind === "heartbeat") throw new Error("heartbeat monitors are edited through the API, the CLI or YAML (docs/heartbeats.md)");
+  if (m.kind === "heartbeat") {
+    const r = m.request;
+    return {
+      ...common,
+      kind: "heartbeat",
+      assertions: [],
+      hbMode: r.cron !== undefined ? "cron" : "period",
+      period: durationText(r.period ?? 300_000),
+      cron: r.cron ?? "",
+      timezone: r.timezone ?? "UTC",
+      grace: durationText(r.grace),
+    };
+  }
   if (m.kind !== "http") return common;
   return {
     ...common,
@@ -317,6 +339,11 @@ export function draftFromForm(form: FormData): Draft {
     otelHeaders: headerRowsOf(form, "otelHeader"),
     channels: form.getAll("channels").filter((v): v is string => typeof v === "string"),
     active: str(form, "active") === "on",
+    hbMode: str(form, "hbMode") === "cron" ? "cron" : "period",
+    period: str(form, "period"),
+    cron: str(form, "cron"),
+    timezone: str(form, "timezone"),
+    grace: str(form, "grace"),
   };
 }
 
@@ -396,6 +423,13 @@ export function inputOf(d: Draft): MonitorInputRaw {
       request: requestOf(kind, d.fields, d.fieldsStored),
       ...(d.assertionsText.trim() !== "" && { assertions: assertionsOf(d.assertionsText) }),
     } as MonitorInputRaw;
+  }
+  if (d.kind === "heartbeat") {
+    // No frequency, regions, retries or timeouts: the job's pings are the check.
+    const { frequency: _f, regions: _r, retry: _t, timeout: _o, degradedAfter: _d, ...rest } = common;
+    const schedule =
+      d.hbMode === "cron" ? { cron: d.cron.trim() || undefined, timezone: d.timezone.trim() || undefined } : { period: duration(d.period) };
+    return { ...rest, kind: "heartbeat", request: { ...schedule, grace: duration(d.grace) } } as MonitorInputRaw;
   }
   if (d.kind === "tcp") {
     return { ...common, kind: "tcp", request: { host: d.host.trim(), port: num(d.port) as number } };
