@@ -159,6 +159,6 @@ export default async function heartbeatsBench(): Promise<BenchReport> {
     };
   } finally {
     server.kill("SIGKILL");
-    await database.stop();
+    await database.close();
   }
 }

@@ -142,8 +142,9 @@ describe("heartbeat monitors", () => {
     await stack.server.start();
     await sleep(15_000);
     const codes = await running.stop();
-    // curl's retries carried every run through the outage.
-    expect(codes.filter((c) => c !== 0)).toEqual([]);
+    // curl's retries carried the runs through the outage; only one in flight at the kill may be cut (curl exit 52/56).
+    expect(codes.filter((c) => c !== 0 && c !== 52 && c !== 56)).toEqual([]);
+    expect(codes.filter((c) => c !== 0).length).toBeLessThanOrEqual(1);
     expect(alerts(hb.id)).toEqual([]);
     const details = await stack.api("GET", `/v1/heartbeats/${hb.id}`);
     expect(details.body.state).not.toBe("down");

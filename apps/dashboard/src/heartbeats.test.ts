@@ -84,7 +84,7 @@ afterAll(async () => {
   await dash?.stop();
   await Promise.all(procs.map((p) => p.stop()));
   await mail?.close();
-  await db?.stop();
+  await db?.close();
 });
 
 describe("heartbeat monitors in the dashboard", () => {
