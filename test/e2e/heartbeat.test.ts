@@ -145,7 +145,7 @@ describe("heartbeat monitors", () => {
     // curl's retries carried the runs through the outage; only one in flight at the kill may be cut (curl exit 52/56).
     expect(codes.filter((c) => c !== 0 && c !== 52 && c !== 56)).toEqual([]);
     expect(codes.filter((c) => c !== 0).length).toBeLessThanOrEqual(1);
-    expect(alerts(hb.id)).toEqual([]);
+    expect(alerts(hb.id), JSON.stringify(errorOf(hb.id)?.body)).toEqual([]);
     const details = await stack.api("GET", `/v1/heartbeats/${hb.id}`);
     expect(details.body.state).not.toBe("down");
   });

@@ -96,13 +96,13 @@ describe("heartbeat monitors in the dashboard", () => {
     expect(await page.getByText("Schedule and locations").count()).toBe(0);
     await page.getByLabel("Name", { exact: true }).fill("Nightly backup");
     await page.getByText("On a cron schedule").click();
-    await page.getByLabel("Cron").fill("30 2 * *");
-    await page.getByLabel("Time zone").fill("Europe/Berlin");
-    await page.getByLabel("Grace").fill("15m");
+    await page.getByLabel("Cron", { exact: true }).fill("30 2 * *");
+    await page.getByLabel("Time zone", { exact: true }).fill("Europe/Berlin");
+    await page.getByLabel("Grace", { exact: true }).fill("15m");
     await page.getByRole("button", { name: "Create monitor" }).click();
     await visible(page.locator("#cron-error", { hasText: "Cron is not a valid cron expression: must have 5 fields" }));
     await shot(page, "heartbeat-form-errors");
-    await page.getByLabel("Cron").fill("30 2 * * *");
+    await page.getByLabel("Cron", { exact: true }).fill("30 2 * * *");
     await page.getByRole("button", { name: "Create monitor" }).click();
     await page.waitForURL(/\/monitors\?saved=\d+/);
     const made = (await listMonitors(db.db, ws)).find((m) => m.name === "Nightly backup")!;
@@ -110,10 +110,10 @@ describe("heartbeat monitors in the dashboard", () => {
 
     // Edited to a period: the form comes back with the cron, and the period replaces it.
     await page.goto(`${dash.url}/w/${ws}/monitors/${made.id}/edit`);
-    expect(await page.getByLabel("Cron").inputValue()).toBe("30 2 * * *");
+    expect(await page.getByLabel("Cron", { exact: true }).inputValue()).toBe("30 2 * * *");
     await page.getByText("Every period").click();
-    await page.getByLabel("Period").fill("2s");
-    await page.getByLabel("Grace").fill("1s");
+    await page.getByLabel("Period", { exact: true }).fill("2s");
+    await page.getByLabel("Grace", { exact: true }).fill("1s");
     await shot(page, "heartbeat-form");
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.waitForURL(/\/monitors\?saved=\d+/);
