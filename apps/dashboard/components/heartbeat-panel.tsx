@@ -33,11 +33,12 @@ export function HeartbeatGlance({ health, state }: { health: string; state: "lat
 
 const pingLabel = (p: PingLogEntry) => (p.kind === "fail" && p.exitCode !== null ? `exit ${p.exitCode}` : p.kind);
 
-/** Pings on a time axis from the oldest shown to the deadline (or now): gaps and failures stand out. */
+/** Pings on a time axis from the oldest shown to now; a passed deadline is marked, gaps and failures stand out. */
 function Timeline({ pings, now, deadlineAt }: { pings: PingLogEntry[]; now: number; deadlineAt: number | null }) {
-  const end = Math.max(now, deadlineAt ?? 0);
   const start = Math.min(...pings.map((p) => p.at), now - 60_000);
+  const end = now + (now - start) * 0.02;
   const x = (t: number) => `${(((t - start) / (end - start || 1)) * 100).toFixed(2)}%`;
+  const passed = deadlineAt !== null && deadlineAt <= now && deadlineAt > start;
   return (
     <div className="px-5 py-4">
       <div className="relative h-10 rounded-md bg-zinc-50 ring-1 ring-zinc-200" role="img" aria-label={`${pings.length} pings over time`}>
@@ -49,8 +50,7 @@ function Timeline({ pings, now, deadlineAt }: { pings: PingLogEntry[]; now: numb
             style={{ left: x(p.at) }}
           />
         ))}
-        <span className="absolute top-0 bottom-0 w-px bg-zinc-900" style={{ left: x(now) }} title="now" />
-        {deadlineAt !== null && deadlineAt > start ? (
+        {passed ? (
           <span
             className="absolute top-0 bottom-0 w-px border-l border-dashed border-red-500"
             style={{ left: x(deadlineAt) }}
@@ -58,18 +58,20 @@ function Timeline({ pings, now, deadlineAt }: { pings: PingLogEntry[]; now: numb
           />
         ) : null}
       </div>
-      <div className="mt-1.5 flex justify-between text-xs text-zinc-500">
+      <div className="mt-1.5 flex justify-between gap-4 text-xs text-zinc-500">
         <span>{dateTime(start)}</span>
-        <span className="flex gap-3">
+        <span className="flex flex-wrap gap-3">
           <Legend className={TICK.success} label="success" />
           <Legend className={TICK.start} label="start" />
           <Legend className={TICK.fail} label="failure" />
-          <span className="inline-flex items-center gap-1">
-            <span className="h-3 w-px border-l border-dashed border-red-500" />
-            deadline
-          </span>
+          {passed ? (
+            <span className="inline-flex items-center gap-1">
+              <span className="h-3 w-px border-l border-dashed border-red-500" />
+              missed deadline
+            </span>
+          ) : null}
         </span>
-        <span>{deadlineAt !== null && deadlineAt > now ? dateTime(deadlineAt) : "now"}</span>
+        <span>now</span>
       </div>
     </div>
   );
@@ -183,7 +185,7 @@ export function HeartbeatPanel({
       </Card>
 
       <Card className="mb-6">
-        <CardHeader title="Timeline" description="The newest pings, with now and the deadline." />
+        <CardHeader title="Timeline" description="The newest pings, up to now." />
         {hb.pings.length === 0 ? (
           <Empty icon={<Inbox className="size-5" aria-hidden />} title="No pings yet">
             The deadline starts with the first ping.
@@ -207,7 +209,9 @@ export function HeartbeatPanel({
                 <td className={td}>
                   <Badge tone={PING_TONE[p.kind]}>{pingLabel(p)}</Badge>
                 </td>
-                <td className={`${td} tabular-nums`}>{p.durationMs === null ? "—" : duration(p.durationMs)}</td>
+                <td className={`${td} tabular-nums`}>
+                  {p.durationMs === null ? "—" : p.durationMs < 1000 ? `${p.durationMs} ms` : duration(p.durationMs)}
+                </td>
                 <td className={`${td} font-mono text-xs`}>{p.sourceIp ?? "—"}</td>
                 <td className={`${td} max-w-48 truncate text-xs text-zinc-600`} title={p.userAgent ?? undefined}>
                   {p.userAgent ?? "—"}

@@ -190,9 +190,11 @@ export function jsonRpcPreset(d: Draft): Draft {
   };
 }
 
-/** 45000 → "45s", 800 → "800ms", 60000 → "1m". */
+/** 45000 → "45s", 800 → "800ms", 60000 → "1m", 3600000 → "1h". */
 export function durationText(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return "";
+  if (ms >= 86_400_000 && ms % 86_400_000 === 0) return `${ms / 86_400_000}d`;
+  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   if (ms % 60_000 === 0) return `${ms / 60_000}m`;
   if (ms % 1000 === 0) return `${ms / 1000}s`;
   return `${ms}ms`;
@@ -427,8 +429,11 @@ export function inputOf(d: Draft): MonitorInputRaw {
   if (d.kind === "heartbeat") {
     // No frequency, regions, retries or timeouts: the job's pings are the check.
     const { frequency: _f, regions: _r, retry: _t, timeout: _o, degradedAfter: _d, ...rest } = common;
+    // Every schedule key is given (undefined for the other mode): an edit merges `request` into the stored one.
     const schedule =
-      d.hbMode === "cron" ? { cron: d.cron.trim() || undefined, timezone: d.timezone.trim() || undefined } : { period: duration(d.period) };
+      d.hbMode === "cron"
+        ? { period: undefined, cron: d.cron.trim() || undefined, timezone: d.timezone.trim() || undefined }
+        : { period: duration(d.period), cron: undefined, timezone: undefined };
     return { ...rest, kind: "heartbeat", request: { ...schedule, grace: duration(d.grace) } } as MonitorInputRaw;
   }
   if (d.kind === "tcp") {

@@ -109,9 +109,11 @@ export default async function MonitorDetail({
               <HealthBadge health={mon.health} />
             </span>
           </div>
-          <p className="mt-1 truncate font-mono text-sm text-zinc-600" title={target}>
-            {target}
-          </p>
+          {hbMon ? null : (
+            <p className="mt-1 truncate font-mono text-sm text-zinc-600" title={target}>
+              {target}
+            </p>
+          )}
           <CertDays notAfter={certNotAfter} now={now} />
           <p className="mt-1 text-sm text-zinc-500">
             {hbMon
@@ -142,7 +144,13 @@ export default async function MonitorDetail({
             <Download className="size-4" aria-hidden />
             Export YAML
           </a>
-          <MonitorActions workspaceId={ws} monitorId={mon.id} active={mon.active} name={mon.name || mon.key || `#${mon.id}`} />
+          <MonitorActions
+            workspaceId={ws}
+            monitorId={mon.id}
+            active={mon.active}
+            name={mon.name || mon.key || `#${mon.id}`}
+            checkable={!hbMon}
+          />
         </div>
       </div>
 
