@@ -204,9 +204,18 @@ export async function startStack(
   const { key: apiKey } = await createApiKey(db, ws, { name: "e2e" }, "operator");
   const common = { ...dbEnv, REDIS_URL: redis.url, QUEUE_PREFIX: prefix, HOST: "127.0.0.1", LOG_LEVEL: "warn" };
   const serverPort = String(await freePort());
-  const server = new Service("server", "apps/server/src/main.ts", { ...common, PORT: serverPort, PROBE_WAIT_MS: "5000", ...extra.server });
+  // Heartbeat ping URLs (API answers, alerts) name this server.
+  const pingBase = { PING_BASE_URL: `http://127.0.0.1:${serverPort}` };
+  const server = new Service("server", "apps/server/src/main.ts", {
+    ...common,
+    ...pingBase,
+    PORT: serverPort,
+    PROBE_WAIT_MS: "5000",
+    ...extra.server,
+  });
   const workflows = new Service("workflows", "apps/workflows/src/main.ts", {
     ...common,
+    ...pingBase,
     PORT: String(await freePort()),
     NOTIFY_BACKOFF_MS: "500",
     SWEEP_INTERVAL_MS: "2000",

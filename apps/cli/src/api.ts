@@ -63,6 +63,8 @@ export const SlaReport = z.looseObject({
   maintenance: z.array(z.looseObject({ title: z.string(), startsAt: z.number(), endsAt: z.number() })),
   incidents: z.array(z.looseObject({ title: z.string(), startedAt: z.number(), resolvedAt: z.number().nullable() })),
 });
+/** A heartbeat as the CLI needs it: where to ping (other fields pass through for --json). */
+export const HeartbeatInfo = z.looseObject({ monitorId: z.number(), pingUrl: z.string().url(), state: z.string() });
 const StatusPagesBody = z.object({ statusPages: z.array(StatusPageSummary) }).transform((b) => b.statusPages);
 const ComponentsBody = z.object({ components: z.array(PageComponent) }).transform((b) => b.components);
 const StatusReportsBody = z.object({ statusReports: z.array(StatusReport) }).transform((b) => b.statusReports);
@@ -138,6 +140,7 @@ export function createApi({ apiUrl, token, timeoutMs = 60_000, userAgent = "vigi
       call("GET", `/v1/monitors${tags.length ? `?${tags.map((t) => `tag=${encodeURIComponent(t)}`).join("&")}` : ""}`, MonitorListBody),
     deleteMonitor: (id: number) => call("DELETE", `/v1/monitors/${id}`, null),
     trigger: (id: number) => call("POST", `/v1/monitors/${id}/trigger`, RunOutput),
+    heartbeat: (id: number) => call("GET", `/v1/heartbeats/${id}?limit=1`, HeartbeatInfo),
     ack: (target: "monitors" | "incidents", id: number) => call("POST", `/v1/${target}/${id}/ack`, Acknowledgement, { via: "cli" }),
     whoami: () => call("GET", "/v1/whoami", WhoAmI),
     listStatusPages: () => call("GET", "/v1/status-pages", StatusPagesBody),

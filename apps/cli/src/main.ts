@@ -8,6 +8,7 @@ import { registerAdmin } from "./commands/admin";
 import { apply } from "./commands/apply";
 import { create } from "./commands/create";
 import { deleteMonitors } from "./commands/delete";
+import { type PingFlags, ping, runWrapped } from "./commands/heartbeat";
 import { importMonitors } from "./commands/import";
 import { registerIncident } from "./commands/incident";
 import { list } from "./commands/list";
@@ -89,6 +90,22 @@ export async function run(argv: readonly string[], given: Io): Promise<number> {
     .description("run a monitor's check now and print the result")
     .argument("<id>", "monitor id")
     .action(action((ctx, id: string) => trigger(ctx, id)));
+  program
+    .command("ping")
+    .description("report a run to a heartbeat monitor (success unless --start, --fail or --exit)")
+    .argument("<entry>", "the heartbeat's entry key or monitor id")
+    .option("--start", "a run begins (its duration is measured until the next ping)")
+    .option("--fail", "the run failed")
+    .option("--exit <code>", "the run's exit code: 0 is success, 1-255 a failure naming it")
+    .option("--body <text>", "text kept with the ping (first 10 kB), shown in alerts on failure")
+    .action(action((ctx, entry: string, flags: PingFlags) => ping(ctx, entry, flags)));
+  program
+    .command("run")
+    .description("run a command as a heartbeat's job: pings start, then success or its exit code with its output's tail")
+    .usage("<entry> -- <command> [args...]")
+    .argument("<entry>", "the heartbeat's entry key or monitor id")
+    .argument("<command...>", "the command and its arguments, after --")
+    .action(action((ctx, entry: string, command: string[]) => runWrapped(ctx, entry, command)));
   program
     .command("ack")
     .description("acknowledge a monitor's open alert (or an incident's): reminders and escalation stop")

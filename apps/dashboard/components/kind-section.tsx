@@ -18,6 +18,7 @@ export const KIND_LABELS: Partial<Record<CheckKindName, string>> = {
   postgres: "PostgreSQL",
   mysql: "MySQL",
   redis: "Redis",
+  heartbeat: "Heartbeat",
 };
 
 const PLACEHOLDERS: Record<string, string> = {

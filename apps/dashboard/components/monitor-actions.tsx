@@ -14,11 +14,14 @@ export function MonitorActions({
   monitorId,
   active,
   name,
+  checkable = true,
 }: {
   workspaceId: number;
   monitorId: number;
   active: boolean;
   name: string;
+  /** False for a heartbeat: nothing runs it, its job pings. */
+  checkable?: boolean;
 }) {
   const [pauseState, pause, pausing] = useActionState(setMonitorActiveAction, {} as ActionState);
   const [run, trigger, running] = useActionState(triggerMonitorAction, {} as ActionState);
@@ -35,13 +38,15 @@ export function MonitorActions({
             {active ? "Pause" : "Resume"}
           </button>
         </form>
-        <form action={trigger}>
-          {hidden}
-          <button type="submit" className={buttonClass("secondary")} disabled={running || !active}>
-            <Zap className="size-4" aria-hidden />
-            {running ? "Checking…" : "Check now"}
-          </button>
-        </form>
+        {checkable ? (
+          <form action={trigger}>
+            {hidden}
+            <button type="submit" className={buttonClass("secondary")} disabled={running || !active}>
+              <Zap className="size-4" aria-hidden />
+              {running ? "Checking…" : "Check now"}
+            </button>
+          </form>
+        ) : null}
         <ConfirmAction
           action={deleteMonitorAction}
           fields={ids}

@@ -3,7 +3,7 @@ import { isSecretHeader, originOf } from "@vigil/api-contract";
 import { FlaskConical, Plus, Save, Sparkles, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { type FormEvent, type ReactNode, startTransition, useActionState, useEffect, useRef, useState } from "react";
-import { ALL_KINDS, isGenericKind } from "../lib/kind-fields";
+import { ALL_KINDS, isGenericKind, isServerSide } from "../lib/kind-fields";
 import { saveMonitorAction, testMonitorAction } from "../lib/monitor-actions";
 import {
   ASSERTION_KINDS,
@@ -321,6 +321,10 @@ function AssertionBuilder({
 }
 
 type TextKey =
+  | "period"
+  | "cron"
+  | "timezone"
+  | "grace"
   | "name"
   | "key"
   | "description"
@@ -426,6 +430,7 @@ export function MonitorForm({
 
   const http = d.kind === "http";
   const dependencies = monitors.filter((o) => o.id !== monitorId);
+  const serverSide = isServerSide(d.kind);
   const freqOptions = frequencies.includes(d.frequency) || !d.frequency ? frequencies : [d.frequency, ...frequencies];
   const regionOptions = locations;
   const toggleRegion = (r: string, on: boolean) =>
@@ -481,7 +486,54 @@ export function MonitorForm({
         })}
       </Section>
 
-      {isGenericKind(d.kind) ? (
+      {d.kind === "heartbeat" ? (
+        <Section
+          title="Schedule"
+          description="Your job calls its ping URL (shown once the monitor is saved); silence past the grace time is the failure."
+        >
+          <fieldset className="grid gap-1.5">
+            <legend className="mb-1.5 text-sm font-medium text-zinc-800">Expect a ping</legend>
+            <div className="inline-flex w-fit rounded-lg border border-zinc-300 bg-zinc-50 p-0.5" role="radiogroup">
+              {(
+                [
+                  ["period", "Every period"],
+                  ["cron", "On a cron schedule"],
+                ] as const
+              ).map(([mode, label]) => (
+                <label
+                  key={mode}
+                  className={cx(
+                    "cursor-pointer rounded-md px-3.5 py-1.5 text-sm font-medium has-focus-visible:ring-2 has-focus-visible:ring-zinc-400",
+                    d.hbMode === mode ? "bg-white text-zinc-900 shadow-xs" : "text-zinc-500",
+                  )}
+                >
+                  <input
+                    type="radio"
+                    name="hbMode"
+                    value={mode}
+                    checked={d.hbMode === mode}
+                    onChange={() => set({ hbMode: mode })}
+                    className="sr-only"
+                  />
+                  {label}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          {d.hbMode === "period" ? (
+            <div className="grid gap-4 sm:grid-cols-2">
+              {text("period", "Period", { hint: "How often the job runs: 30s, 5m, 1h, 1d (1s to 31d).", placeholder: "1h" })}
+              {text("grace", "Grace", { hint: "How late a ping may be before the monitor is down.", placeholder: "5m" })}
+            </div>
+          ) : (
+            <div className="grid gap-4 sm:grid-cols-3">
+              {text("cron", "Cron", { hint: "5 fields: minute hour day month weekday.", placeholder: "30 2 * * *", mono: true })}
+              {text("timezone", "Time zone", { hint: "IANA name, e.g. Europe/Berlin or UTC.", placeholder: "UTC", mono: true })}
+              {text("grace", "Grace", { hint: "How late a ping may be before the monitor is down.", placeholder: "15m" })}
+            </div>
+          )}
+        </Section>
+      ) : isGenericKind(d.kind) ? (
         <GenericKindSection kind={d.kind} draft={d} set={set} error={f} />
       ) : http ? (
         <Section title="Request" description="Sent from each private location at every check.">
@@ -545,97 +597,105 @@ export function MonitorForm({
         </Section>
       ) : null}
 
-      <Section title="Schedule and locations">
-        <div className="grid gap-4 sm:grid-cols-4">
-          <Field label="Frequency" name="frequency" error={f("frequency")} hint="The choices your workspace's limits allow.">
-            <Select
-              id="frequency"
-              name="frequency"
-              value={d.frequency}
-              onChange={(e) => set({ frequency: e.target.value })}
-              invalid={!!f("frequency")}
-            >
-              {freqOptions.map((x) => (
-                <option key={x} value={x}>
-                  every {x}
-                </option>
-              ))}
-            </Select>
-          </Field>
-          {text("timeout", "Timeout", { hint: "e.g. 45s, 800ms (max 120s)" })}
-          {text("degradedAfter", "Degraded after", { hint: "Slower than this is degraded.", placeholder: "e.g. 2s" })}
-          {text("retry", "Retries", { hint: "Before a check counts as failed (0-10).", inputMode: "numeric" })}
-          {text("failureThreshold", "Failures before alert", {
-            hint: "Failed checks in a row before the monitor is down (1-100).",
-            inputMode: "numeric",
-          })}
-          {text("successThreshold", "Successes before recovery", {
-            hint: "Good checks in a row before it is back up (1-100).",
-            inputMode: "numeric",
-          })}
-        </div>
-        <fieldset className="grid min-w-0 gap-2">
-          <legend className="mb-1.5 text-sm font-medium text-zinc-800">
-            Locations{" "}
-            <span className="font-normal text-zinc-500">
-              {multiRegion ? "(one or more)" : "(one: your limits do not include multi-region)"}
-            </span>
-          </legend>
-          {regionOptions.length === 0 && locationsRefused ? (
-            <div data-testid="no-locations">
-              <Notice>
-                Checks run on private locations, and this workspace's limits do not allow any yet, so a monitor cannot be saved here.
-                <LiftHint info={locationsRefused} />
-              </Notice>
-            </div>
-          ) : regionOptions.length === 0 ? (
-            <div data-testid="no-locations">
-              <Notice>
-                This workspace has no private location yet, so nothing would run this monitor and it cannot be saved.{" "}
-                <Link className="underline" href={`/w/${workspaceId}/locations`}>
-                  Create one
-                </Link>{" "}
-                and start its probe, then come back.
-              </Notice>
-            </div>
-          ) : (
-            <div className="grid gap-2 sm:grid-cols-2">
-              {regionOptions.map((o) => (
-                <label
-                  key={o.region}
-                  className={cx(
-                    "flex cursor-pointer items-start gap-2.5 rounded-lg border px-3 py-2 text-sm has-checked:border-zinc-900 has-checked:bg-zinc-50",
-                    f("regions") ? "border-red-300" : "border-zinc-200",
-                  )}
-                >
-                  <input
-                    type={multiRegion ? "checkbox" : "radio"}
-                    name="regions"
-                    value={o.region}
-                    checked={d.regions.includes(o.region)}
-                    onChange={(e) => toggleRegion(o.region, e.target.checked)}
-                    className="mt-0.5"
-                  />
-                  <span>
-                    <span className="font-medium">{o.label}</span>
-                    <span className="block text-xs text-zinc-500">
-                      {o.locations.length === 0
-                        ? "no probe runs here"
-                        : o.locations.map((l) => `${l.name} (${l.online ? "online" : "offline"})`).join(", ")}
+      {serverSide ? (
+        <Section title="State">
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="active" checked={d.active} onChange={(e) => set({ active: e.target.checked })} />
+            Active (uncheck to pause: pings are refused and no alert is sent)
+          </label>
+        </Section>
+      ) : (
+        <Section title="Schedule and locations">
+          <div className="grid gap-4 sm:grid-cols-4">
+            <Field label="Frequency" name="frequency" error={f("frequency")} hint="The choices your workspace's limits allow.">
+              <Select
+                id="frequency"
+                name="frequency"
+                value={d.frequency}
+                onChange={(e) => set({ frequency: e.target.value })}
+                invalid={!!f("frequency")}
+              >
+                {freqOptions.map((x) => (
+                  <option key={x} value={x}>
+                    every {x}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+            {text("timeout", "Timeout", { hint: "e.g. 45s, 800ms (max 120s)" })}
+            {text("degradedAfter", "Degraded after", { hint: "Slower than this is degraded.", placeholder: "e.g. 2s" })}
+            {text("retry", "Retries", { hint: "Before a check counts as failed (0-10).", inputMode: "numeric" })}
+            {text("failureThreshold", "Failures before alert", {
+              hint: "Failed checks in a row before the monitor is down (1-100).",
+              inputMode: "numeric",
+            })}
+            {text("successThreshold", "Successes before recovery", {
+              hint: "Good checks in a row before it is back up (1-100).",
+              inputMode: "numeric",
+            })}
+          </div>
+          <fieldset className="grid min-w-0 gap-2">
+            <legend className="mb-1.5 text-sm font-medium text-zinc-800">
+              Locations{" "}
+              <span className="font-normal text-zinc-500">
+                {multiRegion ? "(one or more)" : "(one: your limits do not include multi-region)"}
+              </span>
+            </legend>
+            {regionOptions.length === 0 && locationsRefused ? (
+              <div data-testid="no-locations">
+                <Notice>
+                  Checks run on private locations, and this workspace's limits do not allow any yet, so a monitor cannot be saved here.
+                  <LiftHint info={locationsRefused} />
+                </Notice>
+              </div>
+            ) : regionOptions.length === 0 ? (
+              <div data-testid="no-locations">
+                <Notice>
+                  This workspace has no private location yet, so nothing would run this monitor and it cannot be saved.{" "}
+                  <Link className="underline" href={`/w/${workspaceId}/locations`}>
+                    Create one
+                  </Link>{" "}
+                  and start its probe, then come back.
+                </Notice>
+              </div>
+            ) : (
+              <div className="grid gap-2 sm:grid-cols-2">
+                {regionOptions.map((o) => (
+                  <label
+                    key={o.region}
+                    className={cx(
+                      "flex cursor-pointer items-start gap-2.5 rounded-lg border px-3 py-2 text-sm has-checked:border-zinc-900 has-checked:bg-zinc-50",
+                      f("regions") ? "border-red-300" : "border-zinc-200",
+                    )}
+                  >
+                    <input
+                      type={multiRegion ? "checkbox" : "radio"}
+                      name="regions"
+                      value={o.region}
+                      checked={d.regions.includes(o.region)}
+                      onChange={(e) => toggleRegion(o.region, e.target.checked)}
+                      className="mt-0.5"
+                    />
+                    <span>
+                      <span className="font-medium">{o.label}</span>
+                      <span className="block text-xs text-zinc-500">
+                        {o.locations.length === 0
+                          ? "no probe runs here"
+                          : o.locations.map((l) => `${l.name} (${l.online ? "online" : "offline"})`).join(", ")}
+                      </span>
                     </span>
-                  </span>
-                </label>
-              ))}
-            </div>
-          )}
-          <RowError id="regions-error" error={f("regions") ? `Locations ${f("regions")}` : undefined} />
-        </fieldset>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="active" checked={d.active} onChange={(e) => set({ active: e.target.checked })} />
-          Active (uncheck to pause checks)
-        </label>
-      </Section>
-
+                  </label>
+                ))}
+              </div>
+            )}
+            <RowError id="regions-error" error={f("regions") ? `Locations ${f("regions")}` : undefined} />
+          </fieldset>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="active" checked={d.active} onChange={(e) => set({ active: e.target.checked })} />
+            Active (uncheck to pause checks)
+          </label>
+        </Section>
+      )}
       <Section
         title="Alerts"
         description="Channels notified when the monitor goes down or recovers, reminders, escalation and dependencies."
@@ -741,19 +801,21 @@ export function MonitorForm({
         </fieldset>
       </Section>
 
-      <Section title="OpenTelemetry" description="Optional: each check's metrics are also sent to your OTLP/HTTP collector.">
-        {text("otelEndpoint", "OTLP endpoint", { hint: "http:// or https:// only, e.g. http://otel:4318/v1/metrics", mono: true })}
-        <HeaderRows
-          prefix="otelHeader"
-          label="OTLP headers"
-          add="Add OTLP header"
-          rows={d.otelHeaders}
-          onChange={(otelHeaders) => set({ otelHeaders })}
-          moved={movedFrom(initial.otelEndpoint, d.otelEndpoint)}
-          allSecret
-          error={f("otelHeaders")}
-        />
-      </Section>
+      {serverSide ? null : (
+        <Section title="OpenTelemetry" description="Optional: each check's metrics are also sent to your OTLP/HTTP collector.">
+          {text("otelEndpoint", "OTLP endpoint", { hint: "http:// or https:// only, e.g. http://otel:4318/v1/metrics", mono: true })}
+          <HeaderRows
+            prefix="otelHeader"
+            label="OTLP headers"
+            add="Add OTLP header"
+            rows={d.otelHeaders}
+            onChange={(otelHeaders) => set({ otelHeaders })}
+            moved={movedFrom(initial.otelEndpoint, d.otelEndpoint)}
+            allSecret
+            error={f("otelHeaders")}
+          />
+        </Section>
+      )}
 
       <div ref={resultRef}>{tested.test && tested.at === latest.at ? <TestResult test={tested.test} /> : null}</div>
 
@@ -768,17 +830,19 @@ export function MonitorForm({
         <Link href={`/w/${workspaceId}/monitors`} className={buttonClass("ghost")}>
           Cancel
         </Link>
-        <Button
-          variant="secondary"
-          formAction={test}
-          data-intent="test"
-          disabled={testing || saving || !canTest}
-          title={canTest ? "Run this definition once on a probe, without saving" : "Test now needs the server's Redis (REDIS_URL)"}
-        >
-          <FlaskConical className="size-4" aria-hidden />
-          {testing ? "Testing…" : "Test now"}
-        </Button>
-        <Button disabled={saving || testing || regionOptions.length === 0}>
+        {serverSide ? null : (
+          <Button
+            variant="secondary"
+            formAction={test}
+            data-intent="test"
+            disabled={testing || saving || !canTest}
+            title={canTest ? "Run this definition once on a probe, without saving" : "Test now needs the server's Redis (REDIS_URL)"}
+          >
+            <FlaskConical className="size-4" aria-hidden />
+            {testing ? "Testing…" : "Test now"}
+          </Button>
+        )}
+        <Button disabled={saving || testing || (!serverSide && regionOptions.length === 0)}>
           <Save className="size-4" aria-hidden />
           {saving ? "Saving…" : monitorId ? "Save changes" : "Create monitor"}
         </Button>

@@ -1,4 +1,5 @@
 import { AnalyticsEnv } from "@vigil/analytics";
+import { pingEndpoint } from "@vigil/api-contract";
 import { env, parseEnv, z } from "@vigil/config";
 import { DomainRules, InstanceRulesEnv } from "@vigil/core";
 import { EgressPolicy } from "@vigil/egress";
@@ -15,6 +16,7 @@ export const DashboardEnv = z.object({
   ...InstanceRulesEnv,
   NODE_ENV: z.string().default("development"),
   DATABASE_URL: env.DATABASE_URL,
+  PING_BASE_URL: env.PING_BASE_URL,
   DATABASE_AUTH_TOKEN: env.DATABASE_AUTH_TOKEN,
   VIGIL_SECRET_KEY: env.VIGIL_SECRET_KEY,
   LOG_LEVEL: env.LOG_LEVEL,
@@ -90,7 +92,11 @@ export function crossCheck(e: DashboardEnv, raw: Record<string, string | undefin
 let cached: DashboardEnv | undefined;
 /** The parsed environment; instrumentation.ts has already stopped the process if it is invalid. */
 export function getEnv(): DashboardEnv {
-  cached ??= parseEnv(DashboardEnv);
+  if (!cached) {
+    cached = parseEnv(DashboardEnv);
+    // Heartbeat pages show ping URLs on the server's public address.
+    pingEndpoint.base = cached.PING_BASE_URL;
+  }
   return cached;
 }
 

@@ -3,10 +3,11 @@
 import { type CheckKindName, checkKinds, kindOf, REDACTED, type RequestField, requestFields } from "@vigil/api-contract";
 
 /** Kinds the form has its own sections for; every other kind gets the generic one. */
-export const CUSTOM_FORM_KINDS = ["http", "tcp"] as const;
+export const CUSTOM_FORM_KINDS = ["http", "tcp", "heartbeat"] as const;
 export const isGenericKind = (k: CheckKindName) => !(CUSTOM_FORM_KINDS as readonly string[]).includes(k);
-/** The kinds a probe runs: the form's schedule and locations apply to them (heartbeats are watched by the server). */
-export const ALL_KINDS = (Object.keys(checkKinds) as CheckKindName[]).filter((k) => !kindOf(k).serverSide);
+/** Every kind the form offers; for server-side ones (heartbeats) the schedule and locations do not apply. */
+export const ALL_KINDS = Object.keys(checkKinds) as CheckKindName[];
+export const isServerSide = (k: CheckKindName) => !!kindOf(k).serverSide;
 
 /** The kind's `request` fields in the order people write them, as the registry describes them. */
 export const kindFields = (kind: CheckKindName): RequestField[] => requestFields(kindOf(kind));

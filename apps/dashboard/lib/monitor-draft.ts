@@ -118,6 +118,12 @@ export interface Draft {
   /** Monitors depended on: a key, or `#<id>` for one without a key. */
   dependsOn: string[];
   active: boolean;
+  /** heartbeat: a fixed period, or a cron schedule in a time zone. */
+  hbMode: "period" | "cron";
+  period: string;
+  cron: string;
+  timezone: string;
+  grace: string;
 }
 
 export const emptyHeader = (): HeaderRow => ({ name: "", value: "", secret: false, stored: false });
@@ -164,6 +170,11 @@ export function emptyDraft(frequency: string, regions: string[]): Draft {
     escalationPolicy: "",
     dependsOn: [],
     active: true,
+    hbMode: "period",
+    period: "5m",
+    cron: "",
+    timezone: "UTC",
+    grace: "1m",
   };
 }
 
@@ -191,9 +202,11 @@ export function jsonRpcPreset(d: Draft): Draft {
   };
 }
 
-/** 45000 → "45s", 800 → "800ms", 60000 → "1m". */
+/** 45000 → "45s", 800 → "800ms", 60000 → "1m", 3600000 → "1h". */
 export function durationText(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return "";
+  if (ms >= 86_400_000 && ms % 86_400_000 === 0) return `${ms / 86_400_000}d`;
+  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   if (ms % 60_000 === 0) return `${ms / 60_000}m`;
   if (ms % 1000 === 0) return `${ms / 1000}s`;
   return `${ms}ms`;
@@ -251,8 +264,19 @@ export function draftOf(m: Monitor): Draft {
     };
   }
   if (m.kind === "tcp") return { ...common, kind: "tcp", host: m.request.host, port: String(m.request.port), assertions: [] };
-  // The form has no heartbeat fields yet: heartbeats are edited through the API, the CLI or YAML.
-  if (m.kind === "heartbeat") throw new Error("heartbeat monitors are edited through the API, the CLI or YAML (docs/heartbeats.md)");
+  if (m.kind === "heartbeat") {
+    const r = m.request;
+    return {
+      ...common,
+      kind: "heartbeat",
+      assertions: [],
+      hbMode: r.cron !== undefined ? "cron" : "period",
+      period: durationText(r.period ?? 300_000),
+      cron: r.cron ?? "",
+      timezone: r.timezone ?? "UTC",
+      grace: durationText(r.grace),
+    };
+  }
   if (m.kind !== "http") return common;
   return {
     ...common,
@@ -344,6 +368,11 @@ export function draftFromForm(form: FormData): Draft {
     escalationPolicy: str(form, "escalationPolicy"),
     dependsOn: form.getAll("dependsOn").filter((v): v is string => typeof v === "string"),
     active: str(form, "active") === "on",
+    hbMode: str(form, "hbMode") === "cron" ? "cron" : "period",
+    period: str(form, "period"),
+    cron: str(form, "cron"),
+    timezone: str(form, "timezone"),
+    grace: str(form, "grace"),
   };
 }
 
@@ -427,6 +456,16 @@ export function inputOf(d: Draft): MonitorInputRaw {
       request: requestOf(kind, d.fields, d.fieldsStored),
       ...(d.assertionsText.trim() !== "" && { assertions: assertionsOf(d.assertionsText) }),
     } as MonitorInputRaw;
+  }
+  if (d.kind === "heartbeat") {
+    // No frequency, regions, retries or timeouts: the job's pings are the check.
+    const { frequency: _f, regions: _r, retry: _t, timeout: _o, degradedAfter: _d, ...rest } = common;
+    // Every schedule key is given (undefined for the other mode): an edit merges `request` into the stored one.
+    const schedule =
+      d.hbMode === "cron"
+        ? { period: undefined, cron: d.cron.trim() || undefined, timezone: d.timezone.trim() || undefined }
+        : { period: duration(d.period), cron: undefined, timezone: undefined };
+    return { ...rest, kind: "heartbeat", request: { ...schedule, grace: duration(d.grace) } } as MonitorInputRaw;
   }
   if (d.kind === "tcp") {
     return { ...common, kind: "tcp", request: { host: d.host.trim(), port: num(d.port) as number } };

@@ -179,6 +179,31 @@ describe("monitor form model", () => {
     ]);
   });
 
+  it("a heartbeat draft is a period or a cron schedule with grace, without frequency, locations or retries; a bad cron is named on its field", () => {
+    const d = { ...emptyDraft("1m", ["iad"]), kind: "heartbeat" as const, name: "Backup", period: "1d", grace: "1h" };
+    expect(MonitorInput.parse(inputOf(d))).toMatchObject({
+      kind: "heartbeat",
+      request: { period: 86_400_000, grace: 3_600_000 },
+      regions: [],
+    });
+    const cron = { ...d, hbMode: "cron" as const, cron: "30 2 * * *", timezone: "Europe/Berlin", grace: "15m" };
+    const parsed = MonitorInput.parse(inputOf(cron));
+    expect(parsed).toMatchObject({ request: { cron: "30 2 * * *", timezone: "Europe/Berlin", grace: 900_000 } });
+    const back = draftOf({ ...stored, ...parsed, id: 8 } as Monitor);
+    expect([back.hbMode, back.cron, back.timezone, back.grace]).toEqual(["cron", "30 2 * * *", "Europe/Berlin", "15m"]);
+    const form = post(back);
+    for (const k of ["hbMode", "period", "cron", "timezone", "grace"] as const) form.set(k, back[k]);
+    expect(MonitorInput.parse(inputOf(draftFromForm(form)))).toMatchObject({ kind: "heartbeat", request: parsed.request });
+    const bad = MonitorInput.safeParse(inputOf({ ...cron, cron: "61 * * * *", timezone: "Mars/Olympus" }));
+    expect(bad.error?.issues.map((i) => fieldOf(i.path.join(".")))).toEqual(["timezone"]);
+    const badCron = MonitorInput.safeParse(inputOf({ ...cron, cron: "* * *" }));
+    expect(badCron.error?.issues.map((i) => [fieldOf(i.path.join(".")), i.message])).toEqual([
+      ["cron", "is not a valid cron expression: must have 5 fields (minute hour day month weekday), got 3"],
+    ]);
+    const short = MonitorInput.safeParse(inputOf({ ...d, period: "10ms" }));
+    expect(short.error?.issues.map((i) => [fieldOf(i.path.join(".")), i.message])).toEqual([["period", "must be between 1s and 31d"]]);
+  });
+
   it("schema issues land on the field that holds the value", () => {
     expect(fieldOf("request.url")).toBe("url");
     expect(fieldOf("request.port")).toBe("port");

@@ -61,20 +61,6 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
   };
   pingEndpoint.base = env.PING_BASE_URL;
   mountApi(app, deps, { trustedProxies: env.TRUSTED_PROXIES });
-  // Liveness for heartbeat deadlines: `upSince` restarts after any second the database could not be written,
-  // since pings could not be stored then either (workflows re-arm deadlines that fell in such a gap).
-  let upSince: number | null = null;
-  let writing = false;
-  const alive = setInterval(() => {
-    if (writing) return;
-    writing = true;
-    const now = Date.now();
-    markReceiverAlive(db, upSince ?? now, now)
-      .then(() => (upSince ??= now))
-      .catch(() => (upSince = null))
-      .finally(() => (writing = false));
-  }, 1000);
-  alive.unref();
   const started = await listen(app, {
     port: env.PORT,
     host: env.HOST,
@@ -88,5 +74,20 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
       db.$client.close();
     },
   });
+  // Liveness for heartbeat deadlines, written once pings can be answered (a re-armed deadline counts from here).
+  // `upSince` restarts after any second the database could not be written, since pings could not be stored
+  // then either (workflows re-arm deadlines that fell in such a gap).
+  let upSince: number | null = null;
+  let writing = false;
+  const alive = setInterval(() => {
+    if (writing) return;
+    writing = true;
+    const now = Date.now();
+    markReceiverAlive(db, upSince ?? now, now)
+      .then(() => (upSince ??= now))
+      .catch(() => (upSince = null))
+      .finally(() => (writing = false));
+  }, 1000);
+  alive.unref();
   return { ...started, deps };
 }

@@ -122,9 +122,10 @@ export async function heartbeatDetails(
   };
 }
 
-/** "late"/"down" at a glance for a list: each heartbeat's next expected time and deadline. */
+/** "late" (past the expected ping, within grace) or "new" (no ping yet) at a glance for a list, with the last ping. */
 export async function heartbeatGlance(db: Conn, monitorIds: number[], nowMs = Date.now()) {
-  if (monitorIds.length === 0) return new Map<number, "late" | "new" | null>();
+  type Glance = { state: "late" | "new" | null; lastPingAt: number | null };
+  if (monitorIds.length === 0) return new Map<number, Glance>();
   const rows = await db
     .select({
       id: heartbeat.monitorId,
@@ -136,15 +137,16 @@ export async function heartbeatGlance(db: Conn, monitorIds: number[], nowMs = Da
     .from(heartbeat)
     .innerJoin(monitor, eq(monitor.id, heartbeat.monitorId))
     .where(inArray(heartbeat.monitorId, monitorIds));
-  const out = new Map<number, "late" | "new" | null>(monitorIds.map((id) => [id, "new"]));
+  const out = new Map<number, Glance>(monitorIds.map((id) => [id, { state: "new", lastPingAt: null }]));
   for (const r of rows)
-    out.set(
-      r.id,
-      r.lastPingAt === null && r.startedAt === null
-        ? "new"
-        : r.deadlineAt !== null && nowMs > r.deadlineAt - (r.grace ?? 0)
-          ? "late"
-          : null,
-    );
+    out.set(r.id, {
+      state:
+        r.lastPingAt === null && r.startedAt === null
+          ? "new"
+          : r.deadlineAt !== null && nowMs > r.deadlineAt - (r.grace ?? 0)
+            ? "late"
+            : null,
+      lastPingAt: r.lastPingAt ?? r.startedAt,
+    });
   return out;
 }

@@ -4,6 +4,7 @@ import {
   CHECK_KINDS,
   type CheckDefinition,
   type CheckKindName,
+  kindOf,
   MONITOR_HEALTH,
   type MonitorHealth,
   monitorTarget,
@@ -86,6 +87,9 @@ export interface MonitorListPage {
   workspaceTotal: number;
 }
 
+/** Kinds the server watches itself (heartbeats): no probe coverage applies, as in monitorHealth. */
+const SERVER_SIDE = CHECK_KINDS.filter((k) => kindOf(k).serverSide);
+
 const SEVERITY: Record<MonitorHealth, number> = { error: 0, degraded: 1, "no-data": 2, "no-probe": 3, ok: 4, paused: 5 };
 
 /**
@@ -103,6 +107,10 @@ function healthSql(locations: readonly { region: string; online: boolean }[]): S
         )})`;
   return sql<MonitorHealth>`case
     when ${monitor.active} = 0 then 'paused'
+    when ${monitor.kind} in (${sql.join(
+      SERVER_SIDE.map((k) => sql`${k}`),
+      sql`, `,
+    )}) then (case when ${monitor.status} = 'active' then 'ok' else ${monitor.status} end)
     when not ${servedBy(locations.map((l) => l.region))} then 'no-probe'
     when not ${servedBy(locations.filter((l) => l.online).map((l) => l.region))} then 'no-data'
     when ${monitor.status} = 'active' then 'ok'

@@ -1,8 +1,9 @@
 import { CHECK_KINDS, MONITOR_HEALTH } from "@vigil/api-contract";
-import { listMonitorPage, MonitorListQuery, probeRegions, workspaceTags } from "@vigil/core";
+import { heartbeatGlance, listMonitorPage, MonitorListQuery, probeRegions, workspaceTags } from "@vigil/core";
 import { ArrowDown, ArrowUp, ChevronLeft, ChevronRight, Plus, Search, SearchX } from "lucide-react";
 import Link from "next/link";
 import { CertDays } from "../../../../components/cert-days";
+import { HeartbeatGlance } from "../../../../components/heartbeat-panel";
 import { AutoRefresh } from "../../../../components/monitor-charts";
 import { HEALTH_LABEL, HealthWithLocations } from "../../../../components/monitor-health";
 import { MonitorsActions } from "../../../../components/monitors-actions";
@@ -39,10 +40,17 @@ export default async function Monitors({ params, searchParams }: { params: Promi
   const ws = m.workspace.id;
   const [page, locations, tags] = await Promise.all([listMonitorPage(db, ws, query), probeRegions(db, ws), workspaceTags(db, ws)]);
   const now = Date.now();
-  const sparks = await sparklines(
-    page.rows.map((r) => r.id),
-    now,
-  );
+  const [sparks, glance] = await Promise.all([
+    sparklines(
+      page.rows.map((r) => r.id),
+      now,
+    ),
+    heartbeatGlance(
+      db,
+      page.rows.filter((r) => r.kind === "heartbeat").map((r) => r.id),
+      now,
+    ),
+  ]);
   const base = `/w/${ws}/monitors`;
   /** A link to this list with some parameters changed; defaults are left out so links stay short. */
   const href = (change: Partial<Record<keyof MonitorListQuery, string | number | undefined>>) => {
@@ -184,6 +192,7 @@ export default async function Monitors({ params, searchParams }: { params: Promi
                 <tbody className="divide-y divide-zinc-100">
                   {page.rows.map((r) => {
                     const spark = sparks?.get(r.id);
+                    const hb = glance.get(r.id);
                     return (
                       <tr key={r.id} data-monitor={r.id} className="hover:bg-zinc-50/60">
                         <td className={`${td} max-w-sm`}>
@@ -213,11 +222,24 @@ export default async function Monitors({ params, searchParams }: { params: Promi
                           ) : null}
                         </td>
                         <td className={td}>
-                          <HealthWithLocations health={r.health} locations={r.locations} now={now} tipId={`health-${r.id}`} />
+                          {hb ? (
+                            <HeartbeatGlance health={r.health} state={hb.state} />
+                          ) : (
+                            <HealthWithLocations health={r.health} locations={r.locations} now={now} tipId={`health-${r.id}`} />
+                          )}
                         </td>
                         <td className={`${td} hidden whitespace-nowrap text-zinc-600 sm:table-cell`}>
-                          {r.lastCheckAt ? ago(r.lastCheckAt, now) : "never"}
-                          <span className="block text-xs text-zinc-400">every {r.frequency}</span>
+                          {hb ? (
+                            <>
+                              {hb.lastPingAt ? ago(hb.lastPingAt, now) : "no ping yet"}
+                              <span className="block text-xs text-zinc-400">last ping</span>
+                            </>
+                          ) : (
+                            <>
+                              {r.lastCheckAt ? ago(r.lastCheckAt, now) : "never"}
+                              <span className="block text-xs text-zinc-400">every {r.frequency}</span>
+                            </>
+                          )}
                         </td>
                         <td className={`${td} text-right tabular-nums text-zinc-700`}>
                           {r.latencyMs === null ? "—" : `${r.latencyMs} ms`}

@@ -3,6 +3,7 @@ import {
   acknowledgementsOf,
   certificateNotAfter,
   getMonitor,
+  heartbeatDetails,
   listMembers,
   monitorEvents,
   monitorIncidents,
@@ -15,12 +16,15 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AckButton } from "../../../../../components/ack-button";
 import { CertDays } from "../../../../../components/cert-days";
+import { HeartbeatPanel } from "../../../../../components/heartbeat-panel";
 import { MonitorActions } from "../../../../../components/monitor-actions";
 import { AutoRefresh, LatencyChart } from "../../../../../components/monitor-charts";
 import { HEALTH_HINT, HealthBadge } from "../../../../../components/monitor-health";
 import { Badge, buttonClass, Card, CardHeader, cx, Empty, Table, td } from "../../../../../components/ui";
 import { getDb } from "../../../../../lib/db";
+import { getEnv } from "../../../../../lib/env";
 import { actorLabel, ago, dateTime, duration } from "../../../../../lib/format";
+import { durationText } from "../../../../../lib/monitor-draft";
 import { colorOf, latencyChart, RANGES, rangeOf } from "../../../../../lib/monitor-series";
 import { regionLabel } from "../../../../../lib/regions";
 import { memberOf } from "../../../../../lib/session";
@@ -55,16 +59,25 @@ export default async function MonitorDetail({
   const beforeRaw = one(sp.before);
   const before = beforeRaw && /^\d{1,15}$/.test(beforeRaw) ? Number(beforeRaw) : undefined;
   const now = Date.now();
-  const locations = await monitorLocationStates(db, ws, mon);
-  const [chart, results, events, incidents, certNotAfter, acks, members] = await Promise.all([
-    latencyChart(ws, mon.id, locations, range, now),
-    recentResults(db, ws, mon.id, { before, limit: 20 }),
+  const hbMon = mon.kind === "heartbeat" ? mon : null;
+  getEnv(); // sets where ping URLs point
+  // A heartbeat has no probes, latency or check results: its pings are shown instead.
+  const locations = hbMon ? [] : await monitorLocationStates(db, ws, mon);
+  const [chart, results, events, incidents, certNotAfter, hb, acks, members] = await Promise.all([
+    hbMon ? null : latencyChart(ws, mon.id, locations, range, now),
+    hbMon ? { rows: [], next: null } : recentResults(db, ws, mon.id, { before, limit: 20 }),
     monitorEvents(db, ws, mon.id, 20),
     monitorIncidents(db, ws, mon.id, 10, now),
     certificateNotAfter(db, ws, mon.id),
+    hbMon ? heartbeatDetails(db, ws, mon.id, { limit: 50, nowMs: now }) : null,
     acknowledgementsOf(db, ws, mon.id, 20),
     listMembers(db, ws),
   ]);
+  const schedule = hbMon
+    ? hbMon.request.cron !== undefined
+      ? `cron ${hbMon.request.cron} (${hbMon.request.timezone ?? "UTC"}) · grace ${durationText(hbMon.request.grace)}`
+      : `every ${durationText(hbMon.request.period)} · grace ${durationText(hbMon.request.grace)}`
+    : "";
   const emails = new Map(members.map((p) => [p.userId, p.email ?? p.userId]));
   const ackOfEvent = new Map(acks.map((a) => [a.eventId, a]));
   const ackOfIncident = new Map(acks.flatMap((a) => (a.incidentId === null ? [] : [[a.incidentId, a] as const])));
@@ -108,12 +121,16 @@ export default async function MonitorDetail({
               <HealthBadge health={mon.health} />
             </span>
           </div>
-          <p className="mt-1 truncate font-mono text-sm text-zinc-600" title={target}>
-            {target}
-          </p>
+          {hbMon ? null : (
+            <p className="mt-1 truncate font-mono text-sm text-zinc-600" title={target}>
+              {target}
+            </p>
+          )}
           <CertDays notAfter={certNotAfter} now={now} />
           <p className="mt-1 text-sm text-zinc-500">
-            {mon.kind.toUpperCase()} · every {mon.frequency} · {mon.regions.map(regionLabel).join(", ")} · {HEALTH_HINT[mon.health]}
+            {hbMon
+              ? `HEARTBEAT · ${schedule} · checked by the server`
+              : `${mon.kind.toUpperCase()} · every ${mon.frequency} · ${mon.regions.map(regionLabel).join(", ")} · ${HEALTH_HINT[mon.health]}`}
           </p>
           {mon.remindEvery || mon.escalationPolicy || (mon.dependsOn ?? []).length > 0 ? (
             <p className="mt-1 text-sm text-zinc-500" data-testid="alert-settings">
@@ -157,7 +174,13 @@ export default async function MonitorDetail({
             Export YAML
           </a>
           {m.role === "viewer" ? null : (
-            <MonitorActions workspaceId={ws} monitorId={mon.id} active={mon.active} name={mon.name || mon.key || `#${mon.id}`} />
+            <MonitorActions
+              workspaceId={ws}
+              monitorId={mon.id}
+              active={mon.active}
+              name={mon.name || mon.key || `#${mon.id}`}
+              checkable={!hbMon}
+            />
           )}
         </div>
       </div>
@@ -193,65 +216,72 @@ export default async function MonitorDetail({
         </div>
       ) : null}
 
-      <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <Stat label={`Uptime ${RANGES[range].label}`} value={chart ? pct(chart.uptime) : "unavailable"} />
-        {locations.slice(0, 3).map((l) => (
-          <Stat
-            key={l.locationId}
-            label={`${l.name} · ${regionLabel(l.region)}`}
-            value={l.status ? `${l.status}${l.latencyMs !== null ? ` · ${l.latencyMs} ms` : ""}` : "no result yet"}
-            tone={l.status === "error" ? "red" : l.status === "degraded" ? "amber" : l.status === "success" ? "green" : undefined}
-            detail={`${ago(l.cronTimestamp, now)}${l.online ? "" : " · probe offline"}${l.errorMessage ? ` · ${l.errorMessage}` : ""}`}
-          />
-        ))}
-      </div>
+      {hb && hbMon ? (
+        <HeartbeatPanel hb={hb} schedule={schedule} monitorKey={mon.key} cron={hbMon.request.cron} now={now} />
+      ) : (
+        <>
+          <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+            <Stat label={`Uptime ${RANGES[range].label}`} value={chart ? pct(chart.uptime) : "unavailable"} />
+            {locations.slice(0, 3).map((l) => (
+              <Stat
+                key={l.locationId}
+                label={`${l.name} · ${regionLabel(l.region)}`}
+                value={l.status ? `${l.status}${l.latencyMs !== null ? ` · ${l.latencyMs} ms` : ""}` : "no result yet"}
+                tone={l.status === "error" ? "red" : l.status === "degraded" ? "amber" : l.status === "success" ? "green" : undefined}
+                detail={`${ago(l.cronTimestamp, now)}${l.online ? "" : " · probe offline"}${l.errorMessage ? ` · ${l.errorMessage}` : ""}`}
+              />
+            ))}
+          </div>
 
-      <Card className="mb-6">
-        <CardHeader
-          title="Latency"
-          description={
-            range === "1h"
-              ? "Every check of the last hour, per location."
-              : `p50 (solid), p95 (dashed) and p99 (dotted) per location, per ${RANGES[range].bucket}.`
-          }
-          action={
-            <nav aria-label="Range" className="inline-flex rounded-md border border-zinc-200 p-0.5 text-sm">
-              {(Object.keys(RANGES) as (keyof typeof RANGES)[]).map((r) => (
-                <Link
-                  key={r}
-                  href={link({ range: r === "24h" ? undefined : r, before: undefined })}
-                  aria-current={r === range ? "page" : undefined}
-                  className={cx("rounded px-2.5 py-1", r === range ? "bg-zinc-900 text-white" : "text-zinc-600 hover:bg-zinc-100")}
-                >
-                  {r}
-                </Link>
-              ))}
-            </nav>
-          }
-        />
-        <div className="px-3 py-4">
-          {chart === null ? (
-            <Empty icon={<CloudOff className="size-5" aria-hidden />} title="Results store unavailable">
-              The analytics store did not answer; the chart comes back when it does.
-            </Empty>
-          ) : chart.rows.length === 0 ? (
-            <Empty icon={<ChartLine className="size-5" aria-hidden />} title="No results in this range yet">
-              Results appear after the first check of a probe serving {mon.regions.map(regionLabel).join(", ")}.
-            </Empty>
-          ) : (
-            <>
-              <LatencyChart rows={chart.rows} series={series} spanMs={RANGES[range].ms} />
-              <ul className="mt-2 flex flex-wrap gap-x-6 gap-y-1 px-2 text-sm text-zinc-600">
-                {chart.locations.map((l) => (
-                  <li key={l.locationId}>
-                    <span className="font-medium text-zinc-800">{l.name}</span>: {pct(l.uptime)} up · {l.checks} checks · {l.errors} failed
-                  </li>
-                ))}
-              </ul>
-            </>
-          )}
-        </div>
-      </Card>
+          <Card className="mb-6">
+            <CardHeader
+              title="Latency"
+              description={
+                range === "1h"
+                  ? "Every check of the last hour, per location."
+                  : `p50 (solid), p95 (dashed) and p99 (dotted) per location, per ${RANGES[range].bucket}.`
+              }
+              action={
+                <nav aria-label="Range" className="inline-flex rounded-md border border-zinc-200 p-0.5 text-sm">
+                  {(Object.keys(RANGES) as (keyof typeof RANGES)[]).map((r) => (
+                    <Link
+                      key={r}
+                      href={link({ range: r === "24h" ? undefined : r, before: undefined })}
+                      aria-current={r === range ? "page" : undefined}
+                      className={cx("rounded px-2.5 py-1", r === range ? "bg-zinc-900 text-white" : "text-zinc-600 hover:bg-zinc-100")}
+                    >
+                      {r}
+                    </Link>
+                  ))}
+                </nav>
+              }
+            />
+            <div className="px-3 py-4">
+              {chart === null ? (
+                <Empty icon={<CloudOff className="size-5" aria-hidden />} title="Results store unavailable">
+                  The analytics store did not answer; the chart comes back when it does.
+                </Empty>
+              ) : chart.rows.length === 0 ? (
+                <Empty icon={<ChartLine className="size-5" aria-hidden />} title="No results in this range yet">
+                  Results appear after the first check of a probe serving {mon.regions.map(regionLabel).join(", ")}.
+                </Empty>
+              ) : (
+                <>
+                  <LatencyChart rows={chart.rows} series={series} spanMs={RANGES[range].ms} />
+                  <ul className="mt-2 flex flex-wrap gap-x-6 gap-y-1 px-2 text-sm text-zinc-600">
+                    {chart.locations.map((l) => (
+                      <li key={l.locationId}>
+                        <span className="font-medium text-zinc-800">{l.name}</span>: {pct(l.uptime)} up · {l.checks} checks · {l.errors}{" "}
+                        failed
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+            </div>
+          </Card>
+        </>
+      )}
 
       <div className="mb-6 grid gap-6 lg:grid-cols-2">
         <Card>
@@ -320,43 +350,45 @@ export default async function MonitorDetail({
         </Card>
       </div>
 
-      <Card>
-        <CardHeader title="Recent results" description="Newest first, every location." />
-        {results.rows.length === 0 ? (
-          <Empty icon={<ListX className="size-5" aria-hidden />} title={before ? "No older results" : "No results yet"} />
-        ) : (
-          <Table head={["Time", "Location", "Status", "Code", "Latency", "Error"]}>
-            {results.rows.map((r) => (
-              <tr key={r.id} data-testid="result">
-                <td className={`${td} whitespace-nowrap text-zinc-600`}>{dateTime(r.cronTimestamp).replace(" UTC", "")}</td>
-                <td className={td}>
-                  {r.location} <span className="text-xs text-zinc-400">{r.region}</span>
-                </td>
-                <td className={td}>
-                  <Badge tone={resultTone[r.status]}>{r.status}</Badge>
-                </td>
-                <td className={`${td} tabular-nums`}>{r.statusCode ?? "—"}</td>
-                <td className={`${td} tabular-nums`}>{r.latencyMs} ms</td>
-                <td className={`${td} max-w-xs truncate text-red-700`} title={r.errorMessage ?? undefined}>
-                  {r.errorMessage ?? ""}
-                </td>
-              </tr>
-            ))}
-          </Table>
-        )}
-        <nav aria-label="Result pages" className="flex justify-end gap-2 border-t border-zinc-100 px-5 py-3">
-          {before ? (
-            <Link href={link({ before: undefined })} className={buttonClass("secondary", "h-8")}>
-              Newest
-            </Link>
-          ) : null}
-          {results.next ? (
-            <Link href={link({ before: String(results.next) })} className={buttonClass("secondary", "h-8")} rel="next">
-              Older
-            </Link>
-          ) : null}
-        </nav>
-      </Card>
+      {hbMon ? null : (
+        <Card>
+          <CardHeader title="Recent results" description="Newest first, every location." />
+          {results.rows.length === 0 ? (
+            <Empty icon={<ListX className="size-5" aria-hidden />} title={before ? "No older results" : "No results yet"} />
+          ) : (
+            <Table head={["Time", "Location", "Status", "Code", "Latency", "Error"]}>
+              {results.rows.map((r) => (
+                <tr key={r.id} data-testid="result">
+                  <td className={`${td} whitespace-nowrap text-zinc-600`}>{dateTime(r.cronTimestamp).replace(" UTC", "")}</td>
+                  <td className={td}>
+                    {r.location} <span className="text-xs text-zinc-400">{r.region}</span>
+                  </td>
+                  <td className={td}>
+                    <Badge tone={resultTone[r.status]}>{r.status}</Badge>
+                  </td>
+                  <td className={`${td} tabular-nums`}>{r.statusCode ?? "—"}</td>
+                  <td className={`${td} tabular-nums`}>{r.latencyMs} ms</td>
+                  <td className={`${td} max-w-xs truncate text-red-700`} title={r.errorMessage ?? undefined}>
+                    {r.errorMessage ?? ""}
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          )}
+          <nav aria-label="Result pages" className="flex justify-end gap-2 border-t border-zinc-100 px-5 py-3">
+            {before ? (
+              <Link href={link({ before: undefined })} className={buttonClass("secondary", "h-8")}>
+                Newest
+              </Link>
+            ) : null}
+            {results.next ? (
+              <Link href={link({ before: String(results.next) })} className={buttonClass("secondary", "h-8")} rel="next">
+                Older
+              </Link>
+            ) : null}
+          </nav>
+        </Card>
+      )}
     </>
   );
 }
