@@ -241,7 +241,7 @@ describe("analytics on ClickHouse, end to end", () => {
       return b.length === 90 && b[89]!.includes(`100% uptime (${n}/${n} checks)`);
     });
     const b = await bars();
-    expect(b[86]).toMatch(/^\d+ \w+ \d{4}: 0\.00% uptime \(0\/1 checks\)/);
+    expect(b[86]).toMatch(/^[A-Z][a-z]+ \d+, \d{4}: 0\.00% uptime \(0\/1 checks\)/);
     expect(b[85]).toMatch(/no checks/);
 
     const summary = await stack.api("GET", `/v1/monitors/${api}/summary?bucket=day&from=${today - 3 * DAY}&to=${today + DAY}`);

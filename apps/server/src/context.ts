@@ -7,6 +7,7 @@ import type { EvaluateProducer, ProbeBus } from "@vigil/queue";
 import type { RateLimiter } from "@vigil/rate-limit";
 import type { Logger } from "@vigil/service";
 import type { Counter, Registry } from "prom-client";
+import type { PingWatermark } from "./ping-watermark";
 
 export interface ServerMetrics {
   requests: Counter<"method" | "route" | "status">;
@@ -29,6 +30,8 @@ export interface ServerDeps {
   limiter: RateLimiter;
   /** Longest a probe long-poll is held open. */
   probeWaitMs: number;
+  /** Pings received and not yet stored: the liveness row never runs ahead of them. */
+  pings: PingWatermark;
 }
 
 export interface ProbeLocation {

@@ -11,6 +11,7 @@ import { Counter } from "prom-client";
 import { mountApi } from "./app";
 import type { ServerDeps } from "./context";
 import type { ServerEnv } from "./env";
+import { PingWatermark } from "./ping-watermark";
 
 /** Builds and starts the server; returns a handle so tests can run it in-process. */
 export async function startServer(env: ServerEnv, opts: { handleSignals?: boolean } = {}) {
@@ -58,6 +59,7 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
     egress: await EgressPolicy.forInstance(env),
     limiter: createRateLimiter(redis, prefix),
     probeWaitMs: env.PROBE_WAIT_MS,
+    pings: new PingWatermark(),
   };
   pingEndpoint.base = env.PING_BASE_URL;
   mountApi(app, deps, { trustedProxies: env.TRUSTED_PROXIES });
@@ -83,7 +85,7 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
     if (writing) return;
     writing = true;
     const now = Date.now();
-    markReceiverAlive(db, upSince ?? now, now)
+    markReceiverAlive(db, upSince ?? now, deps.pings.through(now))
       .then(() => (upSince ??= now))
       .catch(() => (upSince = null))
       .finally(() => (writing = false));

@@ -53,6 +53,15 @@ export function pingRoutes(deps: ServerDeps, trustedProxies: readonly string[]) 
   const ping = new Hono();
   const notFound = (c: Context) => c.body("not found\n", 404, TEXT);
   const handle = async (c: Context) => {
+    const at = Date.now();
+    const inFlight = deps.pings.begin(at);
+    try {
+      return await answer(c, at);
+    } finally {
+      deps.pings.end(inFlight);
+    }
+  };
+  const answer = async (c: Context, at: number) => {
     const token = c.req.param("token") ?? "";
     const signal = signalOf(c.req.param("signal"));
     // Read the body before answering, whatever the answer: the client's upload never meets a closed socket.
@@ -69,7 +78,7 @@ export function pingRoutes(deps: ServerDeps, trustedProxies: readonly string[]) 
     const stored = await recordPing(deps.db, {
       token,
       signal,
-      at: Date.now(),
+      at,
       sourceIp: clientAddress(c.req.raw.headers, socket, trustedProxies),
       userAgent: c.req.header("user-agent")?.slice(0, 300) ?? null,
       body,
