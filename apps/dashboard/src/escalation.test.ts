@@ -1,6 +1,3 @@
-// Escalation policies, alert settings of the monitor form and acknowledging, in the real dashboard
-// (next start, sqld, Chromium), with alerts raised by core's own ingest, evaluation and routing.
-import { randomBytes } from "node:crypto";
 import {
   acceptInvitation,
   createChannel,
@@ -17,48 +14,24 @@ import {
   setLimits,
 } from "@vigil/core";
 import { user } from "@vigil/db-schema";
-import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import type { TestDatabase } from "@vigil/db-schema/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  buildDashboard,
-  callAction,
-  type Dashboard,
-  launchChromium,
-  serverActions,
-  shot,
-  signInByMail,
-  startDashboard,
-  startMailApi,
-} from "./testing";
+import { callAction, type Dashboard, serverActions, shot, signInByMail, type startMailApi, startMailDashboard } from "./testing";
 
 let db: TestDatabase;
 let mail: Awaited<ReturnType<typeof startMailApi>>;
 let dash: Dashboard;
 let browser: Browser;
 
+let close: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
-  const [, database, mailApi] = await Promise.all([buildDashboard(), startTestDatabase(), startMailApi()]);
-  db = database;
-  mail = mailApi;
-  [dash, browser] = await Promise.all([
-    startDashboard({
-      DATABASE_URL: db.url,
-      AUTH_SECRET: randomBytes(32).toString("base64url"),
-      EMAIL_PROVIDER_API_URL: mail.url,
-      EMAIL_PROVIDER_API_KEY: "re_test_key",
-      EMAIL_FROM: "Vigil <signin@vigil.test>",
-      LOG_LEVEL: "warn",
-    }),
-    launchChromium(),
-  ]);
+  ({ db, mail, dash, browser, close } = await startMailDashboard());
 }, 600_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await dash?.stop();
-  await mail?.close();
-  await db?.close();
+  await close?.();
 });
 
 async function signedIn(email: string): Promise<{ ctx: BrowserContext; page: Page }> {

@@ -1,42 +1,24 @@
-// The authenticator-app second factor in the real dashboard (next start, sqld, Chromium): set up from the account
-// page with a QR code, then every e-mail sign-in asks for a code (computed here with the same TOTP library), recovery
-// codes work once, wrong codes are rate-limited, and an owner can require it for their workspace.
-import { randomBytes } from "node:crypto";
 import { acceptInvitation, confirmTotpEnrolment, inviteMember, setLimits, startTotpEnrolment } from "@vigil/core";
 import { user } from "@vigil/db-schema";
-import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import type { TestDatabase } from "@vigil/db-schema/testing";
 import { Secret, TOTP } from "otpauth";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDashboard, type Dashboard, launchChromium, shot, signInByMail, startDashboard, startMailApi } from "./testing";
+import { type Dashboard, shot, signInByMail, type startMailApi, startMailDashboard } from "./testing";
 
 let db: TestDatabase;
 let mail: Awaited<ReturnType<typeof startMailApi>>;
 let dash: Dashboard;
 let browser: Browser;
 
+let close: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
-  const [, database, mailApi] = await Promise.all([buildDashboard(), startTestDatabase(), startMailApi()]);
-  db = database;
-  mail = mailApi;
-  [dash, browser] = await Promise.all([
-    startDashboard({
-      DATABASE_URL: db.url,
-      AUTH_SECRET: randomBytes(32).toString("base64url"),
-      EMAIL_PROVIDER_API_URL: mail.url,
-      EMAIL_PROVIDER_API_KEY: "re_test_key",
-      EMAIL_FROM: "Vigil <signin@vigil.test>",
-      LOG_LEVEL: "warn",
-    }),
-    launchChromium(),
-  ]);
+  ({ db, mail, dash, browser, close } = await startMailDashboard());
 }, 600_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await dash?.stop();
-  await mail?.close();
-  await db?.close();
+  await close?.();
 });
 
 const codeAt = (secret: string, ms: number) =>

@@ -1,6 +1,8 @@
 // Real processes for the dashboard's browser tests: one `next build` per source tree, `next start`
 // on a free port, a loopback email API that keeps what the dashboard sends, and Chromium.
+
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -131,4 +133,27 @@ export async function callAction(
     redirect: "manual",
   });
   return { status: res.status, text: await res.text() };
+}
+
+/** One signed-in-by-mail dashboard on its own database, with a mail API double and Chromium; `close` stops all. */
+export async function startMailDashboard() {
+  const [, db, mail] = await Promise.all([buildDashboard(), startTestDatabase(), startMailApi()]);
+  const [dash, browser] = await Promise.all([
+    startDashboard({
+      DATABASE_URL: db.url,
+      AUTH_SECRET: randomBytes(32).toString("base64url"),
+      EMAIL_PROVIDER_API_URL: mail.url,
+      EMAIL_PROVIDER_API_KEY: "re_test_key",
+      EMAIL_FROM: "Vigil <signin@vigil.test>",
+      LOG_LEVEL: "warn",
+    }),
+    launchChromium(),
+  ]);
+  const close = async () => {
+    await browser.close();
+    await dash.stop();
+    await mail.close();
+    await db.close();
+  };
+  return { db, mail, dash, browser, close };
 }

@@ -1,6 +1,3 @@
-// A viewer in the real dashboard (next start, sqld, Chromium): reads every page of the workspace, sees no
-// controls to change it, and every server action of the dashboard, posted directly, is refused on the server.
-import { randomBytes } from "node:crypto";
 import {
   acceptInvitation,
   createApiKey,
@@ -15,19 +12,17 @@ import {
   setLimits,
 } from "@vigil/core";
 import { user } from "@vigil/db-schema";
-import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import type { TestDatabase } from "@vigil/db-schema/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  buildDashboard,
   type Dashboard,
-  launchChromium,
   callAction as postAction,
   serverActions,
   shot,
   signInByMail,
-  startDashboard,
-  startMailApi,
+  type startMailApi,
+  startMailDashboard,
 } from "./testing";
 
 let db: TestDatabase;
@@ -35,28 +30,14 @@ let mail: Awaited<ReturnType<typeof startMailApi>>;
 let dash: Dashboard;
 let browser: Browser;
 
+let close: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
-  const [, database, mailApi] = await Promise.all([buildDashboard(), startTestDatabase(), startMailApi()]);
-  db = database;
-  mail = mailApi;
-  [dash, browser] = await Promise.all([
-    startDashboard({
-      DATABASE_URL: db.url,
-      AUTH_SECRET: randomBytes(32).toString("base64url"),
-      EMAIL_PROVIDER_API_URL: mail.url,
-      EMAIL_PROVIDER_API_KEY: "re_test_key",
-      EMAIL_FROM: "Vigil <signin@vigil.test>",
-      LOG_LEVEL: "warn",
-    }),
-    launchChromium(),
-  ]);
+  ({ db, mail, dash, browser, close } = await startMailDashboard());
 }, 600_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await dash?.stop();
-  await mail?.close();
-  await db?.close();
+  await close?.();
 });
 
 async function signedIn(email: string): Promise<{ ctx: BrowserContext; page: Page }> {
