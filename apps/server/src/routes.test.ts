@@ -54,6 +54,9 @@ describe("authentication", () => {
     const cmp = await s.call("POST", `/v1/status-pages/${pg.body.id}/components`, { name: "a-component" });
     const rep = await s.call("POST", "/v1/status-reports", { pageId: pg.body.id, title: "a-report", message: "a-report" });
     const mnt = await s.call("POST", "/v1/maintenances", { pageId: pg.body.id, title: "a-window", startsAt: 1_000, endsAt: 2_000 });
+    const hb = await s.call("POST", "/v1/monitors", { kind: "heartbeat", key: "a-job", name: "a-job", request: { period: "1h" } });
+    const pol = await s.call("POST", "/v1/escalation-policies", { name: "a-policy", steps: [{ afterMinutes: 0, channels: ["a-hook"] }] });
+    expect([hb.status, pol.status]).toEqual([201, 201]);
     const other = await otherWorkspace();
     const routes: [string, string, unknown?][] = [
       ["GET", `/v1/monitors/${m.body.id}`],
@@ -90,6 +93,14 @@ describe("authentication", () => {
       ["GET", `/v1/maintenances/${mnt.body.id}`],
       ["PATCH", `/v1/maintenances/${mnt.body.id}`, { title: "taken" }],
       ["DELETE", `/v1/maintenances/${mnt.body.id}`],
+      ["GET", `/v1/heartbeats/${hb.body.id}`],
+      ["POST", `/v1/heartbeats/${hb.body.id}/rotate`],
+      ["GET", `/v1/escalation-policies/${pol.body.id}`],
+      ["PUT", `/v1/escalation-policies/${pol.body.id}`, { name: "taken", steps: [{ afterMinutes: 0, channels: ["b-hook"] }] }],
+      ["DELETE", `/v1/escalation-policies/${pol.body.id}`],
+      ["POST", `/v1/monitors/${m.body.id}/ack`, {}],
+      ["GET", `/v1/sla/monitors/${m.body.id}?month=2026-10`],
+      ["GET", `/v1/sla/status-pages/${pg.body.id}?month=2026-10`],
     ];
     for (const [method, path, body] of routes) {
       const r = await other.call(method, path, body);

@@ -16,7 +16,7 @@ export default async function NewMonitor({ params }: { params: Promise<{ ws: str
     <>
       <PageHeader
         title="New monitor"
-        description="An HTTP request with assertions, or a TCP connection, checked from your private locations. Test it before saving."
+        description="What to watch: a URL, a port, a certificate, a DNS record, a database, or a heartbeat your job sends. Probe checks run from your private locations; test one before saving."
       />
       <MonitorForm workspaceId={m.workspace.id} initial={emptyDraft(frequency, regions)} {...data} />
     </>
