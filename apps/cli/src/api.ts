@@ -64,7 +64,7 @@ export const SlaReport = z.looseObject({
   incidents: z.array(z.looseObject({ title: z.string(), startedAt: z.number(), resolvedAt: z.number().nullable() })),
 });
 /** A heartbeat as the CLI needs it: where to ping (other fields pass through for --json). */
-export const HeartbeatInfo = z.looseObject({ monitorId: z.number(), pingUrl: z.string().url(), state: z.string() });
+export const HeartbeatInfo = z.looseObject({ monitorId: z.number(), pingUrl: z.string().url().nullable(), state: z.string() });
 const StatusPagesBody = z.object({ statusPages: z.array(StatusPageSummary) }).transform((b) => b.statusPages);
 const ComponentsBody = z.object({ components: z.array(PageComponent) }).transform((b) => b.components);
 const StatusReportsBody = z.object({ statusReports: z.array(StatusReport) }).transform((b) => b.statusReports);

@@ -5,6 +5,8 @@ import {
   changeRoleAction,
   confirmTotpAction,
   removeTotpAction,
+  rotatePingKeyAction,
+  setPingAutoCreateAction,
   setSecondFactorRuleAction,
   startTotpAction,
   verifySecondFactorAction,
@@ -145,15 +147,27 @@ export function RemoveTotpForm() {
   );
 }
 
-/** Owners only: every member signs in with a second factor before using the workspace. */
-export function SecondFactorRuleForm({ workspaceId, required }: { workspaceId: number; required: boolean }) {
-  const [state, action, pending] = useActionState(setSecondFactorRuleAction, {});
+/** A workspace rule that is on or off: one checkbox and Save. */
+function WorkspaceSwitchForm({
+  workspaceId,
+  act,
+  name,
+  on,
+  children,
+}: {
+  workspaceId: number;
+  act: (prev: ActionState, form: FormData) => Promise<ActionState>;
+  name: string;
+  on: boolean;
+  children: React.ReactNode;
+}) {
+  const [state, action, pending] = useActionState(act, {});
   return (
     <form action={action} className="flex flex-wrap items-center gap-3">
       <input type="hidden" name="workspaceId" value={workspaceId} />
       <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" name="required" defaultChecked={required} className="size-4" />
-        Members must sign in with an authenticator app (TOTP)
+        <input type="checkbox" name={name} defaultChecked={on} className="size-4" />
+        {children}
       </label>
       <Button variant="secondary" disabled={pending}>
         {pending ? "Saving…" : "Save"}
@@ -161,6 +175,39 @@ export function SecondFactorRuleForm({ workspaceId, required }: { workspaceId: n
       {state.ok ? <span className="text-sm text-green-700">Saved.</span> : null}
       <Problem state={state} />
     </form>
+  );
+}
+
+/** Owners only: every member signs in with a second factor before using the workspace. */
+export function SecondFactorRuleForm({ workspaceId, required }: { workspaceId: number; required: boolean }) {
+  return (
+    <WorkspaceSwitchForm workspaceId={workspaceId} act={setSecondFactorRuleAction} name="required" on={required}>
+      Members must sign in with an authenticator app (TOTP)
+    </WorkspaceSwitchForm>
+  );
+}
+
+/** Owners and admins: make or replace the workspace's ping key. */
+export function RotatePingKeyForm({ workspaceId, exists }: { workspaceId: number; exists: boolean }) {
+  const [state, action, pending] = useActionState(rotatePingKeyAction, {});
+  return (
+    <form action={action} className="flex flex-wrap items-center gap-3">
+      <input type="hidden" name="workspaceId" value={workspaceId} />
+      <Button variant="secondary" disabled={pending}>
+        {pending ? "Working…" : exists ? "Replace the ping key" : "Make a ping key"}
+      </Button>
+      {exists ? <span className="text-xs text-zinc-500">Every URL with the current key stops working at once.</span> : null}
+      <Problem state={state} />
+    </form>
+  );
+}
+
+/** Owners and admins: whether a ping by name with `?create=1` may make a missing heartbeat. */
+export function PingAutoCreateForm({ workspaceId, on }: { workspaceId: number; on: boolean }) {
+  return (
+    <WorkspaceSwitchForm workspaceId={workspaceId} act={setPingAutoCreateAction} name="autoCreate" on={on}>
+      A ping by name with <code className="font-mono text-xs">?create=1</code> makes a heartbeat that does not exist yet
+    </WorkspaceSwitchForm>
   );
 }
 

@@ -104,12 +104,18 @@ export function HeartbeatPanel({
   monitorKey,
   cron,
   now,
+  canPing,
+  byName,
 }: {
   hb: HeartbeatDetails;
   schedule: string;
   monitorKey: string | null;
   cron?: string;
   now: number;
+  /** Viewers see the heartbeat, never its URL: a ping can raise or silence its alert. */
+  canPing: boolean;
+  /** The URL by name (workspace ping key and entry key), when the workspace has a ping key. */
+  byName: string | null;
 }) {
   const snippets = pingSnippets(hb.pingUrl, monitorKey, cron);
   return (
@@ -143,46 +149,64 @@ export function HeartbeatPanel({
         />
       </div>
 
-      <Card className="mb-6">
-        <CardHeader
-          title="Ping URL"
-          description="Call it when the job succeeds; GET, POST or HEAD. The URL is the secret: keep it out of public logs."
-        />
-        <div className="grid gap-4 px-5 py-4">
-          <div className="flex flex-wrap items-center gap-2">
-            <code
-              data-copy={hb.pingUrl.slice(0, 40)}
-              data-testid="ping-url"
-              className="min-w-0 flex-1 truncate rounded-md bg-zinc-100 px-3 py-1.5 font-mono text-sm"
-            >
-              {hb.pingUrl}
-            </code>
-            <CopyButton value={hb.pingUrl} label="Copy URL" />
-          </div>
-          <ul className="grid gap-1 text-sm text-zinc-600 sm:grid-cols-2">
-            <li>
-              <code className="font-mono text-xs">…/start</code> a run began (its duration is measured)
-            </li>
-            <li>
-              <code className="font-mono text-xs">…/fail</code> the run failed
-            </li>
-            <li>
-              <code className="font-mono text-xs">…/&lt;exit code&gt;</code> 0 is success, 1-255 a failure naming it
-            </li>
-            <li>A POST body (first 10 kB) is kept and sent with a failure alert</li>
-          </ul>
-          <details className="group">
-            <summary className="cursor-pointer text-sm font-medium text-zinc-800">
-              Snippets: curl, wget, PowerShell, systemd, Kubernetes
-            </summary>
-            <div className="mt-3 grid gap-3 lg:grid-cols-2">
-              {snippets.map((s) => (
-                <Snippet key={s.title} title={s.title} value={s.value} />
-              ))}
+      {canPing ? (
+        <Card className="mb-6">
+          <CardHeader
+            title="Ping URL"
+            description="Call it when the job succeeds; GET, POST or HEAD. The URL is the secret: keep it out of public logs."
+          />
+          <div className="grid gap-4 px-5 py-4">
+            <div className="flex flex-wrap items-center gap-2">
+              <code
+                data-copy={hb.pingUrl.slice(0, 40)}
+                data-testid="ping-url"
+                className="min-w-0 flex-1 truncate rounded-md bg-zinc-100 px-3 py-1.5 font-mono text-sm"
+              >
+                {hb.pingUrl}
+              </code>
+              <CopyButton value={hb.pingUrl} label="Copy URL" />
             </div>
-          </details>
-        </div>
-      </Card>
+            {byName ? (
+              <div className="flex flex-wrap items-center gap-2">
+                <span className="text-sm text-zinc-600">By name:</span>
+                <code
+                  data-testid="ping-url-by-name"
+                  className="min-w-0 flex-1 truncate rounded-md bg-zinc-100 px-3 py-1.5 font-mono text-sm"
+                >
+                  {byName}
+                </code>
+                <CopyButton value={byName} label="Copy" />
+              </div>
+            ) : null}
+            <ul className="grid gap-1 text-sm text-zinc-600 sm:grid-cols-2">
+              <li>
+                <code className="font-mono text-xs">…/start</code> a run began (its duration is measured)
+              </li>
+              <li>
+                <code className="font-mono text-xs">…/fail</code> the run failed
+              </li>
+              <li>
+                <code className="font-mono text-xs">…/&lt;exit code&gt;</code> 0 is success, 1-255 a failure naming it
+              </li>
+              <li>A POST body (first 10 kB) is kept and sent with a failure alert</li>
+            </ul>
+            <details className="group">
+              <summary className="cursor-pointer text-sm font-medium text-zinc-800">
+                Snippets: curl, wget, PowerShell, systemd, Kubernetes
+              </summary>
+              <div className="mt-3 grid gap-3 lg:grid-cols-2">
+                {snippets.map((s) => (
+                  <Snippet key={s.title} title={s.title} value={s.value} />
+                ))}
+              </div>
+            </details>
+          </div>
+        </Card>
+      ) : (
+        <Card className="mb-6">
+          <CardHeader title="Ping URL" description="Hidden from viewers: a ping can raise or silence this heartbeat's alert." />
+        </Card>
+      )}
 
       <Card className="mb-6">
         <CardHeader title="Timeline" description="The newest pings, up to now." />

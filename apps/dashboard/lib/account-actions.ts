@@ -8,7 +8,9 @@ import {
   NotFoundError,
   RATE_LIMITS,
   removeTotp,
+  rotatePingKey,
   secondFactorStatus,
+  setPingAutoCreate,
   setWorkspaceSecondFactor,
   startTotpEnrolment,
   ValidationError,
@@ -118,6 +120,24 @@ export async function setSecondFactorRuleAction(_prev: ActionState, form: FormDa
   if (required && !(await secondFactorStatus(getDb(), m.user.id)).enrolled)
     return { error: "Set up your own authenticator app first (Account and second factor), then require it here.", at: Date.now() };
   await setWorkspaceSecondFactor(getDb(), m.workspace.id, required, `user:${m.user.id}`);
+  revalidatePath(`/w/${m.workspace.id}`, "layout");
+  return { ok: true, at: Date.now() };
+}
+
+/** Owners and admins make or replace the ping key (every URL by name with the old key stops working). */
+export async function rotatePingKeyAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const m = await actionMember(form, "admin");
+  if (!m.ok) return { error: m.error, at: Date.now() };
+  await rotatePingKey(getDb(), m.workspace.id, `user:${m.user.id}`);
+  revalidatePath(`/w/${m.workspace.id}`, "layout");
+  return { ok: true, at: Date.now() };
+}
+
+/** Owners and admins let a ping by name with `?create=1` make a missing heartbeat. */
+export async function setPingAutoCreateAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const m = await actionMember(form, "admin");
+  if (!m.ok) return { error: m.error, at: Date.now() };
+  await setPingAutoCreate(getDb(), m.workspace.id, form.get("autoCreate") === "on", `user:${m.user.id}`);
   revalidatePath(`/w/${m.workspace.id}`, "layout");
   return { ok: true, at: Date.now() };
 }

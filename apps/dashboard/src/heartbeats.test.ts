@@ -177,4 +177,42 @@ describe("heartbeat monitors in the dashboard", () => {
     const res = await page.goto(`${dash.url}/w/${ws}/monitors/${theirs.id}`);
     expect(res?.status()).toBe(404);
   });
+
+  it("an admin makes the workspace ping key in settings; the heartbeat page shows its URL by name, which a script pings", {
+    timeout: 300_000,
+  }, async () => {
+    const hb = await createMonitor(
+      db.db,
+      ws,
+      { kind: "heartbeat", name: "Log rotation", key: "log rotation", request: { period: "1h" } },
+      "test",
+    );
+    await page.goto(`${dash.url}/w/${ws}/settings`);
+    await visible(page.getByText("No ping key yet: heartbeats answer only on their own URLs."));
+    await page.getByRole("button", { name: "Make a ping key" }).click();
+    await visible(page.getByRole("button", { name: "Replace the ping key" }));
+    const pattern = (await page.getByText(`${pingBase}/ping/`).first().textContent())!;
+    expect(pattern).toMatch(new RegExp(`^${pingBase}/ping/[A-Za-z0-9_-]{22}/<entry key>$`));
+    await page.getByLabel(/makes a heartbeat that does not exist yet/).check();
+    await page.getByRole("button", { name: "Save" }).last().click();
+    await visible(page.getByText("Saved."));
+    await shot(page, "settings-ping-key");
+
+    await page.goto(`${dash.url}/w/${ws}/monitors/${hb.id}`);
+    const byName = (await page.getByTestId("ping-url-by-name").textContent())!;
+    expect(byName).toBe(pattern.replace("<entry key>", "log%20rotation"));
+    expect((await fetch(`${byName}/0`)).status).toBe(200);
+    await until(
+      "the ping by name is listed",
+      async () => {
+        await page.reload();
+        return (await page.getByTestId("ping").count()) === 1;
+      },
+      30_000,
+      1000,
+    );
+    // The setting saved above lets a script make its own heartbeat by pinging a new name.
+    expect((await fetch(`${pattern.replace("<entry key>", "weekly-vacuum")}?create=1`)).status).toBe(200);
+    expect((await listMonitors(db.db, ws)).find((m) => m.key === "weekly-vacuum")).toMatchObject({ kind: "heartbeat" });
+  });
 });

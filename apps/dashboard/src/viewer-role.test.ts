@@ -8,7 +8,9 @@ import {
   createPrivateLocation,
   createStatusPage,
   createStatusReport,
+  heartbeatDetails,
   inviteMember,
+  rotatePingKey,
   setLimits,
 } from "@vigil/core";
 import { user } from "@vigil/db-schema";
@@ -145,6 +147,15 @@ describe("the viewer role", () => {
     expect(await v.getByRole("link", { name: "Edit" }).count()).toBe(0);
     expect(await v.getByRole("button", { name: /Pause|Run now|Delete/ }).count()).toBe(0);
     await shot(v, "viewer-monitor-detail");
+    // A heartbeat is read, never pinged: its URL and the workspace ping key appear nowhere in what a viewer gets.
+    const hb = await createMonitor(db.db, ws, { kind: "heartbeat", key: "backup", name: "Backup job", request: { period: "1h" } }, actor);
+    const hbToken = new URL((await heartbeatDetails(db.db, ws, hb.id)).pingUrl).pathname.split("/")[2]!;
+    const pingKey = await rotatePingKey(db.db, ws, actor);
+    const hbPage = await v.goto(`${dash.url}/w/${ws}/monitors/${hb.id}`);
+    const hbHtml = await hbPage!.text();
+    await expect(v.getByText("Hidden from viewers: a ping can raise or silence this heartbeat's alert.").isVisible()).resolves.toBe(true);
+    const settings = await (await v.goto(`${dash.url}/w/${ws}/settings`))!.text();
+    for (const secret of [hbToken, pingKey]) expect(hbHtml + settings).not.toContain(secret);
     await v.goto(`${dash.url}/w/${ws}/notifications`);
     await expect(v.getByText("ops hook").first().isVisible()).resolves.toBe(true);
     expect(await v.getByRole("link", { name: "New channel" }).count()).toBe(0);

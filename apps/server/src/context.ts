@@ -1,5 +1,5 @@
 import type { Analytics } from "@vigil/analytics";
-import type { ApiKeyScope, Workspace } from "@vigil/core";
+import type { ApiKeyScope, PingWriter, Workspace } from "@vigil/core";
 import type { Db } from "@vigil/db-schema";
 import type { EgressPolicy } from "@vigil/egress";
 import type { NotifierEnv } from "@vigil/notifier";
@@ -32,6 +32,8 @@ export interface ServerDeps {
   probeWaitMs: number;
   /** Pings received and not yet stored: the liveness row never runs ahead of them. */
   pings: PingWatermark;
+  /** Pings stored together when they arrive while a write is under way. */
+  pingWriter: PingWriter;
 }
 
 export interface ProbeLocation {

@@ -1,6 +1,6 @@
 import { analyticsFromEnv } from "@vigil/analytics";
 import { pingEndpoint } from "@vigil/api-contract";
-import { markReceiverAlive, resolveQueuePrefix } from "@vigil/core";
+import { markReceiverAlive, PingWriter, resolveQueuePrefix } from "@vigil/core";
 import { createDb, openSecrets } from "@vigil/db-schema";
 import { EgressPolicy } from "@vigil/egress";
 import { NotifierEnv } from "@vigil/notifier";
@@ -60,6 +60,7 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
     limiter: createRateLimiter(redis, prefix),
     probeWaitMs: env.PROBE_WAIT_MS,
     pings: new PingWatermark(),
+    pingWriter: new PingWriter(db),
   };
   pingEndpoint.base = env.PING_BASE_URL;
   mountApi(app, deps, { trustedProxies: env.TRUSTED_PROXIES });

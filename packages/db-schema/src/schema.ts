@@ -68,6 +68,11 @@ export const workspace = sqliteTable("workspace", {
   endsAt: integer("ends_at"),
   /** Its owner asks every member to sign in with a second factor (TOTP) before using it. */
   requireSecondFactor: integer("require_second_factor", { mode: "boolean" }).notNull().default(false),
+  /** Heartbeats pinged by name (`/ping/<ping key>/<entry key>`): the key, made on first need, and its hash. */
+  pingKey: encryptedJson<string>("workspace", "ping_key"),
+  pingKeyHash: text("ping_key_hash").unique(),
+  /** A ping by name for an unknown entry key with `?create=1` makes that heartbeat (off unless an admin turns it on). */
+  pingAutoCreate: integer("ping_auto_create", { mode: "boolean" }).notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

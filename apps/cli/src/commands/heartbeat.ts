@@ -21,7 +21,9 @@ async function pingUrlOf(ctx: Ctx, entry: string): Promise<string> {
     if (m.kind !== "heartbeat") throw new CliError(`"${entry}" is a ${m.kind} monitor, not a heartbeat`, 1);
     id = m.id;
   }
-  return (await api.heartbeat(id)).pingUrl;
+  const { pingUrl } = await api.heartbeat(id);
+  if (pingUrl === null) throw new CliError("this API key may read the heartbeat but not ping it: use a key with the write scope", 1);
+  return pingUrl;
 }
 
 /** Sends one ping, retrying refused connections and 5xx/429 with backoff (curl --retry style). */

@@ -3,8 +3,12 @@ import { createMiddleware } from "hono/factory";
 import type { Env } from "../context";
 import { errorBody } from "../errors";
 
-/** The scope a request needs: reads need `read`, private locations' changes `probe-admin`, every other change `write`. */
+/**
+ * The scope a request needs: reads need `read`, private locations' changes `probe-admin`, every other change
+ * `write`; the ping key is a write secret, so reading it needs `write` too.
+ */
 export function scopeFor(method: string, path: string): ApiKeyScope {
+  if (/^\/v1\/workspace\/ping-key(\/|$)/.test(path)) return "write";
   if (method === "GET" || method === "HEAD") return "read";
   if (/^\/v1\/private-locations(\/|$)/.test(path)) return "probe-admin";
   return "write";

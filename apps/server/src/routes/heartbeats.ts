@@ -11,19 +11,20 @@ const tag = "heartbeats";
 describeRoute({
   method: "get",
   path: "/v1/heartbeats/{id}",
-  summary: "A heartbeat monitor's ping URL, state, next expected ping and newest pings (`?before=<ping id>` pages back)",
+  summary:
+    "A heartbeat monitor's ping URL (null for a key without the write scope), state, next expected ping and newest pings (`?before=<ping id>` pages back)",
   tag,
   auth: "apiKey",
 });
 heartbeats.get("/:id", async (c) => {
   const before = Number(c.req.query("before"));
   const limit = Number(c.req.query("limit"));
-  return c.json(
-    await heartbeatDetails(c.var.deps.db, c.var.workspace.id, idParam(c), {
-      ...(Number.isSafeInteger(before) && before > 0 && { before }),
-      ...(Number.isSafeInteger(limit) && limit > 0 && { limit }),
-    }),
-  );
+  const details = await heartbeatDetails(c.var.deps.db, c.var.workspace.id, idParam(c), {
+    ...(Number.isSafeInteger(before) && before > 0 && { before }),
+    ...(Number.isSafeInteger(limit) && limit > 0 && { limit }),
+  });
+  // A ping URL can raise or silence an alert: a read-only key sees the heartbeat, not the URL.
+  return c.json(c.var.apiKeyScopes.includes("write") ? details : { ...details, pingUrl: null });
 });
 
 describeRoute({

@@ -1,7 +1,18 @@
-// Public ping endpoints for heartbeat monitors. Audience: anyone holding a token (the token is the secret).
+// Public ping endpoints for heartbeat monitors. Audience: anyone holding a heartbeat's token, or the workspace's
+// ping key with an entry key (each is the secret).
 // Unknown, paused and deleted tokens get the same 404; a burst per token is rate-limited before it is stored.
 import type { IncomingMessage } from "node:http";
-import { MAX_PING_BODY_BYTES, PING_TOKEN_RE, type PingSignal, RATE_LIMITS, recordPing, sha256 } from "@vigil/core";
+import {
+  heartbeatBySlug,
+  MAX_PING_BODY_BYTES,
+  PING_KEY_RE,
+  PING_TOKEN_RE,
+  type Ping,
+  type PingSignal,
+  RATE_LIMITS,
+  sha256,
+} from "@vigil/core";
+import { LimitExceededError } from "@vigil/limits";
 import { clientAddress, RateLimitedError } from "@vigil/rate-limit";
 import { type Context, Hono } from "hono";
 import type { ServerDeps } from "../context";
@@ -62,21 +73,39 @@ export function pingRoutes(deps: ServerDeps, trustedProxies: readonly string[]) 
     }
   };
   const answer = async (c: Context, at: number) => {
-    const token = c.req.param("token") ?? "";
-    const signal = signalOf(c.req.param("signal"));
+    // `/<token>[/<signal>]`, or by name: `/<ping key>/<entry key>[/<signal>]` (the two key lengths differ).
+    const first = c.req.param("a") ?? "";
+    const byName = PING_KEY_RE.test(first);
+    const slug = byName ? c.req.param("b") : undefined;
+    const signal = signalOf(byName ? c.req.param("c") : c.req.param("b"));
+    if (!byName && c.req.param("c") !== undefined) return notFound(c);
     // Read the body before answering, whatever the answer: the client's upload never meets a closed socket.
     const body = c.req.method === "POST" ? await bodyExcerpt(c.req.raw) : null;
-    if (!signal || !PING_TOKEN_RE.test(token)) return notFound(c);
+    if (!signal || !(byName ? slug : PING_TOKEN_RE.test(first))) return notFound(c);
     try {
-      // Keyed by the token's hash: Redis never holds a usable token.
-      await deps.limiter.take(RATE_LIMITS.heartbeatPing, sha256(token));
+      // Keyed by a hash: Redis never holds a usable token or ping key.
+      await deps.limiter.take(RATE_LIMITS.heartbeatPing, sha256(byName ? `${first}/${slug}` : first));
     } catch (err) {
       if (!(err instanceof RateLimitedError)) throw err;
       return c.body(`${err.message}\n`, 429, { ...TEXT, "retry-after": String(err.retryAfterS) });
     }
+    let to: Ping["to"] = { token: first };
+    if (byName) {
+      const create = c.req.query("create") === "1";
+      let monitorId: number | null;
+      try {
+        monitorId = await heartbeatBySlug(deps.db, first, slug!, create);
+      } catch (err) {
+        // Auto-creation within the workspace's limits: past them the job learns why, nothing is made.
+        if (err instanceof LimitExceededError) return c.body(`${err.message}\n`, 403, TEXT);
+        throw err;
+      }
+      if (monitorId === null) return notFound(c);
+      to = { monitorId };
+    }
     const socket = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
-    const stored = await recordPing(deps.db, {
-      token,
+    const stored = await deps.pingWriter.record({
+      to,
       signal,
       at,
       sourceIp: clientAddress(c.req.raw.headers, socket, trustedProxies),
@@ -86,6 +115,8 @@ export function pingRoutes(deps: ServerDeps, trustedProxies: readonly string[]) 
     if (!stored) return notFound(c);
     return c.req.method === "HEAD" ? c.body(null, 200, TEXT) : c.body("OK\n", 200, TEXT);
   };
-  for (const path of ["/:token", "/:token/:signal"]) ping.on(["GET", "POST", "HEAD"], path, handle);
+  for (const path of ["/:a", "/:a/:b", "/:a/:b/:c"]) ping.on(["GET", "POST", "HEAD"], path, handle);
+  // Any other shape under /ping looks like an unknown token, not like the API.
+  ping.all("*", notFound);
   return ping;
 }

@@ -1,9 +1,10 @@
-import { limitsOf } from "@vigil/core";
+import { pingUrlOf } from "@vigil/api-contract";
+import { limitsOf, type PingKeySettings, pingKeySettings, rotatePingKey, setPingAutoCreate } from "@vigil/core";
 import { Limits } from "@vigil/limits";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Env } from "../context";
-import { describeRoute } from "../openapi";
+import { describeRoute, withBody } from "../openapi";
 
 export const workspaceRoutes = new Hono<Env>();
 
@@ -29,3 +30,56 @@ workspaceRoutes.get("/workspace", (c) => {
   const { limits, expired } = limitsOf(ws, Date.now(), (m) => c.var.deps.logger.warn({ workspaceId: ws.id }, m));
   return c.json({ id: ws.id, name: ws.name, plan: ws.plan, paidUntil: ws.paidUntil, endsAt: ws.endsAt, expired, limits });
 });
+
+// The ping key lets its holder ping (and, when allowed, create) any heartbeat by name: a write secret,
+// so even reading it needs the write scope (see scopeFor).
+const PingKeyOut = z.object({
+  pingKey: z.string().nullable().describe("null until made with POST /v1/workspace/ping-key/rotate"),
+  autoCreate: z.boolean(),
+  pingUrlBase: z.string().nullable().describe("`<pingUrlBase>/<entry key>` pings a heartbeat by name"),
+});
+const pingKeyOut = (s: PingKeySettings) => ({ ...s, pingUrlBase: s.pingKey === null ? null : pingUrlOf(s.pingKey) });
+
+describeRoute({
+  method: "get",
+  path: "/v1/workspace/ping-key",
+  summary: "The workspace's ping key for pings by name, and whether such a ping may create a heartbeat",
+  tag: "heartbeats",
+  auth: "apiKey",
+  response: PingKeyOut,
+});
+workspaceRoutes.get("/workspace/ping-key", async (c) => c.json(pingKeyOut(await pingKeySettings(c.var.deps.db, c.var.workspace.id))));
+
+describeRoute({
+  method: "post",
+  path: "/v1/workspace/ping-key/rotate",
+  summary: "Make the ping key, or replace it: every ping URL by name with the old key answers 404 from now on",
+  tag: "heartbeats",
+  auth: "apiKey",
+  response: PingKeyOut,
+});
+workspaceRoutes.post("/workspace/ping-key/rotate", async (c) => {
+  await rotatePingKey(c.var.deps.db, c.var.workspace.id, c.var.actor);
+  return c.json(pingKeyOut(await pingKeySettings(c.var.deps.db, c.var.workspace.id)));
+});
+
+const PingKeyPatch = z.object({ autoCreate: z.boolean({ error: "must be true or false" }) }).strict();
+workspaceRoutes.patch(
+  "/workspace/ping-key",
+  withBody(
+    {
+      method: "patch",
+      path: "/v1/workspace/ping-key",
+      summary: "Allow or forbid pings by name with `?create=1` to create a missing heartbeat (off by default)",
+      tag: "heartbeats",
+      auth: "apiKey",
+      body: PingKeyPatch,
+      response: PingKeyOut,
+    },
+    "ping key settings",
+  ),
+  async (c) => {
+    await setPingAutoCreate(c.var.deps.db, c.var.workspace.id, c.req.valid("json").autoCreate, c.var.actor);
+    return c.json(pingKeyOut(await pingKeySettings(c.var.deps.db, c.var.workspace.id)));
+  },
+);

@@ -37,6 +37,11 @@ export interface CheckKind<
   readonly secretFields?: readonly string[];
   /** One line for forms: what the check does. */
   readonly describe?: string;
+  /**
+   * Groups of `request` fields that replace each other: an update naming a field of one group drops the
+   * fields of the others (a heartbeat switched from `period` to `cron` loses its period).
+   */
+  readonly requestAlternatives?: readonly (readonly string[])[];
   /** `request` fields in the order a person writes them in YAML. */
   readonly requestOrder: readonly string[];
   /** Watched by the server (from pings it receives), never sent to a probe: no regions, frequency or retries. */

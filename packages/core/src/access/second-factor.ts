@@ -1,11 +1,12 @@
 // Second factor: an authenticator app (TOTP, RFC 6238) per user, recovery codes, and the workspace rule that asks for it.
 import { randomBytes } from "node:crypto";
-import { type Db, session, userTotp, workspace, writeBatch } from "@vigil/db-schema";
+import { type Db, session, userTotp } from "@vigil/db-schema";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
-import { type Actor, auditInsert } from "../audit";
+import type { Actor } from "../audit";
 import { ConflictError, ValidationError } from "../errors";
 import { sha256 } from "../secrets";
+import { updateWorkspaceAudited } from "./workspace";
 
 const PERIOD_S = 30;
 const RECOVERY_CODES = 10;
@@ -118,14 +119,11 @@ export async function removeTotp(db: Db, userId: string): Promise<void> {
 
 /** The owner's rule: every member signs in with a second factor before using the workspace. */
 export async function setWorkspaceSecondFactor(db: Db, workspaceId: number, required: boolean, actor: Actor): Promise<void> {
-  await writeBatch(db, [
-    db.update(workspace).set({ requireSecondFactor: required, updatedAt: Date.now() }).where(eq(workspace.id, workspaceId)),
-    auditInsert(db, {
-      workspaceId,
-      actor,
-      action: required ? "workspace.second-factor-required" : "workspace.second-factor-optional",
-      targetType: "workspace",
-      targetId: workspaceId,
-    }),
-  ]);
+  await updateWorkspaceAudited(
+    db,
+    workspaceId,
+    { requireSecondFactor: required },
+    actor,
+    required ? "second-factor-required" : "second-factor-optional",
+  );
 }

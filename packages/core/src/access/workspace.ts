@@ -141,3 +141,20 @@ export async function setPlan(db: Db, workspaceId: number, input: z.input<typeof
   ]);
   return { ...ws, ...patch };
 }
+
+/** One change to a workspace's own settings and its audit row (`workspace.<action>`), in one write. */
+export async function updateWorkspaceAudited(
+  db: Db,
+  workspaceId: number,
+  set: Partial<Omit<Workspace, "id" | "createdAt">>,
+  actor: Actor,
+  action: string,
+): Promise<void> {
+  await writeBatch(db, [
+    db
+      .update(workspace)
+      .set({ ...set, updatedAt: Date.now() })
+      .where(eq(workspace.id, workspaceId)),
+    auditInsert(db, { workspaceId, actor, action: `workspace.${action}`, targetType: "workspace", targetId: workspaceId }),
+  ]);
+}

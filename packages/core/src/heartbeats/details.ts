@@ -7,6 +7,7 @@ import { ValidationError } from "../errors";
 import { getMonitor } from "../monitors";
 import { sha256 } from "../secrets";
 import { RECEIVER_STALE_MS } from "./deadlines";
+import { ensureHeartbeatRow } from "./pings";
 
 const newToken = () => randomBytes(24).toString("base64url");
 
@@ -17,11 +18,7 @@ async function tokenOf(db: Db, workspaceId: number, monitorId: number): Promise<
     throw new ValidationError(`monitor ${monitorId} is a ${m.kind} monitor, not a heartbeat`, [
       { path: "kind", message: "must be heartbeat" },
     ]);
-  const token = newToken();
-  await db
-    .insert(heartbeat)
-    .values({ monitorId, token, tokenHash: sha256(token) })
-    .onConflictDoNothing();
+  await ensureHeartbeatRow(db, monitorId);
   const [row] = await db.select({ token: heartbeat.token }).from(heartbeat).where(eq(heartbeat.monitorId, monitorId));
   return row!.token;
 }

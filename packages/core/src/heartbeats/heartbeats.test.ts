@@ -1,9 +1,18 @@
 import { nextCronTime } from "@vigil/api-contract";
-import { heartbeat, statusEvent } from "@vigil/db-schema";
+import { heartbeat, heartbeatPing, statusEvent } from "@vigil/db-schema";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMonitor, createWorkspace, evaluateHeartbeats, heartbeatDetails, markReceiverAlive, recordPing, setLimits } from "../index";
+import {
+  createMonitor,
+  createWorkspace,
+  evaluateHeartbeats,
+  heartbeatDetails,
+  markReceiverAlive,
+  PingWriter,
+  recordPing,
+  setLimits,
+} from "../index";
 
 describe("cron heartbeats across a DST change", () => {
   it("*/1 * * * * in Europe/Berlin expects every minute, on both sides of the spring jump", () => {
@@ -44,11 +53,18 @@ describe("a heartbeat's pings and deadline", () => {
     const { pingUrl } = await heartbeatDetails(t.db, ws, m.id);
     const token = pingUrl.split("/ping/")[1]!;
     const ping = (at: number, signal: Parameters<typeof recordPing>[1]["signal"] = { kind: "success" }) =>
-      recordPing(t.db, { token, signal, at, sourceIp: "127.0.0.1", userAgent: "curl", body: null });
+      recordPing(t.db, { to: { token }, signal, at, sourceIp: "127.0.0.1", userAgent: "curl", body: null });
     const t0 = Date.now();
     expect(await ping(t0)).toBe(true);
     expect(
-      await recordPing(t.db, { token: "x".repeat(32), signal: { kind: "success" }, at: t0, sourceIp: null, userAgent: null, body: null }),
+      await recordPing(t.db, {
+        to: { token: "x".repeat(32) },
+        signal: { kind: "success" },
+        at: t0,
+        sourceIp: null,
+        userAgent: null,
+        body: null,
+      }),
     ).toBe(false);
     await markReceiverAlive(t.db, t0 - 60_000, t0);
     expect(await evaluateHeartbeats(t.db, t0)).toEqual([]);
@@ -75,7 +91,7 @@ describe("a heartbeat's pings and deadline", () => {
     const m = await createMonitor(t.db, ws, { kind: "heartbeat", name: "etl", request: { period: "2s", grace: "1s" } }, "operator");
     const token = (await heartbeatDetails(t.db, ws, m.id)).pingUrl.split("/ping/")[1]!;
     const t0 = Date.now() + 100_000;
-    await recordPing(t.db, { token, signal: { kind: "success" }, at: t0, sourceIp: null, userAgent: null, body: null });
+    await recordPing(t.db, { to: { token }, signal: { kind: "success" }, at: t0, sourceIp: null, userAgent: null, body: null });
     await evaluateHeartbeats(t.db, t0);
     // The server came back at t0 + 30 s: the ping due at t0 + 2 s may have been lost.
     await markReceiverAlive(t.db, t0 + 30_000, t0 + 30_500);
@@ -93,7 +109,14 @@ describe("a heartbeat's pings and deadline", () => {
     );
     const token = (await heartbeatDetails(t.db, ws, m.id)).pingUrl.split("/ping/")[1]!;
     const t0 = Date.now();
-    await recordPing(t.db, { token, signal: { kind: "fail", exitCode: 3 }, at: t0, sourceIp: null, userAgent: null, body: "disk full" });
+    await recordPing(t.db, {
+      to: { token },
+      signal: { kind: "fail", exitCode: 3 },
+      at: t0,
+      sourceIp: null,
+      userAgent: null,
+      body: "disk full",
+    });
     const [e] = await evaluateHeartbeats(t.db, t0 + 10);
     expect(e?.status).toBe("error");
     const [row] = await t.db.select().from(statusEvent).where(eq(statusEvent.id, e!.id));
@@ -107,5 +130,34 @@ describe("a heartbeat's pings and deadline", () => {
     await expect(
       createMonitor(t.db, ws, { kind: "heartbeat", request: { cron: "* * * * *", timezone: "Mars/Base" } }, "operator"),
     ).rejects.toThrow(/request\.timezone/);
+  });
+
+  it("pings that arrive together are stored together, in order, each told whether its token was known", async () => {
+    const jobs = await Promise.all(
+      [1, 2, 3].map((i) => createMonitor(t.db, ws, { kind: "heartbeat", name: `burst-${i}`, request: { period: "1h" } }, "operator")),
+    );
+    const tokens = await Promise.all(jobs.map(async (j) => (await heartbeatDetails(t.db, ws, j.id)).pingUrl.split("/ping/")[1]!));
+    const writer = new PingWriter(t.db, 16);
+    const t0 = Date.now();
+    // 60 pings at once: each job's start, then successes; every fifth to a token nobody has.
+    const sent = Array.from({ length: 60 }, (_, i) => ({
+      token: i % 5 === 4 ? "y".repeat(32) : tokens[i % 3]!,
+      signal: i < 3 ? ({ kind: "start" } as const) : ({ kind: "success" } as const),
+      at: t0 + i,
+    }));
+    const stored = await Promise.all(
+      sent.map((p) => writer.record({ to: { token: p.token }, signal: p.signal, at: p.at, sourceIp: null, userAgent: null, body: null })),
+    );
+    expect(stored).toEqual(sent.map((p) => p.token !== "y".repeat(32)));
+    for (const [k, job] of jobs.entries()) {
+      const mine = sent.filter((p) => p.token === tokens[k]);
+      const log = await t.db.select().from(heartbeatPing).where(eq(heartbeatPing.monitorId, job.id)).orderBy(heartbeatPing.id);
+      expect(log.map((r) => r.at)).toEqual(mine.map((p) => p.at));
+      const [row] = await t.db.select().from(heartbeat).where(eq(heartbeat.monitorId, job.id));
+      expect(row!.lastPingAt).toBe(mine.at(-1)!.at);
+      expect(row!.lastPingId).toBe(log.at(-1)!.id);
+      // The first success after the start measured the run.
+      expect(log[1]!.durationMs).toBe(log[1]!.at - log[0]!.at);
+    }
   });
 });

@@ -10,4 +10,23 @@ export {
   type Receiver,
 } from "./deadlines";
 export { type HeartbeatDetails, heartbeatDetails, heartbeatGlance, type PingLogEntry, rotatePingToken } from "./details";
-export { MAX_PING_BODY_BYTES, markReceiverAlive, PING_TOKEN_RE, type Ping, type PingSignal, recordPing } from "./pings";
+export {
+  AUTO_CREATED_REQUEST,
+  heartbeatBySlug,
+  PING_KEY_RE,
+  type PingKeySettings,
+  pingKeySettings,
+  rotatePingKey,
+  setPingAutoCreate,
+} from "./ping-key";
+export {
+  ensureHeartbeatRow,
+  MAX_PING_BODY_BYTES,
+  markReceiverAlive,
+  PING_TOKEN_RE,
+  type Ping,
+  type PingSignal,
+  PingWriter,
+  recordPing,
+  recordPings,
+} from "./pings";

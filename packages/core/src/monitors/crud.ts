@@ -1,4 +1,4 @@
-import type { Monitor } from "@vigil/api-contract";
+import { kindOf, type Monitor } from "@vigil/api-contract";
 import { type Db, monitor } from "@vigil/db-schema";
 import { assertWithinLimits } from "@vigil/limits";
 import { and, eq, isNull, sql } from "drizzle-orm";
@@ -103,6 +103,27 @@ export async function listMonitors(db: Db, workspaceId: number, tags: readonly s
 }
 
 /** PATCH: top-level fields replace, `request` merges one level deep; the result is validated whole. */
+/**
+ * A `request` patch over the stored one: a field set to null is removed, and naming a field of one group of
+ * alternatives drops the others (so a heartbeat moves from `period` to `cron` in one PATCH).
+ */
+export function mergeRequest(
+  current: Record<string, unknown>,
+  patch: Record<string, unknown>,
+  alternatives: readonly (readonly string[])[] = [],
+): Record<string, unknown> {
+  const merged = { ...current };
+  for (const group of alternatives) {
+    if (!group.some((k) => patch[k] !== undefined && patch[k] !== null)) continue;
+    for (const other of alternatives) if (other !== group) for (const k of other) if (!(k in patch)) delete merged[k];
+  }
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete merged[k];
+    else merged[k] = v;
+  }
+  return merged;
+}
+
 export async function updateMonitor(db: Db, workspaceId: number, id: number, patch: unknown, actor: Actor): Promise<Monitor> {
   if (typeof patch !== "object" || patch === null || Array.isArray(patch)) {
     throw new ValidationError("monitor: body must be a JSON object", [{ path: "", message: "must be a JSON object" }]);
@@ -117,7 +138,7 @@ export async function updateMonitor(db: Db, workspaceId: number, id: number, pat
       const p = patch as Record<string, unknown>;
       const merged: Record<string, unknown> = { ...current, ...p };
       if (p.request && typeof p.request === "object" && !Array.isArray(p.request) && (p.kind === undefined || p.kind === current.kind)) {
-        merged.request = { ...current.request, ...(p.request as object) };
+        merged.request = mergeRequest(current.request, p.request as Record<string, unknown>, kindOf(current.kind).requestAlternatives);
       }
       const input = parseMonitor(merged, "");
       const ws = await getWorkspace(tx, workspaceId);

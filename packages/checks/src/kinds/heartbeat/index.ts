@@ -82,6 +82,7 @@ export const heartbeat = defineCheckKind({
   requestKey: "period",
   exampleRequest: { period: "1m" },
   requestOrder: ["period", "cron", "timezone", "grace"],
+  requestAlternatives: [["period"], ["cron", "timezone"]],
   serverSide: true,
   toCheck: () => ({}),
   toRow: (m): HeartbeatColumns => ({

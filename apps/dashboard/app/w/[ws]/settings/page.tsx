@@ -1,10 +1,12 @@
+import { pingUrlOf } from "@vigil/api-contract";
 import { canManage, limitsOf } from "@vigil/core";
 import { LIMIT_KEYS, type LimitKey, type Limits, planExpired } from "@vigil/limits";
-import { SecondFactorRuleForm } from "../../../../components/account-forms";
+import { PingAutoCreateForm, RotatePingKeyForm, SecondFactorRuleForm } from "../../../../components/account-forms";
 import { limitsStatement } from "../../../../components/banner";
 import { Snippet } from "../../../../components/copy-button";
 import { RenameWorkspaceForm } from "../../../../components/forms";
 import { Badge, Card, CardHeader, PageHeader, Table, td } from "../../../../components/ui";
+import { getEnv } from "../../../../lib/env";
 import { unixDate } from "../../../../lib/format";
 import { memberOf } from "../../../../lib/session";
 
@@ -37,6 +39,11 @@ function value(v: Limits[LimitKey]) {
   return v;
 }
 
+function pingByName(key: string): string {
+  getEnv();
+  return pingUrlOf(key);
+}
+
 export default async function Settings({ params }: { params: Promise<{ ws: string }> }) {
   const m = await memberOf((await params).ws);
   const ws = m.workspace;
@@ -66,6 +73,40 @@ export default async function Settings({ params }: { params: Promise<{ ws: strin
             <SecondFactorRuleForm workspaceId={ws.id} required={ws.requireSecondFactor} />
           </div>
         ) : null}
+      </Card>
+      <Card className="mb-6">
+        <CardHeader
+          title="Heartbeat pings by name"
+          description={
+            m.role === "viewer"
+              ? "Hidden from viewers: the ping key can raise or silence any heartbeat's alerts."
+              : "For scripts that name their jobs: one workspace key, then the heartbeat's entry key. Keep the key secret like a ping URL."
+          }
+        />
+        {m.role === "viewer" ? null : (
+          <div className="grid gap-4 px-5 py-4">
+            {ws.pingKey ? (
+              <>
+                <Snippet title="Ping URL by name" value={`${pingByName(ws.pingKey)}/<entry key>`} />
+                <p className="text-sm text-zinc-600">
+                  Add <code className="font-mono text-xs">/start</code>, <code className="font-mono text-xs">/fail</code> or{" "}
+                  <code className="font-mono text-xs">/&lt;exit code&gt;</code> as with a heartbeat&apos;s own URL. An entry key with spaces
+                  or slashes is percent-encoded.
+                </p>
+              </>
+            ) : (
+              <p className="text-sm text-zinc-600">No ping key yet: heartbeats answer only on their own URLs.</p>
+            )}
+            {canManage(m.role) ? (
+              <>
+                <RotatePingKeyForm workspaceId={ws.id} exists={ws.pingKey !== null} />
+                <PingAutoCreateForm workspaceId={ws.id} on={ws.pingAutoCreate} />
+              </>
+            ) : (
+              <p className="text-xs text-zinc-500">Owners and admins make or replace the key and allow pings to create heartbeats.</p>
+            )}
+          </div>
+        )}
       </Card>
       <Card className="mb-6">
         <CardHeader title="Plan" description="Set by the operator of this Vigil server." />

@@ -1,4 +1,4 @@
-import { monitorTarget } from "@vigil/api-contract";
+import { monitorTarget, pingUrlOf } from "@vigil/api-contract";
 import {
   acknowledgementsOf,
   certificateNotAfter,
@@ -217,7 +217,19 @@ export default async function MonitorDetail({
       ) : null}
 
       {hb && hbMon ? (
-        <HeartbeatPanel hb={hb} schedule={schedule} monitorKey={mon.key} cron={hbMon.request.cron} now={now} />
+        <HeartbeatPanel
+          hb={m.role === "viewer" ? { ...hb, pingUrl: "" } : hb}
+          schedule={schedule}
+          monitorKey={mon.key}
+          cron={hbMon.request.cron}
+          now={now}
+          canPing={m.role !== "viewer"}
+          byName={
+            m.role !== "viewer" && m.workspace.pingKey && mon.key
+              ? `${pingUrlOf(m.workspace.pingKey)}/${encodeURIComponent(mon.key)}`
+              : null
+          }
+        />
       ) : (
         <>
           <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
