@@ -34,6 +34,7 @@ type Service = {
   profiles?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: Healthcheck;
+  deploy?: { replicas?: string | number };
 };
 type Compose = {
   name: string;
@@ -100,6 +101,18 @@ const oneShots = ["db-keys", "db-migrate", "analytics-deploy", "cli"];
 describe("docker-compose.yaml (full deployment)", () => {
   const { services, volumes } = load("docker-compose.yaml");
   const longRunning = Object.entries(services).filter(([name]) => !oneShots.includes(name));
+
+  it("runs one server and one workflows by default, and two of each with a host port apiece when asked", () => {
+    const two = { SERVER_REPLICAS: "2", SERVER_PORTS: "3001-3002", WORKFLOWS_REPLICAS: "2", WORKFLOWS_PORTS: "3000-3001" };
+    for (const name of ["server", "workflows"]) {
+      const replicas = String(services[name]!.deploy?.replicas);
+      expect(interpolate(replicas, {}), name).toBe("1");
+      expect(interpolate(replicas, two), name).toBe("2");
+    }
+    // Compose gives each replica one host port of the range.
+    expect(services.server!.ports!.map((p) => interpolate(p, two))).toEqual(["3001-3002:3001"]);
+    expect(services.workflows!.ports!.map((p) => interpolate(p, two))).toEqual(["127.0.0.1:3000-3001:3000"]);
+  });
 
   it("has the spec's components on its ports: workflows 3000, server 3001, dashboard 3002, status-page 3003, probe 8081, database 8080 and 5001, analytics 7181", () => {
     expect(hostPorts(services.workflows!)).toEqual([3000]);
