@@ -1,4 +1,11 @@
-import { type CheckResult, IngestOutput, type IngestResult, ProbeMonitorList, ProbeWaitOutput } from "@vigil/api-contract";
+import {
+  type CheckResult,
+  IngestOutput,
+  type IngestResult,
+  PROBE_INSTANCE_HEADER,
+  ProbeMonitorList,
+  ProbeWaitOutput,
+} from "@vigil/api-contract";
 
 /** The server answered 401: the SERVICE_KEY is unknown or the location was deleted. */
 export class UnknownKeyError extends Error {
@@ -35,6 +42,8 @@ export class ServerClient {
   constructor(
     baseUrl: string,
     private readonly key: string,
+    /** Named on every request: the server counts the live probes of a pool by it. */
+    private readonly instance?: string,
   ) {
     this.baseUrl = baseUrl.replace(/\/+$/, "");
   }
@@ -85,6 +94,7 @@ export class ServerClient {
       method,
       headers: {
         authorization: `Bearer ${this.key}`,
+        ...(this.instance && { [PROBE_INSTANCE_HEADER]: this.instance }),
         ...(opts.body !== undefined && { "content-type": "application/json" }),
         ...opts.headers,
       },

@@ -1,0 +1,78 @@
+// Several probes on one location's key: the server counts them and hands out the pool's plans.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "./testing";
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+async function location(name: string): Promise<string> {
+  const loc = await s.call("POST", "/v1/private-locations", { name, region: "fra" });
+  return loc.body.serviceKey;
+}
+
+const get = (path: string, key: string, instance?: string, extra: RequestInit = {}) =>
+  fetch(`${s.url}${path}`, {
+    ...extra,
+    headers: { authorization: `Bearer ${key}`, ...(instance && { "x-vigil-probe-instance": instance }), ...extra.headers },
+  });
+
+describe("probe pools", () => {
+  it("a probe that names no instance gets its monitors as before, with no pool", async () => {
+    const key = await location("no-pool");
+    const res = await get("/v1/probe/monitors", key);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Record<string, unknown>).pool).toBeUndefined();
+  });
+
+  it("a second probe on the same key joins the pool: the first one's long-poll wakes, and its refetch shows both, the newcomer from a later slot", async () => {
+    const key = await location("pool-join");
+    const first = await get("/v1/probe/monitors", key, "alpha");
+    const alone = (await first.json()) as { pool: { plans: { from: number; members: string[] }[] } };
+    expect(alone.pool.plans).toEqual([{ from: 0, members: ["alpha"] }]);
+    const etag = first.headers.get("etag")!;
+
+    const t0 = Date.now();
+    const waiting = get(`/v1/probe/wait?etag=${encodeURIComponent(etag)}&timeout=10000`, key, "alpha");
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await get("/v1/probe/monitors", key, "beta")).status).toBe(200);
+    const woke = (await (await waiting).json()) as { changed: boolean };
+    expect(woke.changed).toBe(true);
+    expect(Date.now() - t0).toBeLessThan(2000);
+
+    const again = await get("/v1/probe/monitors", key, "alpha", { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(200);
+    const both = (await again.json()) as typeof alone;
+    expect(both.pool.plans.map((p) => p.members)).toEqual([["alpha"], ["alpha", "beta"]]);
+    expect(both.pool.plans[1]!.from).toBeGreaterThan(t0);
+  });
+
+  it("a probe that hangs up its long-poll (killed) leaves the pool at once, and the others are woken", async () => {
+    const key = await location("pool-leave");
+    await get("/v1/probe/monitors", key, "alpha");
+    const res = await get("/v1/probe/monitors", key, "beta");
+    const etag = res.headers.get("etag")!;
+    const hangUp = new AbortController();
+    const doomed = get(`/v1/probe/wait?etag=${encodeURIComponent(etag)}&timeout=10000`, key, "beta", { signal: hangUp.signal });
+    doomed.catch(() => {});
+    const survivor = get(`/v1/probe/wait?etag=${encodeURIComponent(etag)}&timeout=10000`, key, "alpha");
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    hangUp.abort();
+    expect(((await (await survivor).json()) as { changed: boolean }).changed).toBe(true);
+    expect(Date.now() - t0).toBeLessThan(1500);
+    const list = (await (await get("/v1/probe/monitors", key, "alpha")).json()) as { pool: { plans: { members: string[] }[] } };
+    expect(list.pool.plans.map((p) => p.members)).toEqual([["alpha"], ["alpha", "beta"], ["alpha"]]);
+  });
+
+  it("a malformed instance id is refused with 400 naming the header", async () => {
+    const key = await location("pool-bad");
+    const res = await get("/v1/probe/monitors", key, "not an id!");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: "invalid_input", issues: [{ path: "x-vigil-probe-instance" }] } });
+  });
+});
