@@ -8,6 +8,17 @@ const INTERVAL = 30_000;
 type Plan = { from: number; members: string[] };
 // biome-ignore lint/suspicious/noExplicitAny: /status is read ad hoc
 const status = async (p: Service): Promise<any> => (await fetch(`http://127.0.0.1:${p.env.PORT}/status`)).json();
+/** Checks a probe has run since it started. */
+async function checksRun(p: Service): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${p.env.PORT}/metrics`)).text();
+  return [...text.matchAll(/^vigil_probe_checks_total\{[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+}
+/** The last plan every one of `probes` knows, once they agree on one of `size` members. */
+async function agreedPlan(probes: Service[], size: number): Promise<Plan | false> {
+  const last = await Promise.all(probes.map(async (p) => ((await status(p)).pool.plans as Plan[] | null)?.at(-1)));
+  const first = last[0];
+  return !!first && first.members.length === size && last.every((p) => p?.from === first.from) && first;
+}
 
 describe("a pool of probes sharing one location", () => {
   let stack: Stack;
@@ -40,19 +51,13 @@ describe("a pool of probes sharing one location", () => {
     await Promise.all([targets.stop(), tcp.close(), hook.stop()]);
   });
 
-  it("runs every slot of every monitor exactly once when one probe is SIGKILLed mid-slot, takes its share within one interval, and alerts nothing", {
+  it("runs every slot of every monitor exactly once when one probe is SIGKILLed mid-slot and when it comes back, hands its share over within one interval each time, and alerts nothing", {
     timeout: 150_000,
   }, async () => {
     // All three members in force before monitors exist.
-    await until(
-      "a plan of three probes in force on every member",
-      async () => {
-        const plans = await Promise.all(pool.map(async (p) => (await status(p)).pool.plans as Plan[] | null));
-        return plans.every((ps) => ps?.at(-1)?.members.length === 3 && ps.at(-1)!.from <= Date.now());
-      },
-      30_000,
-      200,
-    );
+    await until("a plan of three probes in force on every member", async () => (await agreedPlan(pool, 3)) && true, 30_000, 200);
+    const startPlan = await agreedPlan(pool, 3);
+    if (startPlan) await new Promise((r) => setTimeout(r, Math.max(0, startPlan.from - Date.now())));
 
     const monitors = Array.from({ length: 30 }, (_, i) =>
       i < 20
@@ -73,25 +78,23 @@ describe("a pool of probes sharing one location", () => {
 
     // Mid-period: each member has run part of its share, and the victim holds slots still to come.
     await new Promise((r) => setTimeout(r, 15_000));
+    // Each member runs its own share.
+    for (const p of pool) expect(await checksRun(p)).toBeGreaterThan(0);
     const victim = pool[1]!;
     const victimId = (await status(victim)).pool.instance as string;
     const killedAt = Date.now();
     await victim.kill("SIGKILL");
     const survivors = [pool[0]!, pool[2]!];
+    const rebalance = (await until("a plan without the dead probe on both survivors", () => agreedPlan(survivors, 2), 30_000, 200)).from;
 
-    const rebalance = await until(
-      "a plan without the dead probe on both survivors",
-      async () => {
-        const plans = await Promise.all(survivors.map(async (p) => (await status(p)).pool.plans as Plan[]));
-        const last = plans.map((ps) => ps.at(-1)!);
-        return last.every((p) => p.members.length === 2 && !p.members.includes(victimId) && p.from === last[0]!.from) && last[0]!.from;
-      },
-      30_000,
-      200,
-    );
-    // Within one interval of the rebalance every monitor's slot has come once, then its result is sent.
-    const end = rebalance + INTERVAL;
+    // The dead probe comes back on its data dir (same instance id) and joins again while the others hold its share.
+    await victim.start();
+    const joined = await until("a plan with the probe back on all three", () => agreedPlan(pool, 3), 30_000, 200);
+    expect(joined.members).toContain(victimId);
+    // Within one interval of the join every monitor's slot has come once, then its result is sent.
+    const end = joined.from + INTERVAL;
     await new Promise((r) => setTimeout(r, end - Date.now() + 3000));
+    expect(await checksRun(victim)).toBeGreaterThan(0);
 
     const rows = await stack.db.$client.execute("select monitor_id, cron_timestamp from check_result order by cron_timestamp");
     const stored = new Map<number, number[]>(ids.map((id) => [id, []]));
@@ -112,8 +115,8 @@ describe("a pool of probes sharing one location", () => {
         else if (slot < killedAt - 2000 || slot >= rebalance) missing.push(`${id}:${slot}`);
       }
     }
-    // Every monitor has stored its slot in the interval after the rebalance.
-    for (const id of ids) expect(stored.get(id)!.some((s) => s >= rebalance && s < end)).toBe(true);
+    // Every monitor has stored its slot in the interval after the join, and those between the death and the join.
+    for (const id of ids) expect(stored.get(id)!.some((s) => s >= joined.from && s < end)).toBe(true);
     expect(missing).toEqual([]);
 
     // Doubles are dropped by ingest's dedupe on (monitor, location, slot): assert that none even arrived.
@@ -124,7 +127,7 @@ describe("a pool of probes sharing one location", () => {
     expect(accepted).toBe(rows.rows.length);
     console.log(
       `probe pool: ${expected} slots expected, ${storedCount} stored, ${expected - storedCount} lost to the kill, ${duplicates} doubled; ` +
-        `rebalanced ${rebalance - killedAt} ms after the kill`,
+        `rebalanced ${rebalance - killedAt} ms after the kill, rejoined ${joined.from - rebalance} ms later`,
     );
 
     // Healthy targets: no status change, no alert.

@@ -258,6 +258,24 @@ describe("scheduler", () => {
     expect(late).toBe(9);
   });
 
+  it("in a pool, a stalled loop counts as late only the missed slots that were this probe's", async () => {
+    const share = new PoolShare("a");
+    share.set({ version: 1, plans: [{ from: 0, members: ["a", "b"] }] });
+    const h = harness({ offset: 0, share });
+    const monitors = Array.from({ length: 20 }, (_, i) => monitor(i + 1));
+    h.scheduler.sync(monitors);
+    await h.clock.advance(30_000);
+    await h.endAll();
+    const first = Math.floor(h.clock.now() / 30_000) * 30_000;
+    h.clock.stall(5 * 60_000 + 10_000);
+    await h.clock.advance(0);
+    const mine = monitors.filter((m) => share.owns(m.id, first)).length;
+    expect(mine).toBeGreaterThan(0);
+    expect(mine).toBeLessThan(20);
+    const late = h.skips.filter((s) => s.reason === "late").reduce((n, s) => n + s.count, 0);
+    expect(late).toBe(mine * 9); // with one plan a monitor's owner is the same for every slot
+  });
+
   it("aborts a removed monitor's running check and runs it no more", async () => {
     const h = harness({ offset: 0 });
     h.scheduler.sync([monitor(1), monitor(2)]);

@@ -276,7 +276,13 @@ export class Scheduler {
     const windowEnd = next + interval - this.guardOf(interval);
     if (windowEnd > now) return next;
     const missed = Math.floor((now - windowEnd) / interval) + 1;
-    this.opts.onSkip?.(e.monitor, next, "late", missed);
+    // In a pool, only the missed slots this probe owned were its to run.
+    let mine = missed;
+    if (this.opts.owns) {
+      mine = 0;
+      for (let k = 0; k < missed; k++) if (this.opts.owns(e.monitor.id, next + k * interval)) mine++;
+    }
+    if (mine > 0) this.opts.onSkip?.(e.monitor, next, "late", mine);
     return next + missed * interval;
   }
 
