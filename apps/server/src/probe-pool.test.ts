@@ -21,6 +21,13 @@ const get = (path: string, key: string, instance?: string, extra: RequestInit = 
     headers: { authorization: `Bearer ${key}`, ...(instance && { "x-vigil-probe-instance": instance }), ...extra.headers },
   });
 
+type Plans = { from: number; members: string[] }[];
+/** The members of each plan, as a probe's fetch of its list shows them. */
+async function membersSeenBy(key: string, instance: string): Promise<string[][]> {
+  const list = (await (await get("/v1/probe/monitors", key, instance)).json()) as { pool: { plans: Plans } };
+  return list.pool.plans.map((p) => p.members);
+}
+
 describe("probe pools", () => {
   it("a probe that names no instance gets its monitors as before, with no pool", async () => {
     const key = await location("no-pool");
@@ -32,7 +39,7 @@ describe("probe pools", () => {
   it("a second probe on the same key joins the pool: the first one's long-poll wakes, and its refetch shows both, the newcomer from a later slot", async () => {
     const key = await location("pool-join");
     const first = await get("/v1/probe/monitors", key, "alpha");
-    const alone = (await first.json()) as { pool: { plans: { from: number; members: string[] }[] } };
+    const alone = (await first.json()) as { pool: { plans: Plans } };
     expect(alone.pool.plans).toEqual([{ from: 0, members: ["alpha"] }]);
     const etag = first.headers.get("etag")!;
 
@@ -65,8 +72,18 @@ describe("probe pools", () => {
     hangUp.abort();
     expect(((await (await survivor).json()) as { changed: boolean }).changed).toBe(true);
     expect(Date.now() - t0).toBeLessThan(1500);
-    const list = (await (await get("/v1/probe/monitors", key, "alpha")).json()) as { pool: { plans: { members: string[] }[] } };
-    expect(list.pool.plans.map((p) => p.members)).toEqual([["alpha"], ["alpha", "beta"], ["alpha"]]);
+    expect(await membersSeenBy(key, "alpha")).toEqual([["alpha"], ["alpha", "beta"], ["alpha"]]);
+  });
+
+  it("a probe silent for two long-polls (power lost, connection never closed) is dropped at another member's next request", async () => {
+    const key = await location("pool-silent");
+    await get("/v1/probe/monitors", key, "alpha");
+    await get("/v1/probe/monitors", key, "beta");
+    // PROBE_WAIT_MS is 2 s here: beta is dead once unseen for 5 s, while alpha keeps polling.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await membersSeenBy(key, "alpha")).toEqual([["alpha"], ["alpha", "beta"]]);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await membersSeenBy(key, "alpha")).toEqual([["alpha"], ["alpha", "beta"], ["alpha"]]);
   });
 
   it("a malformed instance id is refused with 400 naming the header", async () => {
