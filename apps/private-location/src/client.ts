@@ -62,9 +62,10 @@ export class ServerClient {
     return { unchanged: false, etag: res.headers.get("etag") ?? "", list };
   }
 
-  /** Long-poll: returns when the monitors change, a run is requested, or after `timeoutMs`. */
-  async wait(etag: string, timeoutMs: number, signal?: AbortSignal, load?: ProbeLoad): Promise<ProbeWaitOutput> {
+  /** Long-poll: returns when the monitors or the pool change, a run is requested, or after `timeoutMs`. */
+  async wait(etag: string, timeoutMs: number, signal?: AbortSignal, load?: ProbeLoad, poolVersion?: number): Promise<ProbeWaitOutput> {
     const q = new URLSearchParams({ etag, timeout: String(timeoutMs) });
+    if (poolVersion !== undefined) q.set("pool", String(poolVersion));
     if (load) {
       q.set("skipped", String(load.skipped));
       q.set("overloaded", load.overloaded ? "1" : "0");

@@ -144,6 +144,7 @@ export class Probe {
       cacheFile: join(config.PROBE_DATA_DIR, "monitors.json"),
       onMonitors: (list) => this.applyMonitors(list),
       onRun: (run) => this.track(this.answerRun(run)),
+      pool: { version: () => this.share.current?.version, onPool: (pool) => this.share.set(pool) },
       load: () => this.load.take(),
       onError: (reason) => metrics.syncErrors.inc({ reason }),
     });

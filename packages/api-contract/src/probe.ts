@@ -82,7 +82,13 @@ export const RunRequest = z.object({
 export type RunRequest = z.infer<typeof RunRequest>;
 
 /** GET /v1/probe/wait: long-poll answer. */
-export const ProbeWaitOutput = z.object({ etag: z.string(), changed: z.boolean(), runs: z.array(RunRequest) });
+export const ProbeWaitOutput = z.object({
+  etag: z.string(),
+  changed: z.boolean(),
+  runs: z.array(RunRequest),
+  /** The pool, for a probe that names its instance: a membership change reaches members without a list refetch. */
+  pool: ProbePool.optional(),
+});
 export type ProbeWaitOutput = z.infer<typeof ProbeWaitOutput>;
 
 /** POST /v1/probe/runs/:runId */

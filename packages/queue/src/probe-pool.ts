@@ -66,7 +66,7 @@ export class ProbePool {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-    /** Wakes the location's long-polls, so every member refetches the new plan at once. */
+    /** Wakes the location's long-polls, so every member hears of a new plan at once. */
     private readonly wake: (locationId: number) => Promise<unknown>,
   ) {}
 
