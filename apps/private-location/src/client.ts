@@ -1,4 +1,11 @@
-import { type CheckResult, IngestOutput, type IngestResult, ProbeMonitorList, ProbeWaitOutput } from "@vigil/api-contract";
+import {
+  type CheckResult,
+  IngestOutput,
+  type IngestResult,
+  PROBE_INSTANCE_HEADER,
+  ProbeMonitorList,
+  ProbeWaitOutput,
+} from "@vigil/api-contract";
 
 /** The server answered 401: the SERVICE_KEY is unknown or the location was deleted. */
 export class UnknownKeyError extends Error {
@@ -35,6 +42,8 @@ export class ServerClient {
   constructor(
     baseUrl: string,
     private readonly key: string,
+    /** Named on every request: the server counts the live probes of a pool by it. */
+    private readonly instance?: string,
   ) {
     this.baseUrl = baseUrl.replace(/\/+$/, "");
   }
@@ -53,9 +62,10 @@ export class ServerClient {
     return { unchanged: false, etag: res.headers.get("etag") ?? "", list };
   }
 
-  /** Long-poll: returns when the monitors change, a run is requested, or after `timeoutMs`. */
-  async wait(etag: string, timeoutMs: number, signal?: AbortSignal, load?: ProbeLoad): Promise<ProbeWaitOutput> {
+  /** Long-poll: returns when the monitors or the pool change, a run is requested, or after `timeoutMs`. */
+  async wait(etag: string, timeoutMs: number, signal?: AbortSignal, load?: ProbeLoad, poolVersion?: number): Promise<ProbeWaitOutput> {
     const q = new URLSearchParams({ etag, timeout: String(timeoutMs) });
+    if (poolVersion !== undefined) q.set("pool", String(poolVersion));
     if (load) {
       q.set("skipped", String(load.skipped));
       q.set("overloaded", load.overloaded ? "1" : "0");
@@ -85,6 +95,7 @@ export class ServerClient {
       method,
       headers: {
         authorization: `Bearer ${this.key}`,
+        ...(this.instance && { [PROBE_INSTANCE_HEADER]: this.instance }),
         ...(opts.body !== undefined && { "content-type": "application/json" }),
         ...opts.headers,
       },

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { CheckDefinition, IngestResult, ProbeMonitorList, RunRequest } from "@vigil/api-contract";
+import type { CheckDefinition, IngestResult, ProbeMonitorList, ProbePool, RunRequest } from "@vigil/api-contract";
 import { runCheck } from "@vigil/checks";
 import { EgressPolicy } from "@vigil/egress";
 import type { Logger } from "@vigil/service";
@@ -12,6 +12,7 @@ import { LoadTracker } from "./load";
 import { createProbeMetrics, type ProbeMetrics, RecentSamples } from "./metrics";
 import { OtelExport } from "./otel";
 import { Outbox } from "./outbox";
+import { instanceId, PoolShare } from "./pool";
 import { type Job, Scheduler } from "./scheduler";
 import { Sender } from "./sender";
 import { MonitorSync } from "./sync";
@@ -30,6 +31,8 @@ export interface ProbeStatus {
   lastSentAt: number | null;
   lagMs: { p50: number | null; p99: number | null; samples: number };
   otelExporters: number;
+  /** This probe's instance, and the plans of its location's pool (null until the server names one). */
+  pool: { instance: string; version: number | null; plans: ProbePool["plans"] | null };
 }
 
 /**
@@ -46,6 +49,8 @@ export class Probe {
   private readonly scheduler: Scheduler;
   private readonly otel: OtelExport;
   private outbox!: Outbox;
+  /** Which slots are this probe's when several share the location's key. */
+  private share!: PoolShare;
   private sync: MonitorSync | undefined;
   private sender: Sender | undefined;
   private client: ServerClient | undefined;
@@ -70,6 +75,7 @@ export class Probe {
     this.scheduler = new Scheduler({
       concurrency: config.PROBE_CONCURRENCY,
       run: (job) => this.runScheduled(job),
+      owns: (monitorId, slot) => this.share.owns(monitorId, slot),
       onStart: (job) => {
         this.load.due();
         this.metrics.lag.observe(job.lagMs / 1000);
@@ -95,6 +101,7 @@ export class Probe {
       logger,
       onDrop: (count, reason) => probe.metrics.outboxDropped.inc({ reason }, count),
     });
+    probe.share = new PoolShare(await instanceId(config.PROBE_DATA_DIR));
     return probe;
   }
 
@@ -112,7 +119,7 @@ export class Probe {
   /** Starts syncing monitors with the server and sending the outbox to it. */
   connect(): void {
     const { config, logger, metrics } = this;
-    this.client = new ServerClient(config.SERVICE_INGEST_URL, config.SERVICE_KEY);
+    this.client = new ServerClient(config.SERVICE_INGEST_URL, config.SERVICE_KEY, this.share.instance);
     this.sender = new Sender({
       outbox: this.outbox,
       client: this.client,
@@ -137,6 +144,7 @@ export class Probe {
       cacheFile: join(config.PROBE_DATA_DIR, "monitors.json"),
       onMonitors: (list) => this.applyMonitors(list),
       onRun: (run) => this.track(this.answerRun(run)),
+      pool: { version: () => this.share.current?.version, onPool: (pool) => this.share.set(pool) },
       load: () => this.load.take(),
       onError: (reason) => metrics.syncErrors.inc({ reason }),
     });
@@ -147,10 +155,15 @@ export class Probe {
   /** Makes the schedule (and the OTLP exporters) match the server's list. */
   applyMonitors(list: ProbeMonitorList): void {
     this.location = list.location;
+    this.share.set(list.pool);
     this.otel.setRegion(list.location.region);
     this.otel.sync(list.monitors);
     const diff = this.scheduler.sync(list.monitors);
-    this.logger.info({ ...diff, monitors: this.scheduler.size, region: this.region, location: list.location.name }, "monitors synced");
+    const pool = this.share.current && { instance: this.share.instance, poolVersion: this.share.current.version };
+    this.logger.info(
+      { ...diff, monitors: this.scheduler.size, region: this.region, location: list.location.name, ...pool },
+      "monitors synced",
+    );
   }
 
   status(): ProbeStatus {
@@ -165,6 +178,7 @@ export class Probe {
       lastSentAt: this.sender?.lastSentAt ?? null,
       lagMs: { p50: this.lags.percentile(50), p99: this.lags.percentile(99), samples: this.lags.size },
       otelExporters: this.otel.exporters,
+      pool: { instance: this.share.instance, version: this.share.current?.version ?? null, plans: this.share.current?.plans ?? null },
     };
   }
 

@@ -1,5 +1,6 @@
 import { type ProbeMonitor, TcpCheck } from "@vigil/api-contract";
 import { describe, expect, it } from "vitest";
+import { PoolShare } from "./pool";
 import { type Clock, type Job, Scheduler, type SkipReason, slotAtOrAfter, slotOffset } from "./scheduler";
 
 /** A clock whose timers fire only when the test advances time. */
@@ -56,9 +57,9 @@ const monitor = (id: number, over: Partial<ProbeMonitor> = {}): ProbeMonitor => 
 });
 
 /** A scheduler whose checks end only when the test says so. */
-function harness(opts: { concurrency?: number; offset?: number; start?: number } = {}) {
+function harness(opts: { concurrency?: number; offset?: number; start?: number; clock?: FakeClock; share?: PoolShare } = {}) {
   // Not on a period boundary, so that no slot is due the moment monitors are added.
-  const clock = new FakeClock(opts.start ?? 1_800_000_000_500);
+  const clock = opts.clock ?? new FakeClock(opts.start ?? 1_800_000_000_500);
   const jobs: Job[] = [];
   const finish = new Map<Job, () => void>();
   const skips: { id: number; slot: number; reason: SkipReason; count: number }[] = [];
@@ -68,6 +69,7 @@ function harness(opts: { concurrency?: number; offset?: number; start?: number }
     clock,
     concurrency: opts.concurrency ?? 100,
     ...(opts.offset !== undefined && { offsetOf: () => opts.offset! }),
+    ...(opts.share && { owns: (id: number, slot: number) => opts.share!.owns(id, slot) }),
     run: (job) =>
       new Promise<void>((resolve) => {
         jobs.push(job);
@@ -146,6 +148,39 @@ describe("scheduler", () => {
     expect(new Set([1, 2, 3, 4, 5].map((id) => slotOffset(id, 30_000))).size).toBe(5);
   });
 
+  it("two probes of a pool run each slot of each monitor once between them, through a probe joining and one leaving, and skip nothing", async () => {
+    const clock = new FakeClock(1_800_000_000_500);
+    const t0 = clock.now();
+    const pool = {
+      version: 1,
+      plans: [
+        { from: 0, members: ["a"] },
+        { from: t0 + 95_000, members: ["a", "b"] }, // b joins mid-period
+        { from: t0 + 190_000, members: ["b"] }, // a dies
+      ],
+    };
+    const shares = [new PoolShare("a"), new PoolShare("b")];
+    const probes = shares.map((share) => {
+      share.set(pool);
+      return harness({ clock, share });
+    });
+    const monitors = Array.from({ length: 40 }, (_, i) => monitor(i + 1));
+    for (const p of probes) p.scheduler.sync(monitors);
+    for (let t = 0; t < 300_000; t += 5000) {
+      await clock.advance(5000);
+      for (const p of probes) await p.endAll();
+    }
+    const [a, b] = probes.map((p) => p.jobs.map((j) => `${j.monitor.id}:${j.slot}`));
+    const all = [...a!, ...b!];
+    expect(new Set(all).size).toBe(all.length); // no slot twice
+    expect(all).toHaveLength(40 * 10); // none left out: ten slots each in 300 s
+    expect(b!.length).toBeGreaterThan(0);
+    expect(
+      probes.every((p) => p.jobs.every((j) => (j.slot < t0 + 95_000 ? p === probes[0] : j.slot < t0 + 190_000 || p === probes[1]))),
+    ).toBe(true);
+    expect(probes.flatMap((p) => p.skips)).toEqual([]);
+  });
+
   it("runs a monitor once per slot at period start + offset, with the slot as cronTimestamp and the slot's end as deadline", async () => {
     const h = harness({ offset: 5000, start: 1_800_000_001_000 });
     h.scheduler.sync([monitor(1)]);
@@ -221,6 +256,24 @@ describe("scheduler", () => {
     expect(h.jobs[1]!.slot).toBe(first + 10 * 30_000);
     const late = h.skips.filter((s) => s.reason === "late").reduce((n, s) => n + s.count, 0);
     expect(late).toBe(9);
+  });
+
+  it("in a pool, a stalled loop counts as late only the missed slots that were this probe's", async () => {
+    const share = new PoolShare("a");
+    share.set({ version: 1, plans: [{ from: 0, members: ["a", "b"] }] });
+    const h = harness({ offset: 0, share });
+    const monitors = Array.from({ length: 20 }, (_, i) => monitor(i + 1));
+    h.scheduler.sync(monitors);
+    await h.clock.advance(30_000);
+    await h.endAll();
+    const first = Math.floor(h.clock.now() / 30_000) * 30_000;
+    h.clock.stall(5 * 60_000 + 10_000);
+    await h.clock.advance(0);
+    const mine = monitors.filter((m) => share.owns(m.id, first)).length;
+    expect(mine).toBeGreaterThan(0);
+    expect(mine).toBeLessThan(20);
+    const late = h.skips.filter((s) => s.reason === "late").reduce((n, s) => n + s.count, 0);
+    expect(late).toBe(mine * 9); // with one plan a monitor's owner is the same for every slot
   });
 
   it("aborts a removed monitor's running check and runs it no more", async () => {

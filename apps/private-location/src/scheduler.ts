@@ -77,6 +77,11 @@ export interface SchedulerOptions {
    * settled when the next slot fires instead of making that slot skip. Default: min(1 s, interval/30).
    */
   guardMs?(intervalMs: number): number;
+  /**
+   * False for a slot another probe of the pool runs: it is passed over silently (not a skip). Asked per
+   * slot, as it falls due, so a monitor moving between probes changes hands at a slot boundary.
+   */
+  owns?(monitorId: number, slot: number): boolean;
   onStart?(job: Job): void;
   onSkip?(monitor: ProbeMonitor, slot: number, reason: SkipReason, count: number): void;
   onError?(monitor: ProbeMonitor, err: unknown): void;
@@ -271,11 +276,18 @@ export class Scheduler {
     const windowEnd = next + interval - this.guardOf(interval);
     if (windowEnd > now) return next;
     const missed = Math.floor((now - windowEnd) / interval) + 1;
-    this.opts.onSkip?.(e.monitor, next, "late", missed);
+    // In a pool, only the missed slots this probe owned were its to run.
+    let mine = missed;
+    if (this.opts.owns) {
+      mine = 0;
+      for (let k = 0; k < missed; k++) if (this.opts.owns(e.monitor.id, next + k * interval)) mine++;
+    }
+    if (mine > 0) this.opts.onSkip?.(e.monitor, next, "late", mine);
     return next + missed * interval;
   }
 
   private due(e: Entry, slot: number, now: number): void {
+    if (this.opts.owns && !this.opts.owns(e.monitor.id, slot)) return;
     const interval = e.monitor.intervalMs;
     if (slot + interval - this.guardOf(interval) <= now) {
       this.opts.onSkip?.(e.monitor, slot, "late", 1);

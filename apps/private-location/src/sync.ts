@@ -1,5 +1,5 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
-import { ProbeMonitorList, type RunRequest } from "@vigil/api-contract";
+import { ProbeMonitorList, type ProbePool, type RunRequest } from "@vigil/api-contract";
 import type { Logger } from "@vigil/service";
 import { z } from "zod";
 import { Backoff, sleep } from "./backoff";
@@ -18,6 +18,8 @@ export interface SyncOptions {
   cacheFile?: string;
   onMonitors(list: ProbeMonitorList): void;
   onRun(run: RunRequest): void;
+  /** The pool's plans as each poll answers them, and the version known, told at each poll. */
+  pool?: { version(): number | undefined; onPool(pool: ProbePool): void };
   /** The probe's load, told to the server at each poll. */
   load?(): ProbeLoad;
   onError?(reason: SyncReason): void;
@@ -79,8 +81,9 @@ export class MonitorSync {
         }
         // Long-poll until the list changes; runs arrive on the way.
         for (;;) {
-          const w = await client.wait(this.etag ?? "", this.opts.waitMs, signal, this.opts.load?.());
+          const w = await client.wait(this.etag ?? "", this.opts.waitMs, signal, this.opts.load?.(), this.opts.pool?.version());
           this.ok();
+          if (w.pool) this.opts.pool?.onPool(w.pool);
           for (const run of w.runs) this.opts.onRun(run);
           if (w.changed) break;
         }

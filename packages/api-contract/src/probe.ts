@@ -46,10 +46,30 @@ export const ProbeMonitor = z.object({
 });
 export type ProbeMonitor = z.infer<typeof ProbeMonitor>;
 
+/** The header a probe names its instance in, so several probes can share one location's key. */
+export const PROBE_INSTANCE_HEADER = "x-vigil-probe-instance";
+export const ProbeInstanceId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -");
+
+/**
+ * The probes sharing a location (a pool): membership plans, oldest first. A plan holds for the slots
+ * from `from` (ms since epoch) to the next plan's `from`; each slot of a monitor belongs to one member
+ * of the plan in force at that slot, so every probe decides alike for every slot.
+ */
+export const ProbePool = z.object({
+  version: z.number().int(),
+  plans: z.array(z.object({ from: z.number(), members: z.array(ProbeInstanceId) })),
+});
+export type ProbePool = z.infer<typeof ProbePool>;
+
 /** GET /v1/probe/monitors (ETag / If-None-Match). */
 export const ProbeMonitorList = z.object({
   location: z.object({ id: z.number().int(), name: z.string(), region: z.string() }),
   monitors: z.array(ProbeMonitor),
+  /**
+   * Absent when the probe named no instance, or the server could not read the pool (Redis away): the probe
+   * keeps the plans it knows, and runs every monitor when it knows none (a probe alone, as before pools).
+   */
+  pool: ProbePool.optional(),
 });
 export type ProbeMonitorList = z.infer<typeof ProbeMonitorList>;
 
@@ -62,7 +82,13 @@ export const RunRequest = z.object({
 export type RunRequest = z.infer<typeof RunRequest>;
 
 /** GET /v1/probe/wait: long-poll answer. */
-export const ProbeWaitOutput = z.object({ etag: z.string(), changed: z.boolean(), runs: z.array(RunRequest) });
+export const ProbeWaitOutput = z.object({
+  etag: z.string(),
+  changed: z.boolean(),
+  runs: z.array(RunRequest),
+  /** The pool, for a probe that names its instance: a membership change reaches members without a list refetch. */
+  pool: ProbePool.optional(),
+});
 export type ProbeWaitOutput = z.infer<typeof ProbeWaitOutput>;
 
 /** POST /v1/probe/runs/:runId */

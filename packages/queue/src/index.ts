@@ -133,3 +133,4 @@ export class EvaluateProducer {
 }
 
 export { ProbeBus } from "./probe-bus";
+export { POOL_LEAD_MS, ProbePool } from "./probe-pool";

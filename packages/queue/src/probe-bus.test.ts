@@ -1,15 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { ProbeBus } from "./probe-bus";
+import { localProbeBuses } from "./testing";
 
-const redis = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true });
-const sub = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true });
-const bus = new ProbeBus(redis, sub, `vigil-test-${randomBytes(4).toString("hex")}`);
-afterAll(() => {
-  redis.disconnect();
-  sub.disconnect();
-});
+const local = localProbeBuses();
+const bus = local.buses[0]!;
+afterAll(() => local.close());
 
 // Outcomes, not timings: a missed wake-up would make the wait end in "timeout" instead of "wake".
 const POLL_MS = 5_000;

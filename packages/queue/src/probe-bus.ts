@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { Redis } from "ioredis";
 import { PREFIX } from "./prefix";
+import { ProbePool } from "./probe-pool";
 
 /**
  * Wakes long-polling probes and carries on-demand runs: requests wait in a per-location list,
@@ -16,6 +17,8 @@ export class ProbeBus {
   private readonly runsKey: (locationId: number) => string;
   private readonly runResultKey: (runId: string) => string;
   private readonly runOwnerKey: (runId: string) => string;
+  /** The probes sharing each location's key. */
+  readonly pool: ProbePool;
 
   constructor(
     private readonly redis: Redis,
@@ -30,6 +33,7 @@ export class ProbeBus {
     this.runsKey = (locationId: number) => `${prefix}:runs:${locationId}`;
     this.runResultKey = (runId: string) => `${prefix}:run-result:${runId}`;
     this.runOwnerKey = (runId: string) => `${prefix}:run-owner:${runId}`;
+    this.pool = new ProbePool(redis, prefix, (id) => redis.publish(this.channelOf.location(id), "pool"));
     this.events.setMaxListeners(0);
     sub.on("message", (channel: string, message: string) => this.events.emit(channel, message));
   }

@@ -1,5 +1,8 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { connect, createServer } from "node:net";
+import { Redis } from "ioredis";
+import { ProbeBus } from "./probe-bus";
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -49,6 +52,23 @@ export async function startTestRedis(dir: string) {
     },
     async start() {
       child = await start();
+    },
+  };
+}
+
+/**
+ * Probe buses on the shared local Redis under one fresh prefix (several stand for several servers),
+ * and a `close` for afterAll.
+ */
+export function localProbeBuses(count = 1): { buses: ProbeBus[]; close(): void } {
+  const redis = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true });
+  const sub = new Redis({ host: "127.0.0.1", port: 6379, lazyConnect: true });
+  const prefix = `vigil-test-${randomBytes(4).toString("hex")}`;
+  return {
+    buses: Array.from({ length: count }, () => new ProbeBus(redis, sub, prefix)),
+    close() {
+      redis.disconnect();
+      sub.disconnect();
     },
   };
 }
