@@ -207,7 +207,7 @@ export default async function statusPageBench(): Promise<BenchReport> {
       notes: [
         `${REQUESTS} requests per run by ${VISITORS} concurrent visitors (keep-alive fetch); failures: page ${ours.failures}, ?lang=de ${byQuery.failures}, Accept-Language: de ${byBrowser.failures}, static ${base.failures}.`,
         `Scripts on the page: ${unique.filter((a) => !a.endsWith(".css")).length}. It has no client component and every feature works with JavaScript off, so Next's runtime and inline payload are left out of the HTML (apps/status-page/lib/no-runtime.ts).`,
-        "Page data is read once per 5 s per page per process (one database round trip + one analytics query); the rendered page is kept 5 s (served stale up to 20 s while one re-render runs), and fresh copies are answered gzipped before Next's router (apps/status-page/lib/fast-path.ts). An update shows within ~10 s.",
+        "Page data is read once per 5 s per page per process (one database round trip + one analytics query); the rendered page is kept 5 s (served stale up to 20 s while one re-render runs), and fresh copies are answered gzipped before Next's router (apps/status-page/lib/fast-path.ts). An update shows within ~10 s. `?lang=de` and Accept-Language: de are served the same German copy.",
         "Latency figures depend on what else the machine runs; CPU per request (from /proc) does not.",
       ],
     };
