@@ -267,11 +267,10 @@ describe("Prometheus scrape of the workspace's monitors", () => {
     const big = await startTestServer({}, s.database);
     try {
       const db = big.database.db;
-      const here = await Promise.all(
-        ["big-a", "big-b"].map(
-          async (n) => (await createPrivateLocation(db, big.workspaceId, { name: n, region: "ams" }, "operator")).location,
-        ),
-      );
+      // One after the other: the scrape lists a monitor's locations by id.
+      const here: { id: number; name: string }[] = [];
+      for (const n of ["big-a", "big-b"])
+        here.push((await createPrivateLocation(db, big.workspaceId, { name: n, region: "ams" }, "operator")).location);
       const ids = (
         await db
           .insert(monitor)

@@ -120,22 +120,37 @@ const NAME = {
   cert: ascii("vigil_monitor_cert_expiry_days{"),
 };
 const CLOSE = ascii("} ");
-const [NL, ZERO, ONE] = [10, 48, 49];
-const STATUS_LABEL = STATUSES.map((x) => ascii(`,status="${x}"} `));
+const NL = 10;
+/** A status line's end: the status label, its value (1 for the latest check's, 0 for the others), newline. */
+const STATUS_END = STATUSES.map((x) => [0, 1].map((v) => ascii(`,status="${x}"} ${v}\n`)));
 const LE = [...LATENCY_BUCKETS_MS.map((b) => ascii(`,le="${b / 1000}"} `)), ascii(',le="+Inf"} ')];
 /** Lines of a series set, at most (19, and one with a certificate); each carries its labels. */
 const LINES = 20;
 /** Bytes of a series set besides its labels, at most: each line's name, closing labels and a value (≤ 24 characters). */
-const PER_SERIES_SET =
-  LINES * (Math.max(...Object.values(NAME).map((x) => x.length)) + Math.max(...[CLOSE, ...STATUS_LABEL, ...LE].map((x) => x.length)) + 25);
+const longest = (xs: Uint8Array[]) => Math.max(...xs.map((x) => x.length));
+const PER_SERIES_SET = LINES * (longest(Object.values(NAME)) + longest([CLOSE, ...STATUS_END.flat(), ...LE]) + 25);
 
 /**
- * Exposition text written straight into one buffer. Each label set is encoded once and copied into its ~19
- * lines: 190,000 template strings joined into 27 MB (then encoded again for the socket) cost more than the query.
+ * Exposition text written straight into one buffer: 190,000 template strings joined into 27 MB (then encoded
+ * again for the socket) cost more than the query. Each label set is encoded once, "} " after it, and copied
+ * into its lines; the lines of a series set that share name and labels (status, buckets) copy them from its
+ * first. Copies are the cost here, so there are as few as the format allows.
  */
-function render(labels: Buffer[], values: string[][], now: number): Uint8Array<ArrayBuffer> {
-  let size = 0;
-  for (const l of labels) size += LINES * l.length + PER_SERIES_SET;
+function render(labelSets: string[], values: string[][], now: number): Uint8Array<ArrayBuffer> {
+  let labelBytes = 0;
+  for (const l of labelSets) labelBytes += Buffer.byteLength(l) + CLOSE.length;
+  const scratch = Buffer.allocUnsafe(labelBytes);
+  // Per series set: its labels (`open`, for lines that add one) and its labels closed by "} " (`closed`).
+  const open: Buffer[] = [];
+  const closed: Buffer[] = [];
+  for (let k = 0, p = 0; k < labelSets.length; k++) {
+    const len = scratch.write(labelSets[k]!, p);
+    scratch.set(CLOSE, p + len);
+    open.push(scratch.subarray(p, p + len));
+    closed.push(scratch.subarray(p, p + len + CLOSE.length));
+    p += len + CLOSE.length;
+  }
+  let size = LINES * labelBytes + labelSets.length * PER_SERIES_SET;
   for (const h of HEADER.values()) size += h.length;
   const buf = Buffer.allocUnsafe(size);
   let n = 0;
@@ -143,52 +158,57 @@ function render(labels: Buffer[], values: string[][], now: number): Uint8Array<A
     buf.set(b, n);
     n += b.length;
   };
-  // Numbers and constants are ASCII: a byte each, cheaper than a call into the encoder for a few characters.
+  // Numbers are ASCII: a byte each, cheaper than a call into the encoder for a few characters.
   const text = (s: string) => {
     for (let i = 0; i < s.length; i++) buf[n++] = s.charCodeAt(i);
   };
-  const line = (name: Uint8Array, l: Uint8Array, value: string) => {
+  const line = (name: Uint8Array, k: number, value: string) => {
     put(name);
-    put(l);
-    put(CLOSE);
+    put(closed[k]!);
     text(value);
     buf[n++] = NL;
   };
-  const family = (name: string, write: (v: string[], l: Buffer) => void) => {
+  /** Writes name and open labels once, then `count` lines, each starting with a copy of them. */
+  const lines = (name: Uint8Array, k: number, count: number, end: (i: number) => void) => {
+    const from = n;
+    put(name);
+    put(open[k]!);
+    const to = n;
+    for (let i = 0; i < count; i++) {
+      if (i > 0) {
+        buf.copyWithin(n, from, to);
+        n += to - from;
+      }
+      end(i);
+    }
+  };
+  const family = (name: string, write: (v: string[], k: number) => void) => {
     const at = n;
     put(HEADER.get(name)!);
     const start = n;
-    for (let k = 0; k < labels.length; k++) write(values[k]!, labels[k]!);
+    for (let k = 0; k < labelSets.length; k++) write(values[k]!, k);
     // No header for a family without samples.
     if (n === start) n = at;
   };
-  family("vigil_monitor_up", (v, l) => line(NAME.up, l, v[V.status] === "error" ? "0" : "1"));
-  family("vigil_monitor_status", (v, l) => {
-    for (let i = 0; i < STATUSES.length; i++) {
-      put(NAME.status);
-      put(l);
-      put(STATUS_LABEL[i]!);
-      buf[n++] = v[V.status] === STATUSES[i] ? ONE : ZERO;
-      buf[n++] = NL;
-    }
-  });
-  family("vigil_monitor_last_check_timestamp_seconds", (v, l) => line(NAME.last, l, String(Number(v[V.cron]) / 1000)));
-  family("vigil_monitor_checks_total", (v, l) => line(NAME.total, l, v[V.total]!));
-  family("vigil_monitor_checks_failed_total", (v, l) => line(NAME.failed, l, v[V.failed]!));
-  family("vigil_monitor_latency_seconds", (v, l) => {
-    for (let i = 0; i < LE.length; i++) {
-      put(NAME.bucket);
-      put(l);
+  family("vigil_monitor_up", (v, k) => line(NAME.up, k, v[V.status] === "error" ? "0" : "1"));
+  family("vigil_monitor_status", (v, k) =>
+    lines(NAME.status, k, STATUSES.length, (i) => put(STATUS_END[i]![v[V.status] === STATUSES[i] ? 1 : 0]!)),
+  );
+  family("vigil_monitor_last_check_timestamp_seconds", (v, k) => line(NAME.last, k, String(Number(v[V.cron]) / 1000)));
+  family("vigil_monitor_checks_total", (v, k) => line(NAME.total, k, v[V.total]!));
+  family("vigil_monitor_checks_failed_total", (v, k) => line(NAME.failed, k, v[V.failed]!));
+  family("vigil_monitor_latency_seconds", (v, k) => {
+    lines(NAME.bucket, k, LE.length, (i) => {
       put(LE[i]!);
       // +Inf counts every check.
       text(v[i < LATENCY_BUCKETS_MS.length ? V.buckets + i : V.total]!);
       buf[n++] = NL;
-    }
-    line(NAME.sum, l, String(Number(v[V.sum]) / 1000));
-    line(NAME.count, l, v[V.total]!);
+    });
+    line(NAME.sum, k, String(Number(v[V.sum]) / 1000));
+    line(NAME.count, k, v[V.total]!);
   });
-  family("vigil_monitor_cert_expiry_days", (v, l) => {
-    if (v[V.cert] !== "-") line(NAME.cert, l, ((Number(v[V.cert]) - now) / 86_400_000).toFixed(2));
+  family("vigil_monitor_cert_expiry_days", (v, k) => {
+    if (v[V.cert] !== "-") line(NAME.cert, k, ((Number(v[V.cert]) - now) / 86_400_000).toFixed(2));
   });
   return buf.subarray(0, n);
 }
@@ -205,7 +225,7 @@ export async function prometheusMetrics(
   const tagLabels = opts.tagLabels ?? [];
   const now = opts.now ?? Date.now();
   const results = await writeBatch(db, [raw(fold(workspaceId)), raw(advance(workspaceId)), raw(read(workspaceId, tagLabels.length > 0))]);
-  const labels: Buffer[] = [];
+  const labels: string[] = [];
   const values: string[][] = [];
   for (const row of results[2]!.rows)
     for (const set of String(row[0]).split("\n")) {
@@ -219,7 +239,7 @@ export async function prometheusMetrics(
         const names = JSON.parse(set.slice(tags + 1)) as string[];
         for (const t of tagLabels) l += `,tag_${t}="${escapeLabel(tagValue(names, t))}"`;
       }
-      labels[n] = Buffer.from(l);
+      labels[n] = l;
       values[n] = set.slice(tab + 1, tags).split(" ");
     }
   return render(labels, values, now);
