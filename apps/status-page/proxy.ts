@@ -1,8 +1,7 @@
-import { preferredLocale } from "@vigil/core/i18n";
 import { type NextRequest, NextResponse } from "next/server";
 import { pageByHost, pageBySlug } from "./lib/data";
 import { getEnv } from "./lib/env";
-import { cacheKey, isPublicHost, requestHost } from "./lib/hosts";
+import { isPublicHost, requestHost, sharedCopy } from "./lib/hosts";
 import { PAGE_HEADERS, RENDER_HEADER, RENDER_TOKEN, type RenderedPage, renderedPage, selfOrigin } from "./lib/html-cache";
 import { LOCALE_HEADER, localeOf } from "./lib/i18n";
 import { withoutRuntime } from "./lib/no-runtime";
@@ -15,23 +14,25 @@ const SITE_PATHS = /^\/(_next|healthz|metrics|confirm|unsubscribe|favicon\.ico|r
 const PAGE_VIEW = /^\/([a-z0-9-]+)(?:\/history|\/reports\/\d+|\/embed)?\/?$/i;
 
 /**
- * Public pages may sit in a shared cache briefly; protected ones never. A public page without a query
- * is answered from this process's rendered copy (see lib/html-cache.ts); `hostSlug` is set on a custom domain.
+ * Public pages may sit in a shared cache briefly; protected ones never. A public page without a query, or
+ * with only `?lang=`, is answered from this process's rendered copy (see lib/html-cache.ts); `hostSlug` is
+ * set on a custom domain.
  */
 async function withCache(res: NextResponse, req: NextRequest, host: string, pathname: string, hostSlug?: string) {
   const m = req.method === "GET" ? PAGE_VIEW.exec(pathname) : null;
   if (!m) return res;
   const page = await pageBySlug(m[1]!).catch(() => null);
   if (!page) return res;
-  const open = !page.passwordHash && !req.nextUrl.search;
-  if (open && req.headers.get(RENDER_HEADER) !== RENDER_TOKEN && !req.headers.has("rsc")) {
+  const copy = page.passwordHash
+    ? undefined
+    : sharedCopy(host, req.nextUrl.pathname, req.nextUrl.search, req.headers.get("accept-language"));
+  const open = copy !== undefined;
+  if (copy && req.headers.get(RENDER_HEADER) !== RENDER_TOKEN && !req.headers.has("rsc")) {
     const path = pathname.replace(/\/$/, "");
     const headers: Record<string, string> = hostSlug ? { [HOST_PAGE_HEADER]: hostSlug } : {};
-    // One copy per language the browsers ask for; those asking for none of ours share the page's own.
-    const preferred = preferredLocale(req.headers.get("accept-language"));
-    if (preferred) headers["accept-language"] = preferred;
-    const key = cacheKey(host, req.nextUrl.pathname, preferred);
-    const got = await renderedPage(key, `${selfOrigin()}${path}`, headers, PUBLIC_CACHE).catch(() => null);
+    // One copy per language (`?lang=` or the browser's); those asking for none of ours share the page's own.
+    if (copy.language) headers["accept-language"] = copy.language;
+    const got = await renderedPage(copy.key, `${selfOrigin()}${path}`, headers, PUBLIC_CACHE).catch(() => null);
     if (got) return served(req, got.page, got.state);
   } else if (!open && req.headers.get(RENDER_HEADER) !== RENDER_TOKEN && !req.headers.has("rsc")) {
     const mine = await renderedFor(req, pathname, hostSlug).catch(() => null);

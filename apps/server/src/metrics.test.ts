@@ -1,5 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createPrivateLocation } from "@vigil/core";
+import { monitor, monitorLocationStatus } from "@vigil/db-schema";
 import { ulid } from "ulid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./testing";
@@ -46,7 +48,9 @@ interface Family {
   samples: Sample[];
 }
 function parse(text: string): { families: Map<string, Family>; samples: Sample[] } {
-  const families = JSON.parse(execFileSync("/usr/bin/python3", ["-c", PARSE], { input: text, encoding: "utf8" })) as Family[];
+  const families = JSON.parse(
+    execFileSync("/usr/bin/python3", ["-c", PARSE], { input: text, encoding: "utf8", maxBuffer: 2 ** 28 }),
+  ) as Family[];
   return { families: new Map(families.map((f) => [f.name, f])), samples: families.flatMap((f) => f.samples) };
 }
 const pick = (samples: Sample[], name: string, monitorId: number, location: string, extra: Record<string, string> = {}) =>
@@ -216,6 +220,26 @@ describe("Prometheus scrape of the workspace's monitors", () => {
     expect(after).toBe((await stored()).filter((r) => r.monitorId === api && r.location === "rack-fra").length);
   });
 
+  it("a name with tabs, a newline, a backslash, quotes and accents keeps every character in its label, tags beside it", async () => {
+    const name = 'Caf\u00e9 \t"K\u00f6ln"\nline two \\ end\t';
+    const odd = (await s.call("POST", "/v1/monitors", { ...monitorBody("odd", ["team:caf\u00e9", "prod"]), name })).body.id as number;
+    expect(Number.isInteger(odd)).toBe(true);
+    await send(fra.serviceKey, odd, [[0, "degraded", 300]]);
+    const all = parse((await scrape("?tags=team,prod")).text).samples;
+    expect(pick(all, "vigil_monitor_up", odd, "rack-fra")[0]?.labels).toEqual({
+      monitor_id: String(odd),
+      monitor_name: name,
+      kind: "http",
+      location: "rack-fra",
+      region: "fra",
+      tag_team: "caf\u00e9",
+      tag_prod: "true",
+    });
+    expect(value(all, "vigil_monitor_status", odd, "rack-fra", { status: "degraded" })).toBe(1);
+    expect(value(all, "vigil_monitor_latency_seconds_bucket", odd, "rack-fra", { le: "0.5" })).toBe(1);
+    expect(value(all, "vigil_monitor_latency_seconds_bucket", odd, "rack-fra", { le: "0.25" })).toBe(0);
+  });
+
   it("a deleted monitor's series are gone from the next scrape", async () => {
     const gone = (await s.call("POST", "/v1/monitors", monitorBody("gone", []))).body.id;
     await send(fra.serviceKey, gone, [[0, "success", 10]]);
@@ -235,6 +259,52 @@ describe("Prometheus scrape of the workspace's monitors", () => {
       expect(theirs.text).not.toContain("rack-fra");
     } finally {
       await other.close();
+    }
+  });
+
+  it("a workspace with more monitors than the database answers in one piece lists each monitor and location once, in order", async () => {
+    // The read packs a thousand series sets to a row: 1,201 monitors in two locations span three rows.
+    const big = await startTestServer({}, s.database);
+    try {
+      const db = big.database.db;
+      // One after the other: the scrape lists a monitor's locations by id.
+      const here: { id: number; name: string }[] = [];
+      for (const n of ["big-a", "big-b"])
+        here.push((await createPrivateLocation(db, big.workspaceId, { name: n, region: "ams" }, "operator")).location);
+      const ids = (
+        await db
+          .insert(monitor)
+          .values(
+            Array.from({ length: 1201 }, (_, i) => ({
+              workspaceId: big.workspaceId,
+              key: `m${i}`,
+              name: `M${i}`,
+              kind: "http" as const,
+              frequency: "1m",
+              regions: ["ams"],
+              url: "http://127.0.0.1:9/",
+              method: "GET",
+            })),
+          )
+          .returning({ id: monitor.id })
+      ).map((r) => r.id);
+      for (const l of here)
+        await db.insert(monitorLocationStatus).values(
+          ids.map((id) => ({
+            monitorId: id,
+            locationId: l.id,
+            status: "success" as const,
+            cronTimestamp: slot,
+            resultId: `r${id}-${l.id}`,
+            latencyMs: 5,
+          })),
+        );
+      const ups = parse((await scrape("", big.apiKey)).text).samples.filter((x) => x.name === "vigil_monitor_up");
+      const expected = ids.flatMap((id) => here.map((l) => `${id} ${l.name}`));
+      expect(ups.map((x) => `${x.labels.monitor_id} ${x.labels.location}`)).toEqual(expected);
+      expect(ups.every((x) => x.labels.monitor_name === `M${ids.indexOf(Number(x.labels.monitor_id))}`)).toBe(true);
+    } finally {
+      await big.close();
     }
   });
 

@@ -1,21 +1,23 @@
 // Fresh copies of public pages answered before Next's router. Through Next, every answer is gzipped
 // again (~8 ms for a 20-component page: a content-encoding set by the proxy is dropped) and routed; here a
-// fresh copy costs a map lookup and a write. Anything else (stale, missing, protected, a query, RSC)
-// goes to Next as usual, whose proxy renders and stores the copies (lib/html-cache.ts).
+// fresh copy costs a map lookup and a write. Anything else (stale, missing, protected, a query other than
+// `?lang=`, RSC) goes to Next as usual, whose proxy renders and stores the copies (lib/html-cache.ts).
 import { type IncomingMessage, Server, type ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
-import { preferredLocale } from "@vigil/core/i18n";
 import { installClientStamp } from "@vigil/rate-limit";
-import { cacheKey, requestHost } from "./hosts";
+import { requestHost, sharedCopy } from "./hosts";
 import { freshPage, PAGE_HEADERS, RENDER_HEADER } from "./html-cache";
 
 const INSTALLED = Symbol.for("vigil.fast-path");
 
 function serveFresh(req: IncomingMessage, res: ServerResponse): boolean {
-  if ((req.method !== "GET" && req.method !== "HEAD") || !req.url || req.url.includes("?")) return false;
+  if ((req.method !== "GET" && req.method !== "HEAD") || !req.url) return false;
   if (req.headers.rsc !== undefined || req.headers[RENDER_HEADER] !== undefined) return false;
   const host = requestHost(req.headers["x-forwarded-host"]?.toString(), req.headers.host);
-  const page = freshPage(cacheKey(host, req.url, preferredLocale(req.headers["accept-language"]?.toString())));
+  const q = req.url.indexOf("?");
+  const [path, search] = q < 0 ? [req.url, ""] : [req.url.slice(0, q), req.url.slice(q)];
+  const copy = sharedCopy(host, path, search, req.headers["accept-language"]?.toString());
+  const page = copy && freshPage(copy.key);
   if (!page) return false;
   const headers: Record<string, string> = { ...PAGE_HEADERS(page), "x-vigil-cache": "hit" };
   if (req.headers["if-none-match"] === page.etag) {

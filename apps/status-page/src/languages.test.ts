@@ -36,11 +36,12 @@ let t: TestDatabase;
 let site: StatusSite;
 let mailApi: Awaited<ReturnType<typeof startMailApi>>;
 let browser: Browser;
+let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 
 beforeAll(async () => {
   const built = buildStatusPage();
   [t, mailApi] = await Promise.all([startTestDatabase(), startMailApi()]);
-  const seed = await seedWorkspace(t.db);
+  seed = await seedWorkspace(t.db);
   await built;
   const port = await freePort();
   site = await startStatusPage(
@@ -151,6 +152,51 @@ describe("status pages in the visitor's language", () => {
     expect(unknown.body).toContain('<html lang="fr"');
     const again = await send(site.url, "/welt", { headers: { "accept-language": "de" } });
     expect(again.body).toContain('<html lang="de"');
+  });
+
+  it("?lang= pages are the shared German copy a German browser gets, kept and public; a protected page with ?lang= stays private", async () => {
+    // "welt" was rendered above; a page of its own so that the first answer is the render.
+    const page = await createStatusPage(t.db, seed.ws, { slug: "sprache", title: "Sprache", language: "fr" }, "u");
+    await createComponent(t.db, seed.ws, page.id, { name: "Kern" }, "u");
+    const byQuery = [await send(site.url, "/sprache?lang=de"), await send(site.url, "/sprache?lang=DE")];
+    expect(byQuery.map((r) => r.headers["x-vigil-cache"])).toEqual(["miss", "hit"]);
+    const byBrowser = await send(site.url, "/sprache", { headers: { "accept-language": "de-DE,de;q=0.9" } });
+    expect(byBrowser.headers["x-vigil-cache"]).toBe("hit");
+    for (const res of [...byQuery, byBrowser]) {
+      expect(res.status).toBe(200);
+      expect(res.body).toContain('<html lang="de"');
+      expect(res.body).not.toMatch(/<script\b/);
+      expect(res.headers["cache-control"]).toBe("public, max-age=0, s-maxage=15, stale-while-revalidate=15");
+      expect(res.headers["content-language"]).toBe("de");
+    }
+    expect(byBrowser.body).toBe(byQuery[0]!.body);
+    // ?lang= wins over the browser's language, and the page's own stays its own copy.
+    const ja = await send(site.url, "/sprache?lang=ja", { headers: { "accept-language": "de" } });
+    expect(ja.body).toContain('<html lang="ja"');
+    expect((await send(site.url, "/sprache")).body).toContain('<html lang="fr"');
+    // Any other query is rendered for its visitor alone.
+    const other = await send(site.url, "/sprache?lang=de&x=1");
+    expect(other.body).toContain('<html lang="de"');
+    expect(other.headers["x-vigil-cache"]).toBeUndefined();
+    expect(other.headers["cache-control"]).toBe("private, no-store");
+
+    await createStatusPage(t.db, seed.ws, { slug: "geheim", title: "Geheim", password: "geheim pass 42" }, "u");
+    const unlock = await send(site.url, "/geheim/unlock", { form: { password: "geheim pass 42" }, from: "127.0.0.41" });
+    const cookie = String(unlock.headers["set-cookie"]).split(";")[0]!;
+    for (const [headers, prompt] of [
+      [{}, true],
+      [{ cookie }, false],
+    ] as const) {
+      for (let i = 0; i < 2; i++) {
+        const res = await send(site.url, "/geheim?lang=de", { headers });
+        expect(res.status).toBe(200);
+        expect(res.body).toContain('<html lang="de"');
+        expect(res.body.includes('name="password"'), "the password prompt").toBe(prompt);
+        expect(res.body).not.toMatch(/<script\b/);
+        expect(res.headers["cache-control"]).toBe("private, no-store");
+        expect(res.headers["x-vigil-cache"]).toBeUndefined();
+      }
+    }
   });
 
   it("a German visitor subscribes in German and gets the confirmation mail and page in German", async () => {

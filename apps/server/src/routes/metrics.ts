@@ -26,7 +26,7 @@ metricsRoutes.get(
   }),
   async (c) => {
     const tagLabels = parseTagLabels(c.req.valid("query").tags);
-    const text = await prometheusMetrics(c.var.deps.db, c.var.workspace.id, { tagLabels });
-    return c.body(text, 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" });
+    const body = await prometheusMetrics(c.var.deps.db, c.var.workspace.id, { tagLabels });
+    return c.body(body, 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" });
   },
 );
