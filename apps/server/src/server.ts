@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import { analyticsFromEnv } from "@vigil/analytics";
 import { pingEndpoint } from "@vigil/api-contract";
 import { markReceiverAlive, PingWriter, resolveQueuePrefix } from "@vigil/core";
@@ -81,12 +82,14 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
   // `upSince` restarts after any second the database could not be written, since pings could not be stored
   // then either (workflows re-arm deadlines that fell in such a gap).
   let upSince: number | null = null;
+  // Its own row: with several servers, workflows wait for the slowest live one (combineReceivers).
+  const receiverId = randomInt(1, 2 ** 47);
   let writing = false;
   const alive = setInterval(() => {
     if (writing) return;
     writing = true;
     const now = Date.now();
-    markReceiverAlive(db, upSince ?? now, deps.pings.through(now))
+    markReceiverAlive(db, upSince ?? now, deps.pings.through(now), receiverId)
       .then(() => (upSince ??= now))
       .catch(() => (upSince = null))
       .finally(() => (writing = false));

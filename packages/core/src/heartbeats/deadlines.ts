@@ -33,6 +33,18 @@ export interface Receiver {
   aliveAt: number;
 }
 
+/**
+ * The ping service as a whole, from each server's liveness row: the live ones (heard within
+ * RECEIVER_STALE_MS) vouch only as far as the slowest of them, and it has been up since the earliest of
+ * them came up (with two behind a load balancer, pings had somewhere to go while either was up). None
+ * live: away.
+ */
+export function combineReceivers(rows: readonly Receiver[], nowMs: number): Receiver | null {
+  const live = rows.filter((r) => r.aliveAt >= nowMs - RECEIVER_STALE_MS);
+  if (live.length === 0) return null;
+  return { upSince: Math.min(...live.map((r) => r.upSince)), aliveAt: Math.min(...live.map((r) => r.aliveAt)) };
+}
+
 export interface HeartbeatDecision {
   deadlineAt: number | null;
   rearmedAt: number | null;
@@ -159,7 +171,7 @@ async function dueStates(db: Db, nowMs: number, limit: number): Promise<{ states
         ),
       )
       .limit(limit),
-    db.select().from(pingReceiver).where(eq(pingReceiver.id, 1)),
+    db.select().from(pingReceiver),
   ]);
   const ids = rows.map((r) => r.m.id);
   const windows =
@@ -189,7 +201,7 @@ async function dueStates(db: Db, nowMs: number, limit: number): Promise<{ states
       maintenances: windows.filter((w) => w.monitorId === m.id),
     }),
   );
-  return { states, receiver: receivers[0] ? { upSince: receivers[0].upSince, aliveAt: receivers[0].aliveAt } : null };
+  return { states, receiver: combineReceivers(receivers, nowMs) };
 }
 
 /**

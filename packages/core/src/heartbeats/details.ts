@@ -6,7 +6,7 @@ import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import { ValidationError } from "../errors";
 import { getMonitor } from "../monitors";
 import { sha256 } from "../secrets";
-import { RECEIVER_STALE_MS } from "./deadlines";
+import { combineReceivers } from "./deadlines";
 import { ensureHeartbeatRow } from "./pings";
 
 const newToken = () => randomBytes(24).toString("base64url");
@@ -71,7 +71,7 @@ export async function heartbeatDetails(
 ): Promise<HeartbeatDetails> {
   const token = await tokenOf(db, workspaceId, monitorId);
   const m = await getMonitor(db, workspaceId, monitorId);
-  const [[h], pings, [receiver]] = await db.batch([
+  const [[h], pings, receivers] = await db.batch([
     db.select().from(heartbeat).where(eq(heartbeat.monitorId, monitorId)),
     db
       .select()
@@ -79,7 +79,7 @@ export async function heartbeatDetails(
       .where(and(eq(heartbeatPing.monitorId, monitorId), before !== undefined ? lt(heartbeatPing.id, before) : undefined))
       .orderBy(desc(heartbeatPing.id))
       .limit(Math.min(Math.max(limit, 1), 200)),
-    db.select().from(pingReceiver).where(eq(pingReceiver.id, 1)),
+    db.select().from(pingReceiver),
   ]);
   const grace = m.kind === "heartbeat" ? m.request.grace : 0;
   const deadlineAt = h?.deadlineAt ?? null;
@@ -105,7 +105,7 @@ export async function heartbeatDetails(
     nextExpectedAt,
     deadlineAt,
     rearmedAt: h?.rearmedAt ?? null,
-    receiverUp: !!receiver && receiver.aliveAt >= nowMs - RECEIVER_STALE_MS,
+    receiverUp: combineReceivers(receivers, nowMs) !== null,
     pings: pings.map((p) => ({
       id: p.id,
       at: p.at,

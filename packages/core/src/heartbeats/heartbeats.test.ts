@@ -4,8 +4,10 @@ import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  combineReceivers,
   createMonitor,
   createWorkspace,
+  decideHeartbeat,
   evaluateHeartbeats,
   heartbeatDetails,
   markReceiverAlive,
@@ -35,6 +37,49 @@ describe("cron heartbeats across a DST change", () => {
     const second = nextCronTime("30 2 * * *", "Europe/Berlin", first);
     expect(new Date(first).toISOString()).toBe("2026-10-25T00:30:00.000Z");
     expect(new Date(second).toISOString()).toBe("2026-10-26T01:30:00.000Z");
+  });
+});
+
+describe("two ping servers behind a load balancer", () => {
+  const t0 = Date.UTC(2026, 10, 27, 12);
+  const state = {
+    monitorId: 1,
+    workspaceId: 1,
+    status: "active" as const,
+    statusCron: null,
+    version: 1,
+    schedule: { periodMs: 60_000, graceMs: 10_000 },
+    lastPingId: 5,
+    lastPingAt: t0,
+    startedAt: null,
+    deadlineAt: t0 + 70_000,
+    evaluatedPingId: 5,
+    monitorVersion: 1,
+    rearmedAt: null,
+    last: null,
+    maintenances: [],
+  };
+  const now = t0 + 71_000;
+
+  it("a missed deadline alerts only once every live server vouches past it, and a dead server's row stops counting", () => {
+    const fast = { upSince: t0 - 3_600_000, aliveAt: now - 500 };
+    // The other server still holds a ping from before the deadline: nothing is decided yet.
+    const holding = { upSince: t0 - 3_600_000, aliveAt: t0 + 69_500 };
+    expect(decideHeartbeat(state, combineReceivers([fast, holding], now), now).event).toBeNull();
+    // Once it has stored it (or has been gone longer than the stale bound), the silence is real.
+    expect(decideHeartbeat(state, combineReceivers([fast, { ...holding, aliveAt: now - 400 }], now), now).event?.change).toBe("error");
+    const gone = { upSince: t0 - 3_600_000, aliveAt: now - 60_000 };
+    expect(combineReceivers([fast, gone], now)).toEqual(fast);
+    expect(combineReceivers([gone], now)).toBeNull();
+  });
+
+  it("a deadline is re-armed only when no server was up when the ping was due, not when one of two restarted", () => {
+    const steady = { upSince: t0 - 3_600_000, aliveAt: now - 500 };
+    const restarted = { upSince: now - 5_000, aliveAt: now - 500 };
+    expect(decideHeartbeat(state, combineReceivers([steady, restarted], now), now).event?.change).toBe("error");
+    const both = decideHeartbeat(state, combineReceivers([restarted, { ...restarted, upSince: now - 4_000 }], now), now);
+    expect(both.event).toBeNull();
+    expect(both.rearmedAt).toBe(now - 5_000 + 70_000);
   });
 });
 

@@ -1,5 +1,6 @@
 // Heartbeat monitors: pings in (server), deadlines and statuses (workflows), what the owner sees (dashboard, API).
 export {
+  combineReceivers,
   deadlineOf,
   decideHeartbeat,
   evaluateHeartbeats,

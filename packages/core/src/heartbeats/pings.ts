@@ -1,7 +1,7 @@
 // The ping path: a job's ping found by its token's hash and stored in one write, and the ping server's liveness.
 import { randomBytes } from "node:crypto";
 import { type Db, heartbeat, heartbeatPing, monitor, pingReceiver, writeBatch } from "@vigil/db-schema";
-import { type SQL, sql } from "drizzle-orm";
+import { lt, type SQL, sql } from "drizzle-orm";
 import { sha256 } from "../secrets";
 
 /** What the first 10 kB of a ping's body keep; the rest is read and dropped, never refused. */
@@ -108,12 +108,17 @@ export async function ensureHeartbeatRow(db: Db, monitorId: number): Promise<voi
 }
 
 /**
- * Written by the ping server every second: since when it has been able to store pings without a gap, and
- * that it still can. Workflows alert on a missed deadline only once the server proved alive after it.
+ * Written by each ping server every second under its own id: since when it has been able to store pings
+ * without a gap, and through when every ping it received is stored. Workflows combine the live rows
+ * (combineReceivers) and alert on a missed deadline only once every live server vouches past it. Rows of
+ * servers gone for a day are dropped on the way.
  */
-export async function markReceiverAlive(db: Db, upSince: number, nowMs = Date.now()): Promise<void> {
-  await db
-    .insert(pingReceiver)
-    .values({ id: 1, upSince, aliveAt: nowMs })
-    .onConflictDoUpdate({ target: pingReceiver.id, set: { upSince, aliveAt: nowMs } });
+export async function markReceiverAlive(db: Db, upSince: number, aliveAt = Date.now(), receiverId = 1): Promise<void> {
+  await writeBatch(db, [
+    db
+      .insert(pingReceiver)
+      .values({ id: receiverId, upSince, aliveAt })
+      .onConflictDoUpdate({ target: pingReceiver.id, set: { upSince, aliveAt } }),
+    db.delete(pingReceiver).where(lt(pingReceiver.aliveAt, aliveAt - 86_400_000)),
+  ]);
 }
