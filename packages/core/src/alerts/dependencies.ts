@@ -21,33 +21,6 @@ type Timer = typeof alertTimer.$inferSelect;
 /** How long a child's alert waits for its parents' results of the same moment to be evaluated. */
 export const HOLD_GRACE_MS = 2_000;
 
-/** A child's new alert with parents waits in a hold timer; none is made for a monitor without parents. */
-export async function holdForParents(
-  db: Db,
-  ev: { id: number; workspaceId: number; monitorId: number },
-  nowMs: number,
-  graceMs = HOLD_GRACE_MS,
-): Promise<boolean> {
-  const parents = await db
-    .select({ id: monitorDependency.parentId })
-    .from(monitorDependency)
-    .where(eq(monitorDependency.monitorId, ev.monitorId));
-  if (parents.length === 0) return false;
-  await db
-    .insert(alertTimer)
-    .values({
-      workspaceId: ev.workspaceId,
-      monitorId: ev.monitorId,
-      eventId: ev.id,
-      kind: "hold",
-      key: 0,
-      channelIds: [],
-      dueAt: nowMs + graceMs,
-    })
-    .onConflictDoNothing();
-  return true;
-}
-
 /**
  * The parents that are down: in error, or with an error result not evaluated yet (the parent and its
  * children failing in the same moment are evaluated in any order).
