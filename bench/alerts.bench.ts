@@ -30,7 +30,6 @@ export default async function alertsBench(): Promise<BenchReport> {
       HOST: "127.0.0.1",
       LOG_LEVEL: "silent",
       NOTIFY_CONCURRENCY: String(NOTIFY_CONCURRENCY),
-      EVALUATE_CONCURRENCY: "4",
     }),
     { handleSignals: false },
   );

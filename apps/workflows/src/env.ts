@@ -36,7 +36,8 @@ export const WorkflowsEnv = z.object({
    * an attempt runs): pending alerts resume within a few seconds of a restart.
    */
   NOTIFY_LOCK_MS: ms(3000, 1000),
-  EVALUATE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  /** Evaluations at once: their writes share commits, so many small ingest batches do not queue behind each other. */
+  EVALUATE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
   NOTIFY_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
   /** How often pending results and undispatched events are swept up. */
   SWEEP_INTERVAL_MS: ms(15_000, 100),
