@@ -104,6 +104,16 @@ export async function fireHold(
   return "released";
 }
 
+/** The monitors a monitor depends on (its parents), by name, for the dashboard; another workspace's monitor is never listed. */
+export async function dependenciesOf(db: Db, workspaceId: number, monitorId: number) {
+  return db
+    .select({ id: monitor.id, name: monitor.name, key: monitor.key })
+    .from(monitorDependency)
+    .innerJoin(monitor, eq(monitor.id, monitorDependency.parentId))
+    .where(and(eq(monitorDependency.monitorId, monitorId), eq(monitor.workspaceId, workspaceId), isNull(monitor.deletedAt)))
+    .orderBy(monitor.name, monitor.id);
+}
+
 /** Children of a monitor, for the dashboard. */
 export async function dependentsOf(db: Db, monitorId: number) {
   return db

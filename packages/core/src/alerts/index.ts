@@ -6,7 +6,7 @@ export * from "./channels";
 export * from "./deliveries";
 export * from "./delivery-attempts";
 export * from "./delivery-context";
-export { dependentsOf, parentsDown } from "./dependencies";
+export { dependenciesOf, dependentsOf, parentsDown } from "./dependencies";
 export { type Dispatched, dispatchEvents, type Route, routeAlert } from "./dispatch";
 export * from "./escalation";
 export * from "./evaluate";
