@@ -16,7 +16,8 @@ const ROUNDS = 10; // 50 × 10 = 500 transitions, alternating error and recovere
 const WINDOW = 1_000;
 const WINDOW_ROUNDS = 4;
 const PROBE_BATCH = 500;
-const NOTIFY_CONCURRENCY = 64;
+/** The workflows' default (NOTIFY_CONCURRENCY): the burst baseline keeps as many POSTs in flight. */
+const NOTIFY_CONCURRENCY = 128;
 
 export default async function alertsBench(): Promise<BenchReport> {
   const load = { start: loadavg()[0]! };
@@ -29,7 +30,6 @@ export default async function alertsBench(): Promise<BenchReport> {
       PORT: String(await freePort()),
       HOST: "127.0.0.1",
       LOG_LEVEL: "silent",
-      NOTIFY_CONCURRENCY: String(NOTIFY_CONCURRENCY),
     }),
     { handleSignals: false },
   );

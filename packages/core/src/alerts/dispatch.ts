@@ -14,7 +14,7 @@ import {
   statusEvent,
   writeBatch,
 } from "@vigil/db-schema";
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { markDispatched } from "./delivery-context";
 import { HOLD_GRACE_MS } from "./dependencies";
@@ -32,7 +32,7 @@ async function readRouting(db: Db, eventIds: number[]) {
   const ofEvents = db.select({ id: r.monitorId }).from(r).where(inArray(r.id, eventIds));
   // The alert a recovery ends is the events since the previous recovery: their escalation steps and holds.
   const previousRecovery = sql`coalesce((select max(${statusEvent.id}) from ${statusEvent} where ${statusEvent.monitorId} = ${r.monitorId} and ${statusEvent.status} = 'recovered' and ${statusEvent.id} < ${r.id}), 0)`;
-  const [events, links, policies, parents, timers] = await db.batch([
+  const [events, links, policies, parents, timers, pending] = await db.batch([
     db.select().from(statusEvent).where(inArray(statusEvent.id, eventIds)),
     db
       .select({
@@ -75,8 +75,13 @@ async function readRouting(db: Db, eventIds: number[]) {
       )
       .where(and(inArray(r.id, eventIds), eq(r.status, "recovered")))
       .orderBy(alertTimer.eventId, alertTimer.id),
+    // Monitors with a timer still to fire: only theirs need closing (most monitors have none).
+    db
+      .selectDistinct({ monitorId: alertTimer.monitorId })
+      .from(alertTimer)
+      .where(and(inArray(alertTimer.monitorId, ofEvents), isNull(alertTimer.firedAt))),
   ]);
-  return { events, links, policies, parents, timers };
+  return { events, links, policies, parents, timers, pending: new Set(pending.map((p) => p.monitorId)) };
 }
 
 /**
@@ -86,7 +91,7 @@ async function readRouting(db: Db, eventIds: number[]) {
  * never sent (held for a parent). At most one event per monitor: a recovery reads what its alert planned.
  */
 async function planRoutes(db: Db, eventIds: number[], nowMs: number) {
-  const { events, links, policies, parents, timers } = await readRouting(db, eventIds);
+  const { events, links, policies, parents, timers, pending } = await readRouting(db, eventIds);
   const linked = new Map<number, number[]>();
   const intervals = new Map<number, Map<number, number>>();
   for (const l of links) {
@@ -105,7 +110,8 @@ async function planRoutes(db: Db, eventIds: number[], nowMs: number) {
       routes.set(ev.id, { event: ev, linked: channels, route: { suppressed: "maintenance window" } });
       continue;
     }
-    closing.push([ev.monitorId, ev.id, ev.status === "recovered" ? "recovered" : "superseded"]);
+    // A timer planned after this read (an older alert's next reminder) finds itself superseded when it comes due.
+    if (pending.has(ev.monitorId)) closing.push([ev.monitorId, ev.id, ev.status === "recovered" ? "recovered" : "superseded"]);
     let route: Route;
     if (ev.status !== "recovered") {
       if (hasParents.has(ev.monitorId)) {
