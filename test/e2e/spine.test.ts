@@ -149,6 +149,75 @@ describe("the spine, end to end", () => {
       }
     }
   });
+
+  it("an escalation ladder across a workflows SIGKILL between its first and second step: the second arrives once, an acknowledgement stops the third, and the recovery reaches every step notified", {
+    timeout: 360_000,
+  }, async () => {
+    const steps = { first: new WebhookReceiver(), second: new WebhookReceiver(), third: new WebhookReceiver() };
+    await Promise.all(Object.values(steps).map((r) => r.start()));
+    try {
+      for (const [name, r] of Object.entries(steps))
+        expect(
+          (await stack.api("POST", "/v1/channels", { name, kind: "webhook", config: { url: `http://127.0.0.1:${r.port}/step` } })).status,
+        ).toBe(201);
+      const policy = await stack.api("POST", "/v1/escalation-policies", {
+        name: "ladder",
+        steps: [
+          { afterMinutes: 0, channels: ["first"] },
+          { afterMinutes: 0.25, channels: ["second"] },
+          { afterMinutes: 1, channels: ["third"] },
+        ],
+      });
+      expect(policy.status).toBe(201);
+      targets.modes.set("/escalated", "down");
+      const created = await stack.api("POST", "/v1/monitors", {
+        key: "escalated",
+        kind: "http",
+        frequency: "30s",
+        regions: ["iad"],
+        retry: 0,
+        timeout: "2s",
+        channels: ["hook"],
+        escalationPolicy: "ladder",
+        request: { url: targets.url("/escalated") },
+      });
+      expect(created.status).toBe(201);
+      const id = created.body.id as number;
+      const all = () => [hook, steps.first, steps.second, steps.third].map((r) => r.of(id));
+
+      await until("the first step", () => steps.first.of(id).length === 1, 120_000);
+      await stack.workflows.kill("SIGKILL");
+      const raised = await stack.db.$client.execute({
+        sql: "select created_at from status_event where monitor_id = ? and status = 'error'",
+        args: [id],
+      });
+      const raisedAt = Number(raised.rows[0]!.created_at);
+      expect(steps.second.of(id)).toEqual([]);
+      // The second step (15 s after the alert) falls due while workflows is dead.
+      await new Promise((r) => setTimeout(r, Math.max(0, raisedAt + 20_000 - Date.now())));
+      await stack.workflows.start();
+      await until("the second step", () => steps.second.of(id).length === 1, 60_000);
+      const ack = await stack.api("POST", `/v1/monitors/${id}/ack`, {});
+      expect(ack.status).toBe(201);
+      // Well past the third step (60 s after the alert) and the tick that would fire it.
+      await new Promise((r) => setTimeout(r, Math.max(0, raisedAt + 75_000 - Date.now())));
+      expect(all()).toEqual([["error"], ["error"], ["error"], []]);
+
+      targets.modes.set("/escalated", "up");
+      await until(
+        "the recovery",
+        () =>
+          all()
+            .slice(0, 3)
+            .every((of) => of.length === 2),
+        120_000,
+      );
+      await new Promise((r) => setTimeout(r, 5_000));
+      expect(all()).toEqual([["error", "recovered"], ["error", "recovered"], ["error", "recovered"], []]);
+    } finally {
+      await Promise.all(Object.values(steps).map((r) => r.stop()));
+    }
+  });
 });
 
 describe("alerts you can trust", () => {

@@ -101,6 +101,8 @@ export async function acknowledgeAction(_prev: ActionState, form: FormData): Pro
     log().error({ err }, "acknowledge failed");
     return { error: "Something went wrong on our side; nothing was changed. Try again.", at: Date.now() };
   }
+  // The monitor's page and the list (whose row offered the button) both show it acknowledged.
   revalidatePath(`/w/${m.workspace.id}/monitors/${id}`);
+  revalidatePath(`/w/${m.workspace.id}/monitors`);
   return { ok: true, at: Date.now() };
 }

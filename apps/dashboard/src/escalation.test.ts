@@ -199,6 +199,12 @@ describe("escalation and acknowledgement in the dashboard", () => {
     const panel = p.getByTestId("alert-ack");
     await panel.getByText("not acknowledged").waitFor();
     await p.getByTestId("status-event").first().getByText("suppressed: parent Database down").waitFor();
+    // Its parent by name, linked to the parent's page (the key "db" is what the API and YAML store).
+    const parentLink = p.getByTestId("depends-on").getByRole("link", { name: "Database", exact: true });
+    await expect(parentLink.getAttribute("href")).resolves.toBe(`/w/${ws}/monitors/${database}`);
+    await expect(p.getByTestId("alert-settings").textContent()).resolves.toBe(
+      "reminds every 30 min · escalation: on-call · depends on Database",
+    );
     await shot(p, "monitor-unacknowledged");
 
     // A viewer sees the state but no button, and no policy controls; the actions, posted directly, are refused.
@@ -209,6 +215,10 @@ describe("escalation and acknowledgement in the dashboard", () => {
     await viewer.page.goto(`${dash.url}/w/${ws}/monitors/${api}`);
     await viewer.page.getByTestId("alert-ack").getByText("not acknowledged").waitFor();
     expect(await viewer.page.getByRole("button", { name: "Acknowledge" }).count()).toBe(0);
+    // In the list too: both monitors are down and unacknowledged, and a viewer is told so without a button.
+    await viewer.page.goto(`${dash.url}/w/${ws}/monitors`);
+    for (const id of [api, database]) await viewer.page.locator(`tr[data-monitor="${id}"]`).getByText("not acknowledged").waitFor();
+    expect(await viewer.page.getByRole("button", { name: /Acknowledge/ }).count()).toBe(0);
     await viewer.page.goto(`${dash.url}/w/${ws}/escalation`);
     await viewer.page.getByText("on-call").first().waitFor();
     expect(await viewer.page.getByRole("link", { name: /New policy|Edit/ }).count()).toBe(0);
@@ -236,7 +246,28 @@ describe("escalation and acknowledgement in the dashboard", () => {
     });
     expect(elsewhere.status).toBe(404);
 
-    // The owner acknowledges: the page, the incident and the audit log say who and when.
+    // The owner's list offers Acknowledge on each row whose alert is open; acknowledging the parent there
+    // marks its row, leaves the child's button, and the parent's page and audit log say who.
+    await p.goto(`${dash.url}/w/${ws}/monitors`);
+    const row = (id: number) => p.locator(`tr[data-monitor="${id}"]`);
+    await row(api).getByRole("button", { name: "Acknowledge Checkout API" }).waitFor();
+    await row(database).getByRole("button", { name: "Acknowledge Database" }).click();
+    await row(database).getByText("acknowledged", { exact: true }).waitFor();
+    expect(
+      await row(database)
+        .getByRole("button", { name: /Acknowledge/ })
+        .count(),
+    ).toBe(0);
+    await row(api).getByRole("button", { name: "Acknowledge Checkout API" }).waitFor();
+    await shot(p, "monitors-acknowledge");
+    expect((await listAuditLog(db.db, ws)).filter((e) => e.action === "alert.acknowledge").map((e) => e.targetId)).toEqual([
+      String(database),
+    ]);
+    await p.goto(`${dash.url}/w/${ws}/monitors/${database}`);
+    await p.getByTestId("alert-ack").getByText("By owner@escalation.test via dashboard", { exact: false }).waitFor();
+
+    // The owner acknowledges the child on its page: the page, the incident and the audit log say who and when.
+    await p.goto(`${dash.url}/w/${ws}/monitors/${api}`);
     await p.getByRole("button", { name: "Acknowledge" }).click();
     await panel.getByText("Acknowledged", { exact: true }).waitFor();
     await expect(panel.textContent()).resolves.toContain("By owner@escalation.test via dashboard");
@@ -245,9 +276,8 @@ describe("escalation and acknowledgement in the dashboard", () => {
     await shot(p, "monitor-acknowledged");
     const inc = await db.db.$client.execute({ sql: "SELECT acknowledged_by FROM incident WHERE monitor_id = ?", args: [api] });
     expect(inc.rows.map((r) => r.acknowledged_by)).toEqual([`user:${ownerId}`]);
-    expect((await listAuditLog(db.db, ws)).find((e) => e.action === "alert.acknowledge")).toMatchObject({
+    expect((await listAuditLog(db.db, ws)).find((e) => e.action === "alert.acknowledge" && e.targetId === String(api))).toMatchObject({
       actor: `user:${ownerId}`,
-      targetId: String(api),
     });
     await viewer.ctx.close();
 

@@ -92,6 +92,36 @@ describe("alerts", () => {
     ]);
   });
 
+  it("1,000 monitors going down in one window, then back up: each alert and each recovery arrives once, queued by the evaluation that raised it (none left for the sweep)", {
+    timeout: 300_000,
+  }, async () => {
+    const s = await setup(1000);
+    s.wf.start();
+    await s.wf.waitHealthy();
+    for (const [status, at, total] of [
+      ["error", base, 1000],
+      ["success", base + 30_000, 2000],
+    ] as const) {
+      // As a probe's outbox sends them: 500 results a batch.
+      for (let i = 0; i < s.monitors.length; i += 500)
+        await ingest(
+          s.t,
+          s.producer,
+          s.location,
+          s.monitors.slice(i, i + 500).map((monitorId) => ({ monitorId, cronTimestamp: at, status, errorMessage: "down" })),
+        );
+      await until(`${total} alerts`, () => s.receiver.received.length >= total, 120_000);
+    }
+    const counts = byEvent(s.receiver);
+    expect(counts.size).toBe(2000);
+    expect([...counts.values()].filter((n) => n !== 1)).toEqual([]);
+    const events = await s.t.db.select().from(statusEvent);
+    expect(events).toHaveLength(2000);
+    // The sweep takes only events stranded for 10 s: every one here went out from its own evaluation.
+    expect(events.filter((e) => e.dispatchedAt === null || e.dispatchedAt - e.createdAt >= 10_000).map((e) => e.id)).toEqual([]);
+    expect(await sentLog(s.t)).toHaveLength(2000);
+  });
+
   it("workflows killed in the middle of deliveries and restarted: every alert arrives once", { timeout: 120_000 }, async () => {
     const n = 24;
     const s = await setup(n);

@@ -36,8 +36,13 @@ export const WorkflowsEnv = z.object({
    * an attempt runs): pending alerts resume within a few seconds of a restart.
    */
   NOTIFY_LOCK_MS: ms(3000, 1000),
-  EVALUATE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
-  NOTIFY_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
+  /** Evaluations at once: their writes share commits, so many small ingest batches do not queue behind each other. */
+  EVALUATE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
+  /**
+   * Deliveries at once: each waits on a few shared database round trips and its receiver, not on the CPU, so a
+   * burst of alerts (1,000 monitors in one window) goes out faster the more are in flight.
+   */
+  NOTIFY_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(128),
   /** How often pending results and undispatched events are swept up. */
   SWEEP_INTERVAL_MS: ms(15_000, 100),
   /** A job whose worker died is taken up again after this long. */

@@ -72,6 +72,21 @@ async function escalationChannel(s: Awaited<ReturnType<typeof setup>>, name: str
   return r;
 }
 
+/** One monitor with the escalation policy "ladder": step i after `afterMinutes[i]`, to its own channel and receiver. */
+async function ladder(afterMinutes: number[], names = afterMinutes.map((_, i) => `step ${i}`)) {
+  const s = await setup(1);
+  const steps: Receiver[] = [];
+  for (const name of names) steps.push(await escalationChannel(s, name));
+  await createEscalationPolicy(
+    s.t.db,
+    s.ws,
+    { name: "ladder", steps: afterMinutes.map((m, i) => ({ afterMinutes: m, channels: [names[i]!] })) },
+    "u",
+  );
+  await updateMonitor(s.t.db, s.ws, s.monitors[0]!, { escalationPolicy: "ladder" }, "u");
+  return { s, id: s.monitors[0]!, steps };
+}
+
 describe("reminders", () => {
   it("a monitor that stays down reminds its channel every interval with the spec's payload, and stops once acknowledged", {
     timeout: 90_000,
@@ -120,23 +135,8 @@ describe("reminders", () => {
 
 describe("escalation", () => {
   async function twoSteps() {
-    const s = await setup(1);
-    const first = await escalationChannel(s, "first");
-    const second = await escalationChannel(s, "second");
-    await createEscalationPolicy(
-      s.t.db,
-      s.ws,
-      {
-        name: "on call",
-        steps: [
-          { afterMinutes: 0, channels: ["first"] },
-          { afterMinutes: 0.1, channels: ["second"] },
-        ],
-      },
-      "u",
-    );
-    await updateMonitor(s.t.db, s.ws, s.monitors[0]!, { escalationPolicy: "on call" }, "u");
-    return { s, first, second, id: s.monitors[0]! };
+    const { s, id, steps } = await ladder([0, 0.1], ["first", "second"]);
+    return { s, id, first: steps[0]!, second: steps[1]! };
   }
 
   it("an alert nobody acknowledges reaches the second step after its delay, and the recovery reaches both", {
@@ -222,18 +222,14 @@ describe("dependencies", () => {
 });
 
 describe("escalation across a crash", () => {
-  it("workflows SIGKILLed in the middle of a 4-step escalation: every step arrives exactly once", { timeout: 120_000 }, async () => {
-    const s = await setup(1);
-    const steps = [] as Receiver[];
-    for (let i = 0; i < 4; i++) steps.push(await escalationChannel(s, `step ${i}`));
-    await createEscalationPolicy(
-      s.t.db,
-      s.ws,
-      { name: "ladder", steps: steps.map((_, i) => ({ afterMinutes: i * 0.05, channels: [`step ${i}`] })) },
-      "u",
-    );
-    await updateMonitor(s.t.db, s.ws, s.monitors[0]!, { escalationPolicy: "ladder" }, "u");
-    await s.down([s.monitors[0]!]);
+  /** What reached a receiver (answered or not): a request sent twice shows twice, even if an answer was lost. */
+  const statuses = (r: Receiver) => r.arrived.map((x) => x.body.status);
+
+  it("workflows SIGKILLed in the middle of a 4-step escalation: every step arrives exactly once, and the recovery reaches each of them once", {
+    timeout: 120_000,
+  }, async () => {
+    const { s, id, steps } = await ladder([0, 0.05, 0.1, 0.15]);
+    await s.down([id]);
     await until("second step", () => steps[1]!.received.length === 1, 30_000);
     await s.wf.kill("SIGKILL");
     await sleep(4000); // steps 3 and 4 fall due while workflows is down
@@ -241,6 +237,44 @@ describe("escalation across a crash", () => {
     await s.wf.waitHealthy();
     await until("every step", () => steps.every((r) => r.received.length >= 1), 30_000);
     await sleep(3000);
-    expect(steps.map((r) => r.received.length)).toEqual([1, 1, 1, 1]);
+    expect(steps.map(statuses)).toEqual([["error"], ["error"], ["error"], ["error"]]);
+    expect(statuses(s.hook)).toEqual(["error"]);
+
+    // The recovery goes to the monitor's own channel and to every step that was notified, once each.
+    await s.up([id], base + 30_000);
+    await until("recovery everywhere", () => [s.hook, ...steps].every((r) => r.received.length === 2), 30_000);
+    await sleep(3000);
+    for (const r of [s.hook, ...steps]) expect(statuses(r)).toEqual(["error", "recovered"]);
+  });
+
+  it("workflows SIGKILLed between the first and second step: the second arrives once, and an acknowledgement then stops the third", {
+    timeout: 120_000,
+  }, async () => {
+    const { s, id, steps } = await ladder([0, 0.1, 0.3]);
+    const [first, second, third] = steps as [Receiver, Receiver, Receiver];
+    const downAt = Date.now();
+    await s.down([id]);
+    await until("first step", () => first.received.length === 1, 20_000);
+    await s.wf.kill("SIGKILL");
+    expect(second.arrived).toHaveLength(0);
+    // The second step (6 s) falls due while workflows is dead.
+    await sleep(Math.max(0, downAt + 8000 - Date.now()));
+    s.wf.start();
+    await s.wf.waitHealthy();
+    await until("second step", () => second.received.length === 1, 20_000);
+    await sleep(2000);
+    expect(statuses(second)).toEqual(["error"]);
+
+    await acknowledgeAlert(s.t.db, s.ws, { monitorId: id }, "user:7", "api");
+    // Well past the third step's 18 s.
+    await sleep(Math.max(0, downAt + 24_000 - Date.now()));
+    expect(third.arrived).toHaveLength(0);
+    expect([statuses(first), statuses(second), statuses(s.hook)]).toEqual([["error"], ["error"], ["error"]]);
+
+    await s.up([id], base + 30_000);
+    await until("recovery", () => [s.hook, first, second].every((r) => r.received.length === 2), 20_000);
+    await sleep(2000);
+    for (const r of [s.hook, first, second]) expect(statuses(r)).toEqual(["error", "recovered"]);
+    expect(third.arrived).toHaveLength(0);
   });
 });

@@ -23,7 +23,7 @@ export function housekeepingProcessor(
         // A fresh job id: a job for the same work may have failed for good while the database was down.
         await enqueueEvaluate(pending, `sweep-${job.id}`);
         const events = await undispatchedEvents(ctx.db, STRANDED_MS);
-        for (const e of events) await dispatch(ctx, e);
+        await dispatch(ctx, events);
         if (pending.length + events.length > 0)
           ctx.logger.info({ pendingMonitors: pending.length, undispatchedEvents: events.length }, "swept stranded work");
         return { pending: pending.length, events: events.length };

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
-import { createChannel, createMonitor, createPrivateLocation, createWorkspace, recordResults, setLimits } from "@vigil/core";
+import { createChannel, createMonitors, createPrivateLocation, createWorkspace, recordResults, setLimits } from "@vigil/core";
 import { freePort, type TestDatabase } from "@vigil/db-schema/testing";
 import { until } from "@vigil/testing";
 
@@ -149,26 +149,21 @@ export async function seed(t: TestDatabase, n: number, webhookUrl: string) {
   const ws = (await createWorkspace(t.db, { name: "alerts" }, "operator")).id;
   await setLimits(t.db, ws, "unlimited", "operator");
   const { location } = await createPrivateLocation(t.db, ws, { name: "edge", region: "iad" }, "operator");
-  const monitors: number[] = [];
-  for (let i = 0; i < n; i++) {
-    monitors.push(
-      (
-        await createMonitor(
-          t.db,
-          ws,
-          {
-            key: `m${i}`,
-            name: `Monitor ${i}`,
-            kind: "tcp",
-            frequency: "30s",
-            regions: ["iad"],
-            request: { host: "db.internal", port: 5432 + i },
-          },
-          "u",
-        )
-      ).id,
-    );
-  }
+  const monitors = (
+    await createMonitors(
+      t.db,
+      ws,
+      Array.from({ length: n }, (_, i) => ({
+        key: `m${i}`,
+        name: `Monitor ${i}`,
+        kind: "tcp",
+        frequency: "30s",
+        regions: ["iad"],
+        request: { host: "db.internal", port: 5432 + i },
+      })),
+      "u",
+    )
+  ).map((m) => m.id);
   await createChannel(t.db, ws, { name: "hook", kind: "webhook", config: { url: webhookUrl }, monitors }, "u");
   return { ws, location: { id: location.id, workspaceId: ws, region: "iad" }, monitors };
 }

@@ -1,32 +1,36 @@
-import { channelsForEvent, evaluateMonitors, markDispatched, recordSuppressed, routeAlert } from "@vigil/core";
+import { dispatchEvents, type EvaluatedEvent, evaluateMonitors, undispatchedEvents } from "@vigil/core";
 import type { Db } from "@vigil/db-schema";
-import { EvaluateJob, type NotifyJob } from "@vigil/queue";
+import { EvaluateJob } from "@vigil/queue";
 import type { Job } from "bullmq";
 import type { WorkflowContext } from "../context";
 
 /**
- * Queues one notify job per enabled channel, then marks the event dispatched (queuing it again is
- * harmless: the job ids repeat); or logs the suppression and the mark at once.
+ * Routes, queues and marks these events' alerts (all of them in a few round trips), counting the suppressed
+ * ones and logging each new status; a queueing repeated by a retry or the sweep is harmless (the job ids
+ * repeat). `logged`: the events announced in the log (the others are left over from an earlier try).
  */
-export async function dispatch(ctx: WorkflowContext, event: { id: number; suppressed: boolean; monitorId: number }): Promise<number> {
-  const channelIds = await channelsForEvent(ctx.db, event.id);
-  if (event.suppressed) {
-    await recordSuppressed(ctx.db, event.id, channelIds);
-    ctx.metrics.deliveries.inc({ outcome: "suppressed" }, channelIds.length);
-  } else {
-    // Reminders, escalation and dependencies decide the recipients (a child's alert may wait for its parent).
-    const route = await routeAlert(ctx.db, event.id);
-    if ("suppressed" in route) {
-      await recordSuppressed(ctx.db, event.id, channelIds, Date.now(), route.suppressed);
-      ctx.metrics.deliveries.inc({ outcome: "suppressed" }, channelIds.length);
-      return channelIds.length;
-    }
-    const to = "send" in route ? route.send : [];
-    await ctx.notifyQueue(to.map((channelId): NotifyJob => ({ eventId: event.id, channelId })));
-    await markDispatched(ctx.db, [event.id]);
-    return to.length;
-  }
-  return channelIds.length;
+export async function dispatch(
+  ctx: WorkflowContext,
+  events: readonly { id: number; monitorId: number }[],
+  log?: { logged: readonly EvaluatedEvent[]; jobId?: string; message: string },
+): Promise<void> {
+  const out = await dispatchEvents(ctx.db, events, (sends) => ctx.notifyQueue(sends));
+  for (const d of out) if (d.suppressed) ctx.metrics.deliveries.inc({ outcome: "suppressed" }, d.channels);
+  const channels = new Map(out.map((d) => [d.eventId, d.channels]));
+  if (!log) return;
+  for (const e of log.logged)
+    ctx.logger.info(
+      {
+        monitorId: e.monitorId,
+        eventId: e.id,
+        status: e.status,
+        cronTimestamp: e.cronTimestamp,
+        channels: channels.get(e.id) ?? 0,
+        suppressed: e.suppressed,
+        jobId: log.jobId,
+      },
+      log.message,
+    );
 }
 
 export function evaluateProcessor(ctx: WorkflowContext) {
@@ -38,25 +42,10 @@ export function evaluateProcessor(ctx: WorkflowContext) {
     const slots = new Map(items.map((i) => [i.monitorId, i.cronTimestamp]));
     for (const out of evaluations)
       if (out.cronTimestamp !== null) ctx.metrics.evaluationLag.observe(Math.max(0, now - slots.get(out.monitorId)!) / 1000);
-    const changed = evaluations.filter((out) => out.event !== null);
-    await Promise.all(
-      changed.map(async (out) => {
-        const event = out.event!;
-        const n = await dispatch(ctx, event);
-        ctx.logger.info(
-          {
-            monitorId: out.monitorId,
-            eventId: event.id,
-            status: event.status,
-            cronTimestamp: event.cronTimestamp,
-            channels: n,
-            suppressed: event.suppressed,
-            jobId: job.id,
-          },
-          "status changed",
-        );
-      }),
-    );
+    const changed = evaluations.flatMap((out) => (out.event ? [out.event] : []));
+    // A retry finds its moves already made (no new event): it dispatches what the failed try left undispatched.
+    const left = job.attemptsMade > 0 ? await undispatchedEvents(ctx.db, 0, Date.now(), 1000, [...slots.keys()]) : [];
+    await dispatch(ctx, [...changed, ...left], { logged: changed, jobId: job.id, message: "status changed" });
     return { evaluated: items.length, events: changed.length };
   };
 }

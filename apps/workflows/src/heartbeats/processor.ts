@@ -12,21 +12,7 @@ import { dispatch } from "../evaluate/processor";
 export function heartbeatProcessor(ctx: WorkflowContext) {
   return async (job: Job) => {
     const events = await evaluateHeartbeats(ctx.db);
-    for (const event of events) {
-      const channels = await dispatch(ctx, event);
-      ctx.logger.info(
-        {
-          monitorId: event.monitorId,
-          eventId: event.id,
-          status: event.status,
-          cronTimestamp: event.cronTimestamp,
-          channels,
-          suppressed: event.suppressed,
-          jobId: job.id,
-        },
-        "heartbeat status changed",
-      );
-    }
+    await dispatch(ctx, events, { logged: events, jobId: job.id, message: "heartbeat status changed" });
     return { events: events.length };
   };
 }

@@ -12,7 +12,7 @@ import {
   statusEvent,
   writeBatch,
 } from "@vigil/db-schema";
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, max, ne } from "drizzle-orm";
 import { type Actor, auditInsert } from "../audit";
 import { ConflictError, NotFoundError } from "../errors";
 
@@ -97,6 +97,43 @@ async function isOpen(db: Db, eventId: number, monitorId: number, status: string
     .orderBy(desc(statusEvent.id))
     .limit(1);
   return newest?.id === eventId && status !== "active";
+}
+
+export interface OpenAlert {
+  eventId: number;
+  status: "error" | "degraded";
+  acknowledged: boolean;
+}
+
+/**
+ * The open alerts of these monitors (the newest event, while the monitor is still down or degraded), and
+ * whether each is acknowledged: what the monitor list shows beside each row. Another workspace's monitors are absent.
+ */
+export async function openAlerts(db: Db, workspaceId: number, monitorIds: readonly number[]): Promise<Map<number, OpenAlert>> {
+  if (monitorIds.length === 0) return new Map();
+  const newest = db
+    .select({ monitorId: statusEvent.monitorId, id: max(statusEvent.id).as("newest_id") })
+    .from(statusEvent)
+    .where(inArray(statusEvent.monitorId, [...monitorIds]))
+    .groupBy(statusEvent.monitorId)
+    .as("newest");
+  const rows = await db
+    .select({ monitorId: monitor.id, eventId: statusEvent.id, status: statusEvent.status, ack: alertAck.eventId })
+    .from(newest)
+    .innerJoin(statusEvent, eq(statusEvent.id, newest.id))
+    .innerJoin(monitor, eq(monitor.id, newest.monitorId))
+    .leftJoin(alertAck, eq(alertAck.eventId, statusEvent.id))
+    .where(
+      and(
+        eq(monitor.workspaceId, workspaceId),
+        isNull(monitor.deletedAt),
+        ne(monitor.status, "active"),
+        ne(statusEvent.status, "recovered"),
+      ),
+    );
+  return new Map(
+    rows.map((r) => [r.monitorId, { eventId: r.eventId, status: r.status as OpenAlert["status"], acknowledged: r.ack !== null }]),
+  );
 }
 
 /**

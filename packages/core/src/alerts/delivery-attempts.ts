@@ -1,5 +1,16 @@
 // The delivery log as attempts: a row is written when an attempt starts and settled once its outcome is known.
-import { type Db, notificationChannel, notificationDelivery, writeBatch } from "@vigil/db-schema";
+// The attempts that start (or end) together are written together: one statement for all of them, shared by the
+// concurrent deliveries of one process (a thousand alerts at once are a few writes, not two thousand).
+import {
+  allFulfilled,
+  coalesced,
+  type Db,
+  inPasses,
+  notificationChannel,
+  notificationDelivery,
+  rowsTable,
+  writeBatch,
+} from "@vigil/db-schema";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 
 export interface StartedAttempt {
@@ -9,49 +20,43 @@ export interface StartedAttempt {
   attempt: number;
 }
 
+type AttemptKey = { eventId: number; channelId: number; round: number; nowMs: number };
+const keyOf = (k: { eventId: number; channelId: number; round: number }) => `${k.eventId}:${k.channelId}:${k.round}`;
+
+const startAttempts = coalesced(async (db: Db, keys: AttemptKey[]) => {
+  const d = notificationDelivery;
+  const ordered = inPasses(keys, keyOf);
+  const writes = ordered.flatMap((pass) => {
+    const v = sql`${rowsTable(pass.map((k) => [k.eventId, k.channelId, k.round, k.nowMs]))} as v`;
+    const same = sql`${d.eventId} = v.column1 and ${d.channelId} = v.column2 and ${d.round} = v.column3`;
+    return [
+      sql`update ${d} set outcome = 'error', next_retry_at = null,
+        error = case when ${d.outcome} = 'sending' then 'stopped before the answer came (workflows restarted)' else ${d.error} end,
+        finished_at = coalesce(${d.finishedAt}, v.column4)
+        from ${v} where ${same} and ${d.outcome} in ('sending', 'retrying')`,
+      sql`insert into ${d} (event_id, channel_id, attempt, outcome, round, created_at)
+        select v.column1, v.column2, coalesce((select max(p.attempt) from ${d} p where p.event_id = v.column1 and p.channel_id = v.column2 and p.round = v.column3), 0) + 1, 'sending', v.column3, v.column4
+        from ${v} where true returning id, event_id, channel_id, round, attempt`,
+    ];
+  });
+  const results = await writeBatch(db, writes);
+  const started = new Map<AttemptKey, StartedAttempt>();
+  for (const [i, pass] of ordered.entries()) {
+    const rows = new Map(results[2 * i + 1]!.rows.map((r) => [`${r[1]}:${r[2]}:${r[3]}`, { id: Number(r[0]), attempt: Number(r[4]) }]));
+    for (const k of pass) started.set(k, rows.get(keyOf(k))!);
+  }
+  return allFulfilled(keys.map((k) => started.get(k)!));
+});
+
 /**
- * Opens the next attempt of one event's delivery (or of one reminder or escalation round) to one channel as `sending`. The attempt before it is over
- * by now (one job runs a delivery at a time): a `retrying` row's retry is this one, and a `sending` row was
- * cut off by a crash; both become `error`, so the log never shows a retry as due once a later attempt ran.
+ * Opens the next attempt of one event's delivery (or of one reminder or escalation round) to one channel as
+ * `sending`. The attempt before it is over by now (one job runs a delivery at a time): a `retrying` row's retry
+ * is this one, and a `sending` row was cut off by a crash; both become `error`, so the log never shows a retry
+ * as due once a later attempt ran. Round 0 is the event itself; a reminder or escalation step (its timer's id)
+ * counts its own attempts.
  */
 export async function startAttempt(db: Db, eventId: number, channelId: number, round = 0, nowMs = Date.now()): Promise<StartedAttempt> {
-  const d = notificationDelivery;
-  // Round 0 is the event itself; a reminder or escalation step (its timer's id) counts its own attempts.
-  const same = and(eq(d.eventId, eventId), eq(d.channelId, channelId), eq(d.round, round));
-  const [, inserted] = await writeBatch(db, [
-    db
-      .update(d)
-      .set({
-        outcome: "error",
-        nextRetryAt: null,
-        error: sql`case when ${d.outcome} = 'sending' then 'stopped before the answer came (workflows restarted)' else ${d.error} end`,
-        finishedAt: sql`coalesce(${d.finishedAt}, ${nowMs})`,
-      })
-      .where(and(same, inArray(d.outcome, ["sending", "retrying"]))),
-    db
-      .insert(d)
-      .select(
-        db
-          .select({
-            id: sql`null`.as("id"),
-            eventId: sql`${eventId}`.as("event_id"),
-            channelId: sql`${channelId}`.as("channel_id"),
-            attempt: sql`coalesce(max(${d.attempt}), 0) + 1`.as("attempt"),
-            outcome: sql`'sending'`.as("outcome"),
-            responseCode: sql`null`.as("response_code"),
-            error: sql`null`.as("error"),
-            nextRetryAt: sql`null`.as("next_retry_at"),
-            round: sql`${round}`.as("round"),
-            createdAt: sql`${nowMs}`.as("created_at"),
-            finishedAt: sql`null`.as("finished_at"),
-          })
-          .from(d)
-          .where(same),
-      )
-      .returning({ id: d.id, attempt: d.attempt }),
-  ]);
-  const row = inserted!.rows[0]!;
-  return { id: Number(row[0]), attempt: Number(row[1]) };
+  return startAttempts(db, { eventId, channelId, round, nowMs });
 }
 
 /** The receiver has not answered within the channel's timeout: said on the row while the attempt still waits. */
@@ -71,29 +76,34 @@ export interface AttemptOutcome {
   nextRetryAt?: number;
 }
 
+const finishAttempts = coalesced(async (db: Db, done: (AttemptOutcome & { id: number; nowMs: number })[]) => {
+  const d = notificationDelivery;
+  const c = notificationChannel;
+  const rows = done.map((o) => [
+    o.id,
+    o.outcome,
+    o.responseCode ?? null,
+    o.error?.slice(0, 1000) ?? null,
+    o.outcome === "retrying" ? (o.nextRetryAt ?? null) : null,
+    o.nowMs,
+  ]);
+  const sent = [...new Set(done.filter((o) => o.outcome === "sent").map((o) => o.channelId))];
+  const failed = done.filter((o) => o.outcome === "failed");
+  await writeBatch(db, [
+    sql`update ${d} set outcome = v.column2, response_code = v.column3, error = v.column4, next_retry_at = v.column5, finished_at = v.column6
+      from ${rowsTable(rows)} as v where ${d.id} = v.column1`,
+    ...(sent.length > 0 ? [db.update(c).set({ failingSince: null }).where(inArray(c.id, sent))] : []),
+    ...failed.map((o) =>
+      db
+        .update(c)
+        .set({ failingSince: o.nowMs })
+        .where(and(eq(c.id, o.channelId), isNull(c.failingSince))),
+    ),
+  ]);
+  return allFulfilled(done.map(() => undefined));
+});
+
 /** Settles an attempt's row; a success clears the channel's failing mark, a final failure sets it (once). */
 export async function finishAttempt(db: Db, id: number, o: AttemptOutcome, nowMs = Date.now()): Promise<void> {
-  const c = notificationChannel;
-  await writeBatch(db, [
-    db
-      .update(notificationDelivery)
-      .set({
-        outcome: o.outcome,
-        responseCode: o.responseCode ?? null,
-        error: o.error?.slice(0, 1000) ?? null,
-        nextRetryAt: o.outcome === "retrying" ? (o.nextRetryAt ?? null) : null,
-        finishedAt: nowMs,
-      })
-      .where(eq(notificationDelivery.id, id)),
-    ...(o.outcome === "sent"
-      ? [db.update(c).set({ failingSince: null }).where(eq(c.id, o.channelId))]
-      : o.outcome === "failed"
-        ? [
-            db
-              .update(c)
-              .set({ failingSince: nowMs })
-              .where(and(eq(c.id, o.channelId), isNull(c.failingSince))),
-          ]
-        : []),
-  ]);
+  return finishAttempts(db, { ...o, id, nowMs });
 }

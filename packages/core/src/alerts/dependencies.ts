@@ -21,33 +21,6 @@ type Timer = typeof alertTimer.$inferSelect;
 /** How long a child's alert waits for its parents' results of the same moment to be evaluated. */
 export const HOLD_GRACE_MS = 2_000;
 
-/** A child's new alert with parents waits in a hold timer; none is made for a monitor without parents. */
-export async function holdForParents(
-  db: Db,
-  ev: { id: number; workspaceId: number; monitorId: number },
-  nowMs: number,
-  graceMs = HOLD_GRACE_MS,
-): Promise<boolean> {
-  const parents = await db
-    .select({ id: monitorDependency.parentId })
-    .from(monitorDependency)
-    .where(eq(monitorDependency.monitorId, ev.monitorId));
-  if (parents.length === 0) return false;
-  await db
-    .insert(alertTimer)
-    .values({
-      workspaceId: ev.workspaceId,
-      monitorId: ev.monitorId,
-      eventId: ev.id,
-      kind: "hold",
-      key: 0,
-      channelIds: [],
-      dueAt: nowMs + graceMs,
-    })
-    .onConflictDoNothing();
-  return true;
-}
-
 /**
  * The parents that are down: in error, or with an error result not evaluated yet (the parent and its
  * children failing in the same moment are evaluated in any order).
@@ -129,6 +102,16 @@ export async function fireHold(
     .set({ firedAt: nowMs, outcome: "released" })
     .where(and(eq(alertTimer.id, t.id), isNull(alertTimer.firedAt)));
   return "released";
+}
+
+/** The monitors a monitor depends on (its parents), by name, for the dashboard; another workspace's monitor is never listed. */
+export async function dependenciesOf(db: Db, workspaceId: number, monitorId: number) {
+  return db
+    .select({ id: monitor.id, name: monitor.name, key: monitor.key })
+    .from(monitorDependency)
+    .innerJoin(monitor, eq(monitor.id, monitorDependency.parentId))
+    .where(and(eq(monitorDependency.monitorId, monitorId), eq(monitor.workspaceId, workspaceId), isNull(monitor.deletedAt)))
+    .orderBy(monitor.name, monitor.id);
 }
 
 /** Children of a monitor, for the dashboard. */

@@ -9,11 +9,11 @@ import {
   monitorEvaluation,
   monitorLocationStatus,
   privateLocation,
+  rowsTable,
   statusEvent,
   writeBatch,
 } from "@vigil/db-schema";
-import { and, eq, gte, inArray, isNull, lte, type SQL, sql } from "drizzle-orm";
-import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { and, eq, gte, inArray, isNull, lte, sql } from "drizzle-orm";
 
 export type MonitorStatus = "active" | "degraded" | "error";
 export type CheckStatus = "success" | "degraded" | "error";
@@ -241,66 +241,42 @@ async function readStates(db: Db, ids: number[], nowMs: number) {
 }
 
 type Query = Parameters<typeof writeBatch>[1][number];
-const dialect = new SQLiteAsyncDialect();
-const raw = (q: SQL): Query => ({ toSQL: () => dialect.sqlToQuery(q) });
-const valuesList = (rows: unknown[][]) =>
-  sql.join(
-    rows.map(
-      (r) =>
-        sql`(${sql.join(
-          r.map((v) => sql`${v}`),
-          sql`, `,
-        )})`,
-    ),
-    sql`, `,
-  );
-
 /** The writes of every decision in one batch: the moves, then how far each monitor has been read. */
 async function applyDecisions(db: Db, states: Map<number, EvaluationState>, through: number, nowMs: number) {
   const decisions = [...states].map(([id, s]) => ({ id, s, d: decide(s) }));
-  const writes: Query[] = [];
-  const moves: { id: number; d: Extract<Decision, { kind: "move" }>; workspaceId: number; claimAt: number; eventAt: number }[] = [];
-  for (const { id, s, d } of decisions) {
-    if (d.kind !== "move") continue;
-    const m = s.monitor!;
-    const claimAt = writes.length;
-    writes.push(...moveWrites(db, m, d, through, nowMs));
-    moves.push({ id, d, workspaceId: m.workspaceId, claimAt, eventAt: writes.length - 1 });
-  }
+  const moves: Move[] = [];
+  for (const { s, d } of decisions) if (d.kind === "move") moves.push({ monitor: s.monitor!, decision: d });
+  const writes: Query[] = moves.length > 0 ? moveWrites(moves, through, nowMs) : [];
   // The watermark only moves forward, and the newest slot decided on with it (a later, slower
   // evaluation that read less changes neither). Deleted monitors have no row to keep.
   const marks = decisions.filter(({ s }) => s.monitor !== null).map(({ id, d }) => [id, through, d.cron, nowMs]);
   if (marks.length > 0)
     writes.push(
-      raw(
-        sql`insert into ${monitorEvaluation} (monitor_id, through, cron, evaluated_at) select column1, column2, column3, column4 from (values ${valuesList(marks)}) where true on conflict (monitor_id) do update set through = max(through, excluded.through), cron = max(coalesce(cron, excluded.cron), coalesce(excluded.cron, cron)), evaluated_at = excluded.evaluated_at where excluded.through >= through`,
-      ),
+      sql`insert into ${monitorEvaluation} (monitor_id, through, cron, evaluated_at) select column1, column2, column3, column4 from ${rowsTable(marks)} where true on conflict (monitor_id) do update set through = max(through, excluded.through), cron = max(coalesce(cron, excluded.cron), coalesce(excluded.cron, cron)), evaluated_at = excluded.evaluated_at where excluded.through >= through`,
     );
   const results = await writeBatch(db, writes);
+  const claimed = new Set(moves.length > 0 ? results[0]!.rows.map((r) => Number(r[0])) : []);
+  const inserted = new Map(moves.length > 0 ? results[MOVE_WRITES - 1]!.rows.map((r) => [Number(r[1]), Number(r[0])]) : []);
 
   const conflicts: number[] = [];
-  const evaluations: Evaluation[] = [];
-  const events = new Map<number, EvaluatedEvent | null>();
-  for (const mv of moves) {
-    if (results[mv.claimAt]!.rows.length === 0) {
-      conflicts.push(mv.id);
+  const events = new Map<number, EvaluatedEvent>();
+  for (const { monitor: m, decision: d } of moves) {
+    if (!claimed.has(m.id)) {
+      conflicts.push(m.id);
       continue;
     }
-    const inserted = results[mv.eventAt]!.rows[0];
-    events.set(
-      mv.id,
-      inserted
-        ? {
-            id: Number(inserted[0]),
-            workspaceId: mv.workspaceId,
-            monitorId: mv.id,
-            status: mv.d.change,
-            cronTimestamp: mv.d.cron,
-            suppressed: mv.d.suppressed,
-          }
-        : null,
-    );
+    const id = inserted.get(m.id);
+    if (id !== undefined)
+      events.set(m.id, {
+        id,
+        workspaceId: m.workspaceId,
+        monitorId: m.id,
+        status: d.change,
+        cronTimestamp: d.cron,
+        suppressed: d.suppressed,
+      });
   }
+  const evaluations: Evaluation[] = [];
   for (const { id, d } of decisions) {
     if (conflicts.includes(id)) continue;
     evaluations.push({ monitorId: id, status: d.status, event: events.get(id) ?? null, cronTimestamp: d.cron });
@@ -308,83 +284,52 @@ async function applyDecisions(db: Db, states: Map<number, EvaluationState>, thro
   return { evaluations, conflicts };
 }
 
+/** A status move to write: the monitor as it was read, and where it goes. */
+export interface Move {
+  monitor: NonNullable<EvaluationState["monitor"]>;
+  decision: Extract<Decision, { kind: "move" }>;
+}
+
+/** How many statements `moveWrites` returns: the claims first, the events (their ids and monitors) last. */
+export const MOVE_WRITES = 4;
+
 /**
- * A status move: the claim (compare-and-set on the status read and on no newer result having reached the
- * monitor's latest statuses since), the incident opened or resolved, the event; the last one returns the
- * event's id.
+ * Status moves, each statement for all of them: the claim (compare-and-set on the status read and on no newer
+ * result having reached the monitor's latest statuses since; returns the monitors claimed), the incidents
+ * opened and resolved, the events (returns each new event's id and monitor). Every write after the claim
+ * applies only to a monitor the claim left in its new state.
  */
-export function moveWrites(
-  db: Db,
-  m: NonNullable<EvaluationState["monitor"]>,
-  d: Extract<Decision, { kind: "move" }>,
-  through: number,
-  nowMs: number,
-): Query[] {
-  const { id: monitorId, workspaceId } = m;
-  const { status: next, cron, change, witness, suppressed } = d;
-  const claim = db
-    .update(monitor)
-    .set({ status: next, statusCronTimestamp: cron })
-    .where(
-      and(
-        eq(monitor.id, monitorId),
-        eq(monitor.status, m.status),
-        sql`not exists (select 1 from ${monitorLocationStatus} where ${monitorLocationStatus.monitorId} = ${monitorId} and ${monitorLocationStatus.resultRowid} > ${through})`,
-      ),
-    )
-    .returning({ id: monitor.id });
-  // Every write below runs only if the claim left the monitor in the new state.
-  const claimed = sql`exists (select 1 from ${monitor} where ${monitor.id} = ${monitorId} and ${monitor.status} = ${next} and ${monitor.statusCronTimestamp} = ${cron})`;
-  const openIncident = sql`(select ${incident.id} from ${incident} where ${incident.monitorId} = ${monitorId} and ${incident.resolvedAt} is null)`;
-  const incidentWrite =
-    change === "error"
-      ? db.insert(incident).select(
-          db
-            .select({
-              id: sql`null`.as("id"),
-              workspaceId: sql`${workspaceId}`.as("workspace_id"),
-              monitorId: sql`${monitorId}`.as("monitor_id"),
-              startedAt: sql`${cron}`.as("started_at"),
-              acknowledgedAt: sql`null`.as("acknowledged_at"),
-              acknowledgedBy: sql`null`.as("acknowledged_by"),
-              resolvedAt: sql`null`.as("resolved_at"),
-              cause: sql`${witness.errorMessage}`.as("cause"),
-            })
-            .from(sql`(select 1)`)
-            .where(sql`${claimed} and not exists ${openIncident}`),
-        )
-      : change === "recovered"
-        ? db
-            .update(incident)
-            .set({ resolvedAt: cron })
-            .where(and(eq(incident.monitorId, monitorId), isNull(incident.resolvedAt), claimed))
-        : null;
-  const latestIncident = sql`(select max(${incident.id}) from ${incident} where ${incident.monitorId} = ${monitorId} and (${incident.resolvedAt} is null or ${incident.resolvedAt} = ${cron}))`;
-  const eventInsert = db
-    .insert(statusEvent)
-    .select(
-      db
-        .select({
-          id: sql`null`.as("id"),
-          workspaceId: sql`${workspaceId}`.as("workspace_id"),
-          monitorId: sql`${monitorId}`.as("monitor_id"),
-          status: sql`${change}`.as("status"),
-          previousStatus: sql`${m.status}`.as("previous_status"),
-          cronTimestamp: sql`${cron}`.as("cron_timestamp"),
-          statusCode: sql`${witness.statusCode}`.as("status_code"),
-          latencyMs: sql`${witness.latencyMs}`.as("latency_ms"),
-          errorMessage: sql`${witness.errorMessage}`.as("error_message"),
-          incidentId: (change === "degraded" ? sql`null` : latestIncident).as("incident_id"),
-          suppressed: sql`${suppressed ? 1 : 0}`.as("suppressed"),
-          dispatchedAt: sql`null`.as("dispatched_at"),
-          createdAt: sql`${nowMs}`.as("created_at"),
-        })
-        .from(sql`(select 1)`)
-        .where(claimed),
-    )
-    .onConflictDoNothing()
-    .returning({ id: statusEvent.id });
-  return [claim, ...(incidentWrite ? [incidentWrite] : []), eventInsert];
+export function moveWrites(moves: readonly Move[], through: number, nowMs: number): Query[] {
+  const rows = moves.map(({ monitor: m, decision: d }) => [
+    m.id,
+    m.workspaceId,
+    m.status,
+    d.status,
+    d.cron,
+    d.change,
+    d.witness.statusCode,
+    d.witness.latencyMs,
+    d.witness.errorMessage,
+    d.suppressed ? 1 : 0,
+  ]);
+  // v: 1 monitor, 2 workspace, 3 status read, 4 next status, 5 slot, 6 event, 7 status code, 8 latency, 9 error, 10 suppressed.
+  const v = sql`${rowsTable(rows)} as v`;
+  const s = monitorLocationStatus;
+  const claimed = sql`exists (select 1 from ${monitor} where ${monitor.id} = v.column1 and ${monitor.status} = v.column4 and ${monitor.statusCronTimestamp} = v.column5)`;
+  const latestIncident = sql`(select max(${incident.id}) from ${incident} where ${incident.monitorId} = v.column1 and (${incident.resolvedAt} is null or ${incident.resolvedAt} = v.column5))`;
+  return [
+    sql`update ${monitor} set status = v.column4, status_cron_timestamp = v.column5 from ${v}
+      where ${monitor.id} = v.column1 and ${monitor.status} = v.column3
+      and not exists (select 1 from ${s} where ${s.monitorId} = v.column1 and ${s.resultRowid} > ${through}) returning id`,
+    sql`insert into ${incident} (workspace_id, monitor_id, started_at, cause) select v.column2, v.column1, v.column5, v.column9 from ${v}
+      where v.column6 = 'error' and ${claimed} and not exists (select 1 from ${incident} where ${incident.monitorId} = v.column1 and ${incident.resolvedAt} is null)`,
+    sql`update ${incident} set resolved_at = v.column5 from ${v}
+      where v.column6 = 'recovered' and ${incident.monitorId} = v.column1 and ${incident.resolvedAt} is null and ${claimed}`,
+    sql`insert into ${statusEvent} (workspace_id, monitor_id, status, previous_status, cron_timestamp, status_code, latency_ms, error_message, incident_id, suppressed, dispatched_at, created_at)
+      select v.column2, v.column1, v.column6, v.column3, v.column5, v.column7, v.column8, v.column9,
+        case when v.column6 = 'degraded' then null else ${latestIncident} end, v.column10, null, ${nowMs}
+      from ${v} where ${claimed} on conflict do nothing returning id, monitor_id`,
+  ];
 }
 
 /** Monitors whose latest statuses have moved past their last evaluation for more than `olderThanMs` (left while Redis was away). */

@@ -12,9 +12,8 @@ import {
   statusEvent,
   writeBatch,
 } from "@vigil/db-schema";
-import { and, desc, eq, gt, inArray, isNull, lt, lte } from "drizzle-orm";
-import { channelsForEvent } from "./deliveries";
-import { fireHold, holdForParents } from "./dependencies";
+import { and, desc, eq, isNull, lte } from "drizzle-orm";
+import { fireHold } from "./dependencies";
 
 /** One message a timer sends: the event again, to one channel, as round `round` (the timer's id). */
 export interface TimerSend {
@@ -50,67 +49,35 @@ async function policyOf(db: Db, monitorId: number) {
   return row?.policy ?? null;
 }
 
-/** Reminders and escalation steps of a sent alert, counted from `baseMs`; planning twice adds nothing. */
-export async function planFollowUps(db: Db, ev: { id: number; workspaceId: number; monitorId: number }, baseMs: number): Promise<void> {
-  const rows: Omit<typeof alertTimer.$inferInsert, "workspaceId" | "monitorId" | "eventId">[] = [];
-  for (const [channelId, every] of await reminderIntervals(db, ev.monitorId))
-    rows.push({ kind: "remind", key: channelId, round: 1, channelIds: [channelId], dueAt: baseMs + every });
-  const policy = await policyOf(db, ev.monitorId);
+type FollowUp = Omit<typeof alertTimer.$inferInsert, "id">;
+
+/** The reminder and escalation timers of an alert, counted from `baseMs`. */
+export function followUpRows(
+  ev: { id: number; workspaceId: number; monitorId: number },
+  intervals: ReadonlyMap<number, number>,
+  policy: { steps: { afterMinutes: number; channelIds: number[] }[] } | null,
+  baseMs: number,
+): FollowUp[] {
+  const at = { workspaceId: ev.workspaceId, monitorId: ev.monitorId, eventId: ev.id };
+  const rows: FollowUp[] = [];
+  for (const [channelId, every] of intervals)
+    rows.push({ ...at, kind: "remind", key: channelId, round: 1, channelIds: [channelId], dueAt: baseMs + every });
   for (const [i, step] of (policy?.steps ?? []).entries())
-    rows.push({ kind: "step", key: i, round: 0, channelIds: step.channelIds, dueAt: baseMs + Math.round(step.afterMinutes * 60_000) });
-  if (rows.length > 0)
-    await db
-      .insert(alertTimer)
-      .values(rows.map((r) => ({ ...r, workspaceId: ev.workspaceId, monitorId: ev.monitorId, eventId: ev.id })))
-      .onConflictDoNothing();
+    rows.push({
+      ...at,
+      kind: "step",
+      key: i,
+      round: 0,
+      channelIds: step.channelIds,
+      dueAt: baseMs + Math.round(step.afterMinutes * 60_000),
+    });
+  return rows;
 }
 
-/** Where an event's alert goes: queued to `send`, held for a parent, or suppressed with a reason. */
-export type Route = { send: number[] } | { held: true } | { suppressed: string };
-
-/**
- * Decides an unsuppressed event's recipients and plans what follows it: an error or degraded alert closes the
- * older alert's timers, waits for its parents if it has any, else plans reminders and escalation; a recovery
- * goes to the linked channels and to every channel an escalation step notified, or nowhere if its alert was
- * never sent (held for a parent).
- */
-export async function routeAlert(db: Db, eventId: number, nowMs = Date.now()): Promise<Route> {
-  const [ev] = await db.select().from(statusEvent).where(eq(statusEvent.id, eventId));
-  if (!ev) return { send: [] };
-  const linked = await channelsForEvent(db, eventId);
-  await db
-    .update(alertTimer)
-    .set({ firedAt: nowMs, outcome: ev.status === "recovered" ? "recovered" : "superseded" })
-    .where(and(eq(alertTimer.monitorId, ev.monitorId), lt(alertTimer.eventId, ev.id), isNull(alertTimer.firedAt)));
-  if (ev.status !== "recovered") {
-    if (await holdForParents(db, ev, nowMs)) return { held: true };
-    await planFollowUps(db, ev, ev.createdAt);
-    return { send: linked };
-  }
-  // The alert this recovery ends: the events since the previous recovery.
-  const [previousRecovery] = await db
-    .select({ id: statusEvent.id })
-    .from(statusEvent)
-    .where(and(eq(statusEvent.monitorId, ev.monitorId), eq(statusEvent.status, "recovered"), lt(statusEvent.id, ev.id)))
-    .orderBy(desc(statusEvent.id))
-    .limit(1);
-  const alertTimers = await db
-    .select({ kind: alertTimer.kind, channelIds: alertTimer.channelIds, outcome: alertTimer.outcome, eventId: alertTimer.eventId })
-    .from(alertTimer)
-    .where(
-      and(
-        eq(alertTimer.monitorId, ev.monitorId),
-        lt(alertTimer.eventId, ev.id),
-        gt(alertTimer.eventId, previousRecovery?.id ?? 0),
-        inArray(alertTimer.kind, ["step", "hold"]),
-      ),
-    )
-    .orderBy(alertTimer.eventId);
-  const lastHold = alertTimers.filter((t) => t.kind === "hold").at(-1);
-  if (lastHold && lastHold.outcome !== "released")
-    return { suppressed: lastHold.outcome?.startsWith("suppressed") ? lastHold.outcome : "suppressed: its alert was held for a parent" };
-  const escalated = alertTimers.filter((t) => t.kind === "step" && t.outcome === "sent").flatMap((t) => t.channelIds);
-  return { send: [...new Set([...linked, ...escalated])].sort((a, b) => a - b) };
+/** Reminders and escalation steps of a sent alert, counted from `baseMs`; planning twice adds nothing. */
+export async function planFollowUps(db: Db, ev: { id: number; workspaceId: number; monitorId: number }, baseMs: number): Promise<void> {
+  const rows = followUpRows(ev, await reminderIntervals(db, ev.monitorId), await policyOf(db, ev.monitorId), baseMs);
+  if (rows.length > 0) await db.insert(alertTimer).values(rows).onConflictDoNothing();
 }
 
 /** Is this timer's alert still worth sending: the monitor's newest event, still down, not acknowledged. */

@@ -243,9 +243,19 @@ export async function evaluateHeartbeats(db: Db, nowMs = Date.now(), limit = 200
       errorMessage: e.errorMessage,
     };
     const moves = moveWrites(
-      db,
-      { id: s.monitorId, workspaceId: s.workspaceId, status: s.status, statusCronTimestamp: s.statusCron, regions: [], deletedAt: null },
-      { kind: "move", status: e.next, cron: e.cron, change: e.change, witness, suppressed: e.suppressed },
+      [
+        {
+          monitor: {
+            id: s.monitorId,
+            workspaceId: s.workspaceId,
+            status: s.status,
+            statusCronTimestamp: s.statusCron,
+            regions: [],
+            deletedAt: null,
+          },
+          decision: { kind: "move", status: e.next, cron: e.cron, change: e.change, witness, suppressed: e.suppressed },
+        },
+      ],
       0,
       nowMs,
     );

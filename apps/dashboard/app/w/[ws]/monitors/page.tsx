@@ -1,7 +1,8 @@
 import { CHECK_KINDS, MONITOR_HEALTH } from "@vigil/api-contract";
-import { heartbeatGlance, listMonitorPage, MonitorListQuery, probeRegions, workspaceTags } from "@vigil/core";
-import { ArrowDown, ArrowUp, ChevronLeft, ChevronRight, Plus, Search, SearchX } from "lucide-react";
+import { heartbeatGlance, listMonitorPage, MonitorListQuery, openAlerts, probeRegions, workspaceTags } from "@vigil/core";
+import { ArrowDown, ArrowUp, CheckCheck, ChevronLeft, ChevronRight, Plus, Search, SearchX } from "lucide-react";
 import Link from "next/link";
+import { AckButton } from "../../../../components/ack-button";
 import { CertDays } from "../../../../components/cert-days";
 import { HeartbeatGlance } from "../../../../components/heartbeat-panel";
 import { AutoRefresh } from "../../../../components/monitor-charts";
@@ -40,7 +41,7 @@ export default async function Monitors({ params, searchParams }: { params: Promi
   const ws = m.workspace.id;
   const [page, locations, tags] = await Promise.all([listMonitorPage(db, ws, query), probeRegions(db, ws), workspaceTags(db, ws)]);
   const now = Date.now();
-  const [sparks, glance] = await Promise.all([
+  const [sparks, glance, alerts] = await Promise.all([
     sparklines(
       page.rows.map((r) => r.id),
       now,
@@ -49,6 +50,11 @@ export default async function Monitors({ params, searchParams }: { params: Promi
       db,
       page.rows.filter((r) => r.kind === "heartbeat").map((r) => r.id),
       now,
+    ),
+    openAlerts(
+      db,
+      ws,
+      page.rows.map((r) => r.id),
     ),
   ]);
   const base = `/w/${ws}/monitors`;
@@ -193,6 +199,7 @@ export default async function Monitors({ params, searchParams }: { params: Promi
                   {page.rows.map((r) => {
                     const spark = sparks?.get(r.id);
                     const hb = glance.get(r.id);
+                    const alert = alerts.get(r.id);
                     return (
                       <tr key={r.id} data-monitor={r.id} className="hover:bg-zinc-50/60">
                         <td className={`${td} max-w-sm`}>
@@ -227,6 +234,16 @@ export default async function Monitors({ params, searchParams }: { params: Promi
                           ) : (
                             <HealthWithLocations health={r.health} locations={r.locations} now={now} tipId={`health-${r.id}`} />
                           )}
+                          {alert?.acknowledged ? (
+                            <span className="mt-1 flex items-center gap-1 text-xs text-emerald-700">
+                              <CheckCheck className="size-3.5" aria-hidden />
+                              acknowledged
+                            </span>
+                          ) : alert && m.role !== "viewer" ? (
+                            <AckButton workspaceId={ws} monitorId={r.id} monitorName={r.name || `#${r.id}`} compact />
+                          ) : alert ? (
+                            <span className="mt-1 block text-xs text-red-700">not acknowledged</span>
+                          ) : null}
                         </td>
                         <td className={`${td} hidden whitespace-nowrap text-zinc-600 sm:table-cell`}>
                           {hb ? (

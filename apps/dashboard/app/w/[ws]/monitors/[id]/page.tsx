@@ -2,6 +2,7 @@ import { monitorTarget, pingUrlOf } from "@vigil/api-contract";
 import {
   acknowledgementsOf,
   certificateNotAfter,
+  dependenciesOf,
   getMonitor,
   heartbeatDetails,
   listMembers,
@@ -63,7 +64,7 @@ export default async function MonitorDetail({
   getEnv(); // sets where ping URLs point
   // A heartbeat has no probes, latency or check results: its pings are shown instead.
   const locations = hbMon ? [] : await monitorLocationStates(db, ws, mon);
-  const [chart, results, events, incidents, certNotAfter, hb, acks, members] = await Promise.all([
+  const [chart, results, events, incidents, certNotAfter, hb, acks, members, parents] = await Promise.all([
     hbMon ? null : latencyChart(ws, mon.id, locations, range, now),
     hbMon ? { rows: [], next: null } : recentResults(db, ws, mon.id, { before, limit: 20 }),
     monitorEvents(db, ws, mon.id, 20),
@@ -72,6 +73,7 @@ export default async function MonitorDetail({
     hbMon ? heartbeatDetails(db, ws, mon.id, { limit: 50, nowMs: now }) : null,
     acknowledgementsOf(db, ws, mon.id, 20),
     listMembers(db, ws),
+    (mon.dependsOn ?? []).length > 0 ? dependenciesOf(db, ws, mon.id) : [],
   ]);
   const schedule = hbMon
     ? hbMon.request.cron !== undefined
@@ -132,7 +134,7 @@ export default async function MonitorDetail({
               ? `HEARTBEAT · ${schedule} · checked by the server`
               : `${mon.kind.toUpperCase()} · every ${mon.frequency} · ${mon.regions.map(regionLabel).join(", ")} · ${HEALTH_HINT[mon.health]}`}
           </p>
-          {mon.remindEvery || mon.escalationPolicy || (mon.dependsOn ?? []).length > 0 ? (
+          {mon.remindEvery || mon.escalationPolicy || parents.length > 0 ? (
             <p className="mt-1 text-sm text-zinc-500" data-testid="alert-settings">
               {[
                 typeof mon.remindEvery === "number"
@@ -141,10 +143,23 @@ export default async function MonitorDetail({
                     ? "reminds per channel"
                     : null,
                 mon.escalationPolicy ? `escalation: ${mon.escalationPolicy}` : null,
-                (mon.dependsOn ?? []).length > 0 ? `depends on ${(mon.dependsOn ?? []).join(", ")}` : null,
               ]
                 .filter(Boolean)
                 .join(" · ")}
+              {parents.length > 0 ? (
+                <span data-testid="depends-on">
+                  {mon.remindEvery || mon.escalationPolicy ? " · " : ""}
+                  depends on{" "}
+                  {parents.map((p, i) => (
+                    <span key={p.id}>
+                      {i > 0 ? ", " : ""}
+                      <Link href={`/w/${ws}/monitors/${p.id}`} className="text-zinc-700 underline hover:text-zinc-900">
+                        {p.name || p.key || `#${p.id}`}
+                      </Link>
+                    </span>
+                  ))}
+                </span>
+              ) : null}
             </p>
           ) : null}
           {mon.tags.length > 0 ? (
