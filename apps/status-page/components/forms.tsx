@@ -9,6 +9,7 @@ const SUBSCRIBE_NOTES = {
   unavailable: false,
   slackSent: true,
   invalidUrl: false,
+  invalidSlackUrl: false,
   unverified: false,
   taken: false,
 } as const;
@@ -21,7 +22,7 @@ function subscribeNote(tr: Translator, note: string | undefined, wait: string | 
   return { text: tr.t(`subscribe.${key}`), ok: SUBSCRIBE_NOTES[key] };
 }
 
-const ENDPOINT_NOTES = new Set(["slackSent", "invalidUrl", "unverified", "taken"]);
+const ENDPOINT_NOTES = new Set(["slackSent", "invalidUrl", "invalidSlackUrl", "unverified", "taken"]);
 
 /** Plain forms (e-mail; webhook or Slack URL): they work without JavaScript. */
 export function SubscribeForm({ base, note, wait, tr }: { base: string; note?: string; wait?: string; tr: Translator }) {
