@@ -311,6 +311,37 @@ describe("the SLA view", () => {
     await seen(p.getByText("Checkout API · target 99.5 % ·"));
   });
 
+  it("when the report cannot be computed the view says so under the monitor's name, and Try again brings it back", {
+    timeout: 60_000,
+  }, async () => {
+    const p = owner.page;
+    // The results table away for a moment: the report's query fails, the monitor itself still reads.
+    await db.db.$client.execute("ALTER TABLE check_result_row RENAME TO check_result_row_away");
+    try {
+      await p.goto(`${dash.url}/w/${ws}/monitors/${monitorId}/sla?month=2026-10&target=99`);
+      await seen(p.getByText("The SLA report could not be computed"));
+      await seen(p.getByRole("heading", { name: "SLA report · Checkout API" }));
+      await shot(p, "sla-error");
+    } finally {
+      await db.db.$client.execute("ALTER TABLE check_result_row_away RENAME TO check_result_row");
+    }
+    await p.getByRole("button", { name: "Try again" }).click();
+    await seen(figure(p, "uptime").getByText("99.594 %"));
+  });
+
+  it("the SLA view reads on a phone without sideways scrolling", { timeout: 60_000 }, async () => {
+    const phone = await owner.page
+      .context()
+      .browser()!
+      .newContext({ viewport: { width: 390, height: 844 }, storageState: await owner.ctx.storageState() });
+    const p = await phone.newPage();
+    await p.goto(`${dash.url}/w/${ws}/monitors/${monitorId}/sla?month=2026-10&target=99`);
+    await seen(figure(p, "uptime"));
+    await shot(p, "phone-sla");
+    expect(await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await phone.close();
+  });
+
   it("a viewer reads the SLA view, its downloads and its printable page", { timeout: 90_000 }, async () => {
     await db.db.insert(user).values({ id: "sla-viewer", email: "vera@sla.test" });
     const { token } = await inviteMember(db.db, ws, { email: "vera@sla.test", role: "viewer" }, "operator");
