@@ -10,6 +10,7 @@ const TABS = [
   ["/reports", "Reports"],
   ["/maintenance", "Maintenance"],
   ["/subscribers", "Subscribers"],
+  ["/sla", "SLA"],
 ] as const;
 
 /** The editor's sections; the current one is marked for screen readers too. */

@@ -10,7 +10,7 @@ import {
   setLimits,
   subscribe,
 } from "@vigil/core";
-import { incident } from "@vigil/db-schema";
+import { incident, pageSubscriber } from "@vigil/db-schema";
 import type { TestDatabase } from "@vigil/db-schema/testing";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -251,26 +251,45 @@ describe("the status-page editor", () => {
     await pub.close();
   });
 
-  it("subscribers are listed, exported as CSV and removed", { timeout: 60_000 }, async () => {
+  it("subscribers are listed, exported as CSV with their channel (email, webhook, slack) and removed", { timeout: 60_000 }, async () => {
     for (const email of ["ada@example.com", "+cmd@example.com", "bob@example.com"]) {
       const s = await subscribe(db.db, pageId, { email });
       if (email !== "bob@example.com") await confirmSubscription(db.db, s.confirmToken!);
     }
+    // Endpoint subscribers (confirmed elsewhere): their rows say which channel, never the URL.
+    for (const [channel, url] of [
+      ["webhook", "https://hooks.example.com/status"],
+      ["slack", "https://hooks.slack.com/services/T0/B0/secret-token"],
+    ] as const)
+      await db.db.insert(pageSubscriber).values({
+        pageId,
+        email: "",
+        channel,
+        url,
+        urlHash: channel,
+        tokenHash: `token-${channel}`,
+        confirmedAt: Date.now(),
+        createdAt: Date.now(),
+      });
     await page.goto(`${editor()}/subscribers`);
     await seen(page.getByTestId("subscriber-ada@example.com"));
     await seen(page.getByTestId("subscriber-bob@example.com").getByText("pending"));
-    await seen(page.getByText("2 confirmed of 3"));
+    await seen(page.getByText("4 confirmed of 5"));
 
     const csv = await page.request.get(`${editor()}/subscribers/export`);
     expect(csv.headers()["content-type"]).toContain("text/csv");
-    const lines = (await csv.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("email,state,subscribed_at,confirmed_at");
-    expect(lines.slice(1).map((l) => l.split(",").slice(0, 2).join(","))).toEqual([
-      '"ada@example.com",confirmed',
+    const text = await csv.text();
+    const lines = text.trim().split("\r\n");
+    expect(lines[0]).toBe("email,channel,state,subscribed_at,confirmed_at");
+    expect(lines.slice(1).map((l) => l.split(",").slice(0, 3).join(","))).toEqual([
+      '"ada@example.com",email,confirmed',
       // A spreadsheet must not run it as a formula.
-      `"'+cmd@example.com",confirmed`,
-      '"bob@example.com",pending',
+      `"'+cmd@example.com",email,confirmed`,
+      '"bob@example.com",email,pending',
+      '"",webhook,confirmed',
+      '"",slack,confirmed',
     ]);
+    expect(text).not.toContain("hooks.");
     // Signed out: no list.
     expect((await fetch(`${editor()}/subscribers/export`)).status).toBe(401);
 

@@ -155,5 +155,13 @@ export async function startMailDashboard() {
     await mail.close();
     await db.close();
   };
-  return { db, mail, dash, browser, close };
+  /** A person signed in by mail in a fresh browser context, on the workspace page sign-in lands on. */
+  const signIn = async (email: string) => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    await signInByMail(page, mail, dash.url, email);
+    await page.waitForURL(/\/w\/\d+/);
+    return { ctx, page, ws: Number(/\/w\/(\d+)/.exec(page.url())![1]) };
+  };
+  return { db, mail, dash, browser, close, signIn };
 }

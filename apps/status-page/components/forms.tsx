@@ -9,6 +9,7 @@ const SUBSCRIBE_NOTES = {
   unavailable: false,
   slackSent: true,
   invalidUrl: false,
+  invalidSlackUrl: false,
   unverified: false,
   taken: false,
 } as const;
@@ -21,7 +22,7 @@ function subscribeNote(tr: Translator, note: string | undefined, wait: string | 
   return { text: tr.t(`subscribe.${key}`), ok: SUBSCRIBE_NOTES[key] };
 }
 
-const ENDPOINT_NOTES = new Set(["slackSent", "invalidUrl", "unverified", "taken"]);
+const ENDPOINT_NOTES = new Set(["slackSent", "invalidUrl", "invalidSlackUrl", "unverified", "taken"]);
 
 /** Plain forms (e-mail; webhook or Slack URL): they work without JavaScript. */
 export function SubscribeForm({ base, note, wait, tr }: { base: string; note?: string; wait?: string; tr: Translator }) {
@@ -89,7 +90,7 @@ export function PasswordGate({ page, base, note, tr }: { page: PublicPageMeta; b
   const noteKey = note && Object.hasOwn(AUTH_NOTES, note) ? AUTH_NOTES[note as keyof typeof AUTH_NOTES] : undefined;
   return (
     <div className={`theme-${page.theme} flex min-h-screen items-center justify-center bg-page px-4`}>
-      <form method="post" action={`${base}/unlock`} className={`${card} w-full max-w-sm p-6`}>
+      <form method="post" action={`${base}/unlock?lang=${tr.locale}`} className={`${card} w-full max-w-sm p-6`}>
         {/* biome-ignore lint/performance/noImgElement: a logo from any host the page owner names; no image optimizer needed */}
         {page.logoUrl ? <img src={page.logoUrl} alt="" className="mb-4 h-8 w-auto" /> : null}
         <h1 className="text-lg font-semibold t-heading">{page.title}</h1>

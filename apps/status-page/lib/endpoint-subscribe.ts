@@ -16,7 +16,11 @@ const egressPolicy = () => {
 
 export type EndpointOutcome =
   | { ok: true; subscription: EndpointSubscription }
-  | { ok: false; status: 400 | 409 | 503; note: "invalidUrl" | "taken" | "unavailable"; body: unknown };
+  | { ok: false; status: 400 | 409 | 503; note: "invalidUrl" | "invalidSlackUrl" | "taken" | "unavailable"; body: unknown };
+
+/** A Slack subscriber's bad URL gets the rule for Slack's webhook hosts, not the generic URL note. */
+const invalidNote = (input: unknown) =>
+  (input as { channel?: unknown } | null)?.channel === "slack" ? ("invalidSlackUrl" as const) : ("invalidUrl" as const);
 
 /** Validates and subscribes; a bad field or a taken URL is an answer, never a throw. */
 export async function subscribeEndpointFor(page: FoundPage, input: unknown, language: Locale | undefined): Promise<EndpointOutcome> {
@@ -30,7 +34,12 @@ export async function subscribeEndpointFor(page: FoundPage, input: unknown, lang
     return { ok: true, subscription };
   } catch (err) {
     if (err instanceof ValidationError)
-      return { ok: false, status: 400, note: "invalidUrl", body: { error: { code: err.code, message: err.message, issues: err.issues } } };
+      return {
+        ok: false,
+        status: 400,
+        note: invalidNote(input),
+        body: { error: { code: err.code, message: err.message, issues: err.issues } },
+      };
     if (err instanceof ConflictError)
       return { ok: false, status: 409, note: "taken", body: { error: { code: "conflict", message: err.message } } };
     // Endpoint URLs and secrets rest encrypted: without VIGIL_SECRET_KEY this site cannot take them.

@@ -156,4 +156,34 @@ describe("webhook subscribers from the page", () => {
       { path: "url", message: "must be an http:// or https:// URL" },
     ]);
   });
+
+  it("a Slack subscription to a URL off Slack's webhook host is refused, naming the hosts in the form and in the JSON answer", async () => {
+    const elsewhere = await loopback(() => ({ status: 200, type: "text/plain", body: "ok" }));
+    try {
+      const res = await fetch(`${site.url}/shop/subscribe`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ channel: "slack", url: `${elsewhere.url}/services/T/B/x` }),
+      });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.issues).toEqual([
+        {
+          path: "url",
+          message: "must be a Slack incoming-webhook URL starting with https://hooks.slack.com/ or https://hooks.slack-gov.com/",
+        },
+      ]);
+      const form = await send(site.url, "/shop/subscribe?lang=en", { form: { channel: "slack", url: `${elsewhere.url}/services/T/B/x` } });
+      expect(form.headers.location).toContain("subscribe=invalidSlackUrl");
+      const ctx = await browser.newContext({ javaScriptEnabled: false });
+      const p = await ctx.newPage();
+      await p.goto(`${site.url}${form.headers.location}`);
+      await expect(
+        p.getByText("A Slack subscription needs an incoming-webhook URL starting with https://hooks.slack.com/").isVisible(),
+      ).resolves.toBe(true);
+      await ctx.close();
+      expect(elsewhere.got).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
 });

@@ -110,6 +110,30 @@ describe("private pages stay private", () => {
     expect(mailApi.mails.slice(later)).toEqual([]);
   });
 
+  it("a visitor reading a protected page in German stays in German through a wrong and then the right password", async () => {
+    await protectedPage("closed-lang", "lang pass 42");
+    const browser = await launchChromium();
+    try {
+      const ctx = await browser.newContext({ javaScriptEnabled: false, locale: "en-US" });
+      const p = await ctx.newPage();
+      await p.goto(`${site.url}/closed-lang?lang=de`);
+      await p.getByLabel("Passwort").fill("not it");
+      await p.getByRole("button", { name: "Status ansehen" }).click();
+      await p.getByText("Das Passwort ist nicht richtig.").waitFor();
+      expect(new URL(p.url()).searchParams.get("lang")).toBe("de");
+      await p.getByLabel("Passwort").fill("lang pass 42");
+      await p.getByRole("button", { name: "Status ansehen" }).click();
+      await p.getByText("Updates per E-Mail erhalten").waitFor();
+      expect(new URL(p.url()).pathname).toBe("/closed-lang");
+      expect(new URL(p.url()).searchParams.get("lang")).toBe("de");
+      await ctx.close();
+    } finally {
+      await browser.close();
+    }
+    // Without ?lang the answer carries none: the page keeps choosing by the browser's languages.
+    expect((await unlock("closed-lang", "lang pass 42")).headers.location).toBe("/closed-lang");
+  });
+
   it("a protected status.json is never publicly cacheable", async () => {
     await protectedPage("closed-json", "json pass 42");
     const cookie = await accessCookie("closed-json", "json pass 42");

@@ -87,6 +87,24 @@ export const MonitorListQuery = z.object({
     .describe("repeat to require several tags"),
 });
 
+/**
+ * GET /v1/sla/monitors/:id and /v1/sla/status-pages/:id: a month or a from/to range (core's reportRange checks
+ * them) and the objective in percent. The dashboard's SLA form and downloads read the same fields.
+ */
+export const SlaQuery = z.object({
+  month: z.string().optional().describe("a calendar month, YYYY-MM (UTC); or from/to"),
+  from: z.string().optional().describe("range start, YYYY-MM-DD (UTC) or ISO 8601"),
+  to: z.string().optional().describe("range end (exclusive), default now; at most 13 months after from"),
+  target: z.coerce
+    .number({ error: "must be a number" })
+    .gt(0, "must be above 0")
+    .lt(100, "must be below 100")
+    .default(99.9)
+    .describe("the objective in percent, default 99.9"),
+  format: z.enum(["json", "csv"], { error: "must be json or csv" }).default("json"),
+});
+export type SlaQuery = z.infer<typeof SlaQuery>;
+
 /** POST /v1/monitors/:id/trigger and /v1/monitors/test: one run on a probe serving the monitor. */
 export const RunOutput = z.object({
   location: z.object({ id: z.number().int(), name: z.string(), region: z.string() }),

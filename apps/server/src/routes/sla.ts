@@ -1,25 +1,12 @@
-import { monitorSlaReport, pageSlaReport, reportRange, type SlaReport, slaCsv } from "@vigil/core";
+import { SlaQuery } from "@vigil/api-contract";
+import { monitorSlaReport, pageSlaReport, reportRange, type SlaReport, slaCsv, slaTarget } from "@vigil/core";
 import { type Context, Hono } from "hono";
-import { z } from "zod";
 import type { Env } from "../context";
 import { withQuery } from "../openapi";
 import { idParam } from "./params";
 
 /** Audience: any valid API key of the workspace; another workspace's monitor or page answers 404. */
 export const slaRoutes = new Hono<Env>();
-
-const Query = z.object({
-  month: z.string().optional().describe("a calendar month, YYYY-MM (UTC); or from/to"),
-  from: z.string().optional().describe("range start, YYYY-MM-DD (UTC) or ISO 8601"),
-  to: z.string().optional().describe("range end (exclusive), default now; at most 13 months after from"),
-  target: z.coerce
-    .number({ error: "must be a number" })
-    .gt(0, "must be above 0")
-    .lt(100, "must be below 100")
-    .default(99.9)
-    .describe("the objective in percent, default 99.9"),
-  format: z.enum(["json", "csv"], { error: "must be json or csv" }).default("json"),
-});
 
 const answer = (c: Context<Env>, report: SlaReport, format: "json" | "csv", name: string) =>
   format === "csv"
@@ -37,12 +24,12 @@ slaRoutes.get(
     summary: "A monitor's uptime and error budget over a month or range",
     tag: "sla",
     auth: "apiKey",
-    query: Query,
+    query: SlaQuery,
   }),
   async (c) => {
     const q = c.req.valid("query");
     const id = idParam(c);
-    const report = await monitorSlaReport(c.var.deps.db, c.var.workspace.id, id, reportRange(q), Number((q.target / 100).toFixed(10)));
+    const report = await monitorSlaReport(c.var.deps.db, c.var.workspace.id, id, reportRange(q), slaTarget(q.target));
     return answer(c, report, q.format, `sla-monitor-${id}`);
   },
 );
@@ -55,12 +42,12 @@ slaRoutes.get(
     summary: "A status page's uptime and error budget over a month or range",
     tag: "sla",
     auth: "apiKey",
-    query: Query,
+    query: SlaQuery,
   }),
   async (c) => {
     const q = c.req.valid("query");
     const id = idParam(c);
-    const report = await pageSlaReport(c.var.deps.db, c.var.workspace.id, id, reportRange(q), Number((q.target / 100).toFixed(10)));
+    const report = await pageSlaReport(c.var.deps.db, c.var.workspace.id, id, reportRange(q), slaTarget(q.target));
     return answer(c, report, q.format, `sla-page-${id}`);
   },
 );

@@ -6,6 +6,9 @@ export {
   pageSlaReport,
   type ReportRange,
   reportRange,
+  type SlaDowntime,
   type SlaReport,
   slaCsv,
+  slaDowntime,
+  slaTarget,
 } from "./report";

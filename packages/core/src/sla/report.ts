@@ -206,6 +206,32 @@ export async function pageSlaReport(db: Db, workspaceId: number, pageId: number,
   return report;
 }
 
+/** The objective as reports take it: a percent in (0, 100) as a fraction, without float noise (99.9 → 0.999). */
+export const slaTarget = (percent: number) => Number((percent / 100).toFixed(10));
+
+export interface SlaDowntime {
+  /** The range's time the counted checks stand for: its length less the share maintenance left out. */
+  countedMs: number;
+  /** (1 − target) of the counted time. */
+  allowedMs: number;
+  /** The failed share of the checks, applied to the counted time. */
+  usedMs: number;
+  /** allowed − used; below 0 once the budget is spent. */
+  remainingMs: number;
+}
+
+/**
+ * The error budget in time, for people who think in minutes: the report's shares applied to the time it
+ * counted. used / allowed is failed / allowedFailures, so the budget left is the report's, in other units.
+ */
+export function slaDowntime(r: Pick<SlaReport, "from" | "to" | "target" | "checks" | "failed" | "inMaintenance">): SlaDowntime {
+  const seen = r.checks + r.inMaintenance;
+  const countedMs = seen === 0 ? r.to - r.from : ((r.to - r.from) * r.checks) / seen;
+  const allowedMs = countedMs * (1 - r.target);
+  const usedMs = r.checks === 0 ? 0 : (countedMs * r.failed) / r.checks;
+  return { countedMs, allowedMs, usedMs, remainingMs: allowedMs - usedMs };
+}
+
 const cell = (v: string | number) => {
   const s = String(v);
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

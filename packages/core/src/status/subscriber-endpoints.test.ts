@@ -163,7 +163,15 @@ describe("webhook and Slack subscribers", () => {
     const slack = await receiver(() => ({ status: 200, body: "ok" }));
     try {
       const page = await createStatusPage(t.db, ws, { slug: "slacky", title: "Slacky", language: "de" }, "u");
-      const sub = await subscribeEndpoint(t.db, page.id, { channel: "slack", url: `${slack.url}/services/T/B/x` }, { publicUrl: PUBLIC });
+      const sub = await subscribeEndpoint(
+        t.db,
+        page.id,
+        { channel: "slack", url: `${slack.url}/services/T/B/x` },
+        {
+          publicUrl: PUBLIC,
+          slackOrigins: [slack.url],
+        },
+      );
       expect(sub).toMatchObject({ channel: "slack", secret: null, verified: false, error: null });
       const text = JSON.parse(slack.got[0]!.body.toString("utf8")).text as string;
       expect(text).toContain("Statusmeldungen von Slacky");
@@ -176,6 +184,32 @@ describe("webhook and Slack subscribers", () => {
       expect(message.text).toContain("Wir prüfen es.");
     } finally {
       await slack.close();
+    }
+  });
+
+  it("a Slack subscriber whose URL is not on Slack's incoming-webhook host is refused naming the url field, and nothing is posted", async () => {
+    const elsewhere = await receiver(() => ({ status: 200, body: "ok" }));
+    try {
+      const page = await createStatusPage(t.db, ws, { slug: "not-slack", title: "Not Slack" }, "u");
+      for (const url of [
+        `${elsewhere.url}/services/T/B/x`,
+        "https://hooks.slack.com.evil.example/services/T/B/x",
+        "http://hooks.slack.com/services/T/B/x",
+        "https://example.com/hooks.slack.com/services/T/B/x",
+      ]) {
+        const err = await subscribeEndpoint(t.db, page.id, { channel: "slack", url }, { publicUrl: PUBLIC }).catch((e) => e);
+        expect(err, url).toBeInstanceOf(ValidationError);
+        expect((err as ValidationError).issues, url).toEqual([
+          {
+            path: "url",
+            message: "must be a Slack incoming-webhook URL starting with https://hooks.slack.com/ or https://hooks.slack-gov.com/",
+          },
+        ]);
+      }
+      expect(elsewhere.got).toHaveLength(0);
+      expect(await t.db.select().from(pageSubscriber).where(eq(pageSubscriber.pageId, page.id))).toEqual([]);
+    } finally {
+      await elsewhere.close();
     }
   });
 

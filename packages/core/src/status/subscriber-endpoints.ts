@@ -7,7 +7,7 @@ import { EgressPolicy, EgressRefusedError, egressDispatcher } from "@vigil/egres
 import type { OutgoingHttp } from "@vigil/notifier";
 import { and, eq } from "drizzle-orm";
 import { request } from "undici";
-import { ConflictError, parseInput } from "../errors";
+import { ConflictError, parseInput, ValidationError } from "../errors";
 import { type Locale, translator } from "../i18n";
 import { sha256 } from "../secrets";
 import { newToken } from "./common";
@@ -31,6 +31,9 @@ export interface EndpointSubscription {
   error: string | null;
 }
 
+/** Where Slack serves incoming webhooks: its own host, and GovSlack's. A URL elsewhere is not a Slack channel. */
+export const SLACK_WEBHOOK_ORIGINS = ["https://hooks.slack.com", "https://hooks.slack-gov.com"] as const;
+
 export interface EndpointOptions {
   nowMs?: number;
   access?: { passwordHash: string | null };
@@ -38,6 +41,15 @@ export interface EndpointOptions {
   publicUrl: string;
   /** What a subscriber's URL may not reach (the instance's database, Redis, analytics). */
   egress?: EgressPolicy;
+  /** Where a Slack subscriber's URL may point (default SLACK_WEBHOOK_ORIGINS; tests name a loopback receiver). */
+  slackOrigins?: readonly string[];
+}
+
+/** A Slack subscriber names Slack's incoming-webhook host, not any URL that would take the same JSON. */
+function assertSlackOrigin(url: string, origins: readonly string[]) {
+  if (origins.includes(new URL(url).origin)) return;
+  const rule = `must be a Slack incoming-webhook URL starting with ${origins.map((o) => `${o}/`).join(" or ")}`;
+  throw new ValidationError(`subscription: url ${rule}`, [{ path: "url", message: rule }]);
 }
 
 const json = (body: unknown) => JSON.stringify(body);
@@ -50,6 +62,7 @@ const json = (body: unknown) => JSON.stringify(body);
  */
 export async function subscribeEndpoint(db: Db, pageId: number, raw: unknown, opts: EndpointOptions): Promise<EndpointSubscription> {
   const input = parseInput(SubscribeEndpointInput, raw, "subscription");
+  if (input.channel === "slack") assertSlackOrigin(input.url, opts.slackOrigins ?? SLACK_WEBHOOK_ORIGINS);
   const nowMs = opts.nowMs ?? Date.now();
   const found = await subscribablePage(db, pageId, opts.access, nowMs);
   const passwordHash = found.passwordHash;

@@ -1,4 +1,5 @@
 import { signPageAccess, verifyPagePassword } from "@vigil/core";
+import { localeFromParam } from "@vigil/core/i18n";
 import { headers } from "next/headers";
 import { ACCESS_TTL_MS, accessCookieName, lockedFor, recordFailure } from "../../../lib/access";
 import { clientAddress } from "../../../lib/client";
@@ -14,8 +15,14 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
   const page = await pageBySlug((await params).slug);
   if (!page?.passwordHash) return new Response("Not found\n", { status: 404 });
   const base = await basePath(page.slug);
+  // The gate's form says which language the visitor read; every answer lands on the page in it.
+  const language = localeFromParam(new URL(req.url).searchParams.get("lang"));
+  const back = (auth?: "wrong" | "locked") => {
+    const q = new URLSearchParams({ ...(auth ? { auth } : {}), ...(language ? { lang: language } : {}) }).toString();
+    return `${base || "/"}${q ? `?${q}` : ""}`;
+  };
   const client = clientAddress(await headers(), getEnv().TRUSTED_PROXIES);
-  if ((await lockedFor(page, client)) > 0) return seeOther(`${base || "/"}?auth=locked`);
+  if ((await lockedFor(page, client)) > 0) return seeOther(back("locked"));
   let password = "";
   try {
     password = String((await req.formData()).get("password") ?? "").slice(0, 200);
@@ -24,7 +31,7 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
     await recordFailure(page, client);
     // Each wrong guess also costs the guesser time.
     await new Promise((r) => setTimeout(r, 400));
-    return seeOther(`${base || "/"}?auth=wrong`);
+    return seeOther(back("wrong"));
   }
   const expires = Date.now() + ACCESS_TTL_MS;
   const secure = new URL(req.url).protocol === "https:" || (await headers()).get("x-forwarded-proto") === "https";
@@ -36,5 +43,5 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
     "SameSite=Lax",
     ...(secure ? ["Secure"] : []),
   ].join("; ");
-  return seeOther(base || "/", { "set-cookie": cookie });
+  return seeOther(back(), { "set-cookie": cookie });
 }

@@ -64,6 +64,8 @@ export const de: Messages = {
   "subscribe.endpointSubmit": "URL abonnieren",
   "subscribe.slackSent": "Fast geschafft: Öffnen Sie den Slack-Kanal und klicken Sie auf den Bestätigungslink.",
   "subscribe.invalidUrl": "Das ist keine http://- oder https://-URL, oder keine, an die wir senden dürfen.",
+  "subscribe.invalidSlackUrl":
+    "Ein Slack-Abonnement braucht eine Incoming-Webhook-URL, die mit https://hooks.slack.com/ (oder https://hooks.slack-gov.com/) beginnt.",
   "subscribe.unverified":
     "Ihr Endpunkt hat die Challenge nicht zurückgegeben, daher wird nichts an ihn gesendet. Prüfen Sie ihn und abonnieren Sie erneut.",
   "subscribe.taken": "Diese URL ist bereits abonniert. Bestellen Sie sie zuerst ab, um ein neues Geheimnis zu erhalten.",

@@ -63,6 +63,8 @@ export const en = {
   "subscribe.endpointSubmit": "Subscribe URL",
   "subscribe.slackSent": "Almost done: open the Slack channel and click the confirm link.",
   "subscribe.invalidUrl": "That is not an http:// or https:// URL, or not one we may post to.",
+  "subscribe.invalidSlackUrl":
+    "A Slack subscription needs an incoming-webhook URL starting with https://hooks.slack.com/ (or https://hooks.slack-gov.com/).",
   "subscribe.unverified": "Your endpoint did not echo the challenge, so nothing will be sent to it. Check it and subscribe again.",
   "subscribe.taken": "This URL is already subscribed. Unsubscribe it first to get a new secret.",
   "secret.title": "Your webhook is subscribed",

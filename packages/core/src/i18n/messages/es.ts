@@ -64,6 +64,8 @@ export const es: Messages = {
   "subscribe.endpointSubmit": "Suscribir URL",
   "subscribe.slackSent": "Casi listo: abra el canal de Slack y pulse el enlace de confirmación.",
   "subscribe.invalidUrl": "No es una URL http:// o https://, o no es una a la que podamos enviar.",
+  "subscribe.invalidSlackUrl":
+    "Una suscripción de Slack necesita una URL de webhook entrante que empiece por https://hooks.slack.com/ (o https://hooks.slack-gov.com/).",
   "subscribe.unverified": "Su punto de acceso no devolvió el reto, así que no se le enviará nada. Revíselo y suscríbase de nuevo.",
   "subscribe.taken": "Esta URL ya está suscrita. Cancele primero la suscripción para obtener un secreto nuevo.",
   "secret.title": "Su webhook está suscrito",

@@ -64,6 +64,8 @@ export const fr: Messages = {
   "subscribe.endpointSubmit": "Abonner l’URL",
   "subscribe.slackSent": "Presque fini : ouvrez le canal Slack et cliquez sur le lien de confirmation.",
   "subscribe.invalidUrl": "Ce n’est pas une URL http:// ou https://, ou pas une URL à laquelle nous pouvons écrire.",
+  "subscribe.invalidSlackUrl":
+    "Un abonnement Slack demande une URL de webhook entrant commençant par https://hooks.slack.com/ (ou https://hooks.slack-gov.com/).",
   "subscribe.unverified": "Votre point d’accès n’a pas renvoyé le défi : rien ne lui sera envoyé. Vérifiez-le et abonnez-vous à nouveau.",
   "subscribe.taken": "Cette URL est déjà abonnée. Désabonnez-la d’abord pour obtenir un nouveau secret.",
   "secret.title": "Votre webhook est abonné",

@@ -64,6 +64,8 @@ export const ja: Messages = {
   "subscribe.endpointSubmit": "URL を登録する",
   "subscribe.slackSent": "あと少しです。Slack チャンネルを開き、確認リンクをクリックしてください。",
   "subscribe.invalidUrl": "http:// または https:// の URL ではないか、送信できない URL です。",
+  "subscribe.invalidSlackUrl":
+    "Slack での購読には https://hooks.slack.com/（または https://hooks.slack-gov.com/）で始まる Incoming Webhook の URL が必要です。",
   "subscribe.unverified": "エンドポイントがチャレンジを返さなかったため、何も送信されません。確認してもう一度登録してください。",
   "subscribe.taken": "この URL はすでに登録されています。新しいシークレットを受け取るには、先に登録を解除してください。",
   "secret.title": "Webhook を登録しました",

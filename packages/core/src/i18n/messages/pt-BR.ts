@@ -64,6 +64,8 @@ export const ptBR: Messages = {
   "subscribe.endpointSubmit": "Inscrever URL",
   "subscribe.slackSent": "Quase lá: abra o canal do Slack e clique no link de confirmação.",
   "subscribe.invalidUrl": "Isso não é uma URL http:// ou https://, ou não é uma para a qual podemos enviar.",
+  "subscribe.invalidSlackUrl":
+    "Uma assinatura do Slack precisa de uma URL de webhook de entrada que comece com https://hooks.slack.com/ (ou https://hooks.slack-gov.com/).",
   "subscribe.unverified": "Seu endpoint não devolveu o desafio, então nada será enviado a ele. Verifique e inscreva-se novamente.",
   "subscribe.taken": "Esta URL já está inscrita. Cancele a inscrição primeiro para receber um novo segredo.",
   "secret.title": "Seu webhook está inscrito",

@@ -63,6 +63,7 @@ export const zhCN: Messages = {
   "subscribe.endpointSubmit": "订阅 URL",
   "subscribe.slackSent": "快完成了：请打开 Slack 频道并点击确认链接。",
   "subscribe.invalidUrl": "这不是 http:// 或 https:// URL，或者不是我们可以发送到的地址。",
+  "subscribe.invalidSlackUrl": "Slack 订阅需要以 https://hooks.slack.com/（或 https://hooks.slack-gov.com/）开头的传入 Webhook URL。",
   "subscribe.unverified": "您的端点没有返回挑战值，因此不会向其发送任何内容。请检查后重新订阅。",
   "subscribe.taken": "此 URL 已订阅。请先退订以获取新的密钥。",
   "secret.title": "您的 Webhook 已订阅",

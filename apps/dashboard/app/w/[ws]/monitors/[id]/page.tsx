@@ -12,7 +12,7 @@ import {
   NotFoundError,
   recentResults,
 } from "@vigil/core";
-import { ArrowLeft, BellOff, BellRing, ChartLine, CheckCheck, CloudOff, Download, ListX, Pencil, ShieldCheck } from "lucide-react";
+import { ArrowLeft, BellOff, BellRing, ChartLine, CheckCheck, CloudOff, Download, Gauge, ListX, Pencil, ShieldCheck } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AckButton } from "../../../../../components/ack-button";
@@ -184,6 +184,10 @@ export default async function MonitorDetail({
               Edit
             </Link>
           )}
+          <Link href={`${base}/sla`} className={buttonClass("secondary")}>
+            <Gauge className="size-4" aria-hidden />
+            SLA report
+          </Link>
           <a href={`/w/${ws}/monitors/export?id=${mon.id}`} className={buttonClass("secondary")} download>
             <Download className="size-4" aria-hidden />
             Export YAML

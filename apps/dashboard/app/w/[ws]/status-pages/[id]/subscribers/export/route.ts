@@ -18,8 +18,9 @@ export async function GET(_req: Request, { params }: { params: Promise<{ ws: str
     await requireMember(getDb(), paramId(ws), user.id, "admin");
     const rows = await listSubscribers(getDb(), paramId(ws), paramId(id));
     const csv = [
-      "email,state,subscribed_at,confirmed_at",
-      ...rows.map((s) => [cell(s.email), s.state, iso(s.createdAt), iso(s.confirmedAt)].join(",")),
+      // channel: email, webhook or slack (an endpoint's URL is its credential and stays out; its email is empty).
+      "email,channel,state,subscribed_at,confirmed_at",
+      ...rows.map((s) => [cell(s.email), s.channel, s.state, iso(s.createdAt), iso(s.confirmedAt)].join(",")),
     ].join("\r\n");
     return new Response(`${csv}\r\n`, {
       headers: {

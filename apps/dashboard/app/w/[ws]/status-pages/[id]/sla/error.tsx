@@ -1,0 +1,2 @@
+"use client";
+export { SlaError as default } from "../../../../../../components/sla-error";

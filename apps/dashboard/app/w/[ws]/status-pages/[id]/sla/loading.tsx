@@ -1,0 +1,5 @@
+import { SlaSkeleton } from "../../../../../../components/sla-report";
+
+export default function Loading() {
+  return <SlaSkeleton />;
+}
