@@ -74,6 +74,26 @@ export const memberOf = cache(async (wsParam: string) => {
   }
 });
 
+/** A workspace asks for a second factor that the member has not set up. */
+export class SecondFactorRequired extends Error {
+  response(): Response {
+    return new Response("This workspace asks for a second factor: set one up under Account, then try again.\n", {
+      status: 403,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
+  }
+}
+
+/**
+ * For route handlers (downloads): the member as pages see them, the workspace's second-factor rule included.
+ * Throws NotFoundError, ForbiddenError (below `atLeast`) or SecondFactorRequired.
+ */
+export async function downloadMember(workspaceId: number, userId: string, atLeast?: MemberRole) {
+  const m = await requireMember(getDb(), workspaceId, userId, atLeast);
+  if (await needsSecondFactor(userId, m.workspace)) throw new SecondFactorRequired("second factor required");
+  return m;
+}
+
 const REFUSAL: Record<MemberRole, string> = {
   viewer: "Viewers can look but not change anything; ask an owner or admin for the member role.",
   member: "Only owners and admins can do this.",

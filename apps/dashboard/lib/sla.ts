@@ -9,7 +9,6 @@ import {
   pageSlaReport,
   type ReportRange,
   reportRange,
-  requireMember,
   type SlaReport,
   slaCsv,
   slaTarget,
@@ -17,7 +16,7 @@ import {
 } from "@vigil/core";
 import { cache } from "react";
 import { getDb } from "./db";
-import { currentUser } from "./session";
+import { currentUser, downloadMember, SecondFactorRequired } from "./session";
 
 type Params = Record<string, string | string[] | undefined>;
 export type SlaField = "month" | "from" | "to" | "target";
@@ -97,7 +96,7 @@ export async function slaDownload(req: Request, subject: SlaSubject, params: Pro
   const format = SlaQuery.shape.format.safeParse(search.format ?? "csv");
   const r = readSla(search);
   try {
-    const m = await requireMember(getDb(), Number(ws), user.id);
+    const m = await downloadMember(Number(ws), user.id);
     if (!format.success) return text(`format ${format.error.issues[0]?.message}\n`, 400);
     if (!r.ok)
       return text(
@@ -120,6 +119,7 @@ export async function slaDownload(req: Request, subject: SlaSubject, params: Pro
       },
     });
   } catch (err) {
+    if (err instanceof SecondFactorRequired) return err.response();
     if (err instanceof NotFoundError) return text("Not found.\n", 404);
     throw err;
   }

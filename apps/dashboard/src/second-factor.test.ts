@@ -165,6 +165,15 @@ describe("second factor (authenticator app)", () => {
     await member.waitForURL(new RegExp(`/account\\?required=${ws}`));
     await member.getByTestId("second-factor-required").waitFor();
     await shot(member, "totp-required-by-workspace");
+    // Downloads keep the rule too: nothing of the workspace leaves before the second factor is set up.
+    for (const path of ["monitors/export", "monitors/1/sla/export?format=csv"]) {
+      const res = await member.request.get(`${dash.url}/w/${ws}/${path}`, { maxRedirects: 0 });
+      expect([path, res.status(), await res.text()]).toEqual([
+        path,
+        403,
+        "This workspace asks for a second factor: set one up under Account, then try again.\n",
+      ]);
+    }
     // Set up, the member gets in.
     await member.getByRole("button", { name: "Set up an authenticator app" }).click();
     const secret = (await member.getByTestId("totp-secret").textContent())!.trim();

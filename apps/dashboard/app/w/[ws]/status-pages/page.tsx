@@ -24,25 +24,23 @@ export default async function StatusPages({ params }: { params: Promise<{ ws: st
         description="Public pages that tell your users how your services are doing: components, incidents and maintenance."
       />
       {m.role === "viewer" ? null : (
-        <>
-          <Card className="mb-6">
-            <CardHeader
-              title="New status page"
-              description={`${pages.length.toLocaleString("en")} of ${limit.toLocaleString("en")} allowed by this workspace's plan (limit “status-pages”).`}
-            />
-            <div className="px-5 py-4">
-              {pages.length >= limit ? (
-                <div className="mb-4">
-                  <Notice>
-                    This workspace has all the status pages its plan allows (limit <Code>status-pages</Code> is {limit.toLocaleString("en")}
-                    ).
-                  </Notice>
-                </div>
-              ) : null}
-              <CreatePageForm workspaceId={id} />
-            </div>
-          </Card>
-        </>
+        <Card className="mb-6">
+          <CardHeader
+            title="New status page"
+            description={`${pages.length.toLocaleString("en")} of ${limit.toLocaleString("en")} allowed by this workspace's plan (limit “status-pages”).`}
+          />
+          <div className="px-5 py-4">
+            {pages.length >= limit ? (
+              <div className="mb-4">
+                <Notice>
+                  This workspace has all the status pages its plan allows (limit <Code>status-pages</Code> is {limit.toLocaleString("en")}
+                  ).
+                </Notice>
+              </div>
+            ) : null}
+            <CreatePageForm workspaceId={id} />
+          </div>
+        </Card>
       )}
       <Card>
         <CardHeader title="Pages" />

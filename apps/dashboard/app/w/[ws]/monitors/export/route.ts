@@ -1,7 +1,7 @@
-import { getMonitor, listMonitors, NotFoundError, requireMember } from "@vigil/core";
+import { getMonitor, listMonitors, NotFoundError } from "@vigil/core";
 import { serializeMonitorsYaml } from "@vigil/monitors-yaml";
 import { getDb } from "../../../../../lib/db";
-import { currentUser } from "../../../../../lib/session";
+import { currentUser, downloadMember, SecondFactorRequired } from "../../../../../lib/session";
 
 const notFound = () => new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
 const isId = (s: string | null) => s !== null && /^\d{1,15}$/.test(s);
@@ -16,7 +16,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ ws: stri
   const { ws } = await params;
   if (!isId(ws)) return notFound();
   try {
-    const m = await requireMember(getDb(), Number(ws), u.id);
+    const m = await downloadMember(Number(ws), u.id);
     const id = new URL(req.url).searchParams.get("id");
     if (id !== null && !isId(id)) return notFound();
     const monitors = id === null ? await listMonitors(getDb(), m.workspace.id) : [await getMonitor(getDb(), m.workspace.id, Number(id))];
@@ -30,6 +30,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ ws: stri
       },
     });
   } catch (err) {
+    if (err instanceof SecondFactorRequired) return err.response();
     if (err instanceof NotFoundError) return notFound();
     throw err;
   }

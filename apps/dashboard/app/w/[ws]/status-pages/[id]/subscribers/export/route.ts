@@ -1,6 +1,6 @@
-import { ForbiddenError, listSubscribers, NotFoundError, requireMember } from "@vigil/core";
+import { ForbiddenError, listSubscribers, NotFoundError } from "@vigil/core";
 import { getDb } from "../../../../../../../lib/db";
-import { currentUser } from "../../../../../../../lib/session";
+import { currentUser, downloadMember, SecondFactorRequired } from "../../../../../../../lib/session";
 import { paramId } from "../../../../../../../lib/status-form";
 
 export const dynamic = "force-dynamic";
@@ -15,7 +15,7 @@ export async function GET(_req: Request, { params }: { params: Promise<{ ws: str
   const user = await currentUser();
   if (!user) return new Response("Sign in first.\n", { status: 401, headers: { "content-type": "text/plain" } });
   try {
-    await requireMember(getDb(), paramId(ws), user.id, "admin");
+    await downloadMember(paramId(ws), user.id, "admin");
     const rows = await listSubscribers(getDb(), paramId(ws), paramId(id));
     const csv = [
       // channel: email, webhook or slack (an endpoint's URL is its credential and stays out; its email is empty).
@@ -30,6 +30,7 @@ export async function GET(_req: Request, { params }: { params: Promise<{ ws: str
       },
     });
   } catch (err) {
+    if (err instanceof SecondFactorRequired) return err.response();
     if (err instanceof NotFoundError) return new Response("Not found.\n", { status: 404, headers: { "content-type": "text/plain" } });
     if (err instanceof ForbiddenError) {
       return new Response("Only owners and admins can export subscribers' e-mail addresses.\n", {
