@@ -1,6 +1,6 @@
 // Thresholds on real processes: probe → server → workflows → a loopback webhook, against HTTP targets the test flips.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Stack, startStack, Targets, until, WebhookReceiver } from "./harness";
+import { hookChannel, type Stack, startStack, Targets, until, WebhookReceiver } from "./harness";
 
 describe("failure threshold 3, end to end", () => {
   let stack: Stack;
@@ -20,12 +20,7 @@ describe("failure threshold 3, end to end", () => {
   it("a target failing twice then recovering raises no alert; one failing three times raises one, then one recovery", {
     timeout: 360_000,
   }, async () => {
-    const channel = await stack.api("POST", "/v1/channels", {
-      name: "hook",
-      kind: "webhook",
-      config: { url: `http://127.0.0.1:${hook.port}/hook` },
-    });
-    expect(channel.status).toBe(201);
+    await hookChannel(stack, hook);
     const monitorOf = (key: string) => ({
       key,
       kind: "http",

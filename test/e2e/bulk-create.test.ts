@@ -2,7 +2,7 @@
 import { statusEvent } from "@vigil/db-schema";
 import { freePort } from "@vigil/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Stack, startStack, TcpTarget, until, WebhookReceiver } from "./harness";
+import { hookChannel, type Stack, startStack, TcpTarget, until, WebhookReceiver } from "./harness";
 
 const TOTAL = 10_000;
 const BATCH = 1_000;
@@ -24,12 +24,7 @@ describe("monitors created in bulk", () => {
   it("10,000 monitors created at once against healthy targets change no status, and a really dead target among them still alerts within one interval + retries", {
     timeout: 420_000,
   }, async () => {
-    const channel = await stack.api("POST", "/v1/channels", {
-      name: "hook",
-      kind: "webhook",
-      config: { url: `http://127.0.0.1:${hook.port}/hook` },
-    });
-    expect(channel.status).toBe(201);
+    await hookChannel(stack, hook);
     const deadPort = await freePort(); // nothing listens there
     const entry = (i: number) => ({
       key: `m${i}`,

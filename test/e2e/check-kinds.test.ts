@@ -13,7 +13,7 @@ import {
 } from "@vigil/checks/testing";
 import { certificateNotAfter } from "@vigil/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Stack, startStack, until, WebhookReceiver } from "./harness";
+import { hookChannel, type Stack, startStack, until, WebhookReceiver } from "./harness";
 
 const DAY = 86_400_000;
 const PAYLOAD_KEYS = new Set(["monitor", "cronTimestamp", "status", "statusCode", "latency", "errorMessage"]);
@@ -40,12 +40,7 @@ describe("TLS, DNS and domain monitors, end to end", () => {
   });
 
   it("each kind alerts once when its target goes bad and once when it is back, with the spec's payload", { timeout: 420_000 }, async () => {
-    const channel = await stack.api("POST", "/v1/channels", {
-      name: "hook",
-      kind: "webhook",
-      config: { url: `http://127.0.0.1:${hook.port}/` },
-    });
-    expect(channel.status).toBe(201);
+    await hookChannel(stack, hook, "/");
     // The registration is 3 days from expiry from the start; the DNS and TLS targets are healthy until their first results are in.
     rdap.expiries.set("vigil-e2e.test", Date.now() + 3 * DAY + DAY / 2);
     const common = { frequency: "30s", regions: ["iad"], retry: 0, timeout: "3s", channels: ["hook"] };

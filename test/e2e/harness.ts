@@ -134,6 +134,16 @@ export interface Delivery {
 }
 
 /** Counts every webhook it answers. */
+/** The webhook channel named "hook" that alerts of a test's monitors go to (`channels: ["hook"]`). */
+export async function hookChannel(stack: Stack, hook: WebhookReceiver, path = "/hook"): Promise<void> {
+  const res = await stack.api("POST", "/v1/channels", {
+    name: "hook",
+    kind: "webhook",
+    config: { url: `http://127.0.0.1:${hook.port}${path}` },
+  });
+  if (res.status !== 201) throw new Error(`the hook channel was refused: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
 export class WebhookReceiver {
   private server?: Server;
   deliveries: Delivery[] = [];

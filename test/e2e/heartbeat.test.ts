@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { createMaintenance } from "@vigil/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, type Stack, startStack, until, WebhookReceiver } from "./harness";
+import { hookChannel, runCli, type Stack, startStack, until, WebhookReceiver } from "./harness";
 
 let stack: Stack;
 const hook = new WebhookReceiver();
@@ -49,12 +49,7 @@ const errorOf = (id: number) => hook.deliveries.find((d) => d.monitorId === id &
 beforeAll(async () => {
   await hook.start();
   stack = await startStack([], { workflows: { HEARTBEAT_TICK_MS: "500" } });
-  const channel = await stack.api("POST", "/v1/channels", {
-    name: "hook",
-    kind: "webhook",
-    config: { url: `http://127.0.0.1:${hook.port}/hook` },
-  });
-  expect(channel.status).toBe(201);
+  await hookChannel(stack, hook);
 }, 300_000);
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { createPrivateLocation } from "@vigil/core";
 import { freePort } from "@vigil/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Stack, startStack, until, WebhookReceiver } from "./harness";
+import { hookChannel, type Stack, startStack, until, WebhookReceiver } from "./harness";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const namespaces = spawnSync("unshare", ["-rn", "true"]).status === 0 && spawnSync("nsenter", ["--version"]).status === 0;
@@ -87,12 +87,7 @@ describe.skipIf(!namespaces)("ping checks end to end, from a probe inside a netw
   });
 
   it("127.0.0.1 stops answering: one error webhook saying 100 % loss; answers again: one recovered", { timeout: 300_000 }, async () => {
-    const channel = await stack.api("POST", "/v1/channels", {
-      name: "hook",
-      kind: "webhook",
-      config: { url: `http://127.0.0.1:${hook.port}/hook` },
-    });
-    expect(channel.status).toBe(201);
+    await hookChannel(stack, hook);
     const created = await stack.api("POST", "/v1/monitors", {
       name: "loopback ping",
       kind: "ping",

@@ -9,7 +9,7 @@ import { createConnection } from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
-import { type Stack, startStack, until, WebhookReceiver } from "./harness";
+import { hookChannel, type Stack, startStack, until, WebhookReceiver } from "./harness";
 
 const POSTGRES = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const MYSQL = process.env.TEST_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/test";
@@ -134,12 +134,7 @@ describe("protocol check kinds, end to end", () => {
   it("each kind's target goes bad: one error webhook; back: one recovered — with exactly the spec's fields", {
     timeout: 300_000,
   }, async () => {
-    const channel = await stack.api("POST", "/v1/channels", {
-      name: "hook",
-      kind: "webhook",
-      config: { url: `http://127.0.0.1:${hook.port}/hook` },
-    });
-    expect(channel.status).toBe(201);
+    await hookChannel(stack, hook);
     const ids: Record<string, number> = {};
     for (const [name, t] of Object.entries(targets)) {
       const created = await stack.api("POST", "/v1/monitors", {

@@ -3,7 +3,7 @@
 // doubles no alert.
 import { freePort } from "@vigil/db-schema/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Service, type Stack, startStack, Targets, until, WebhookReceiver } from "./harness";
+import { hookChannel, Service, type Stack, startStack, Targets, until, WebhookReceiver } from "./harness";
 
 const MONITORS = 8;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -38,12 +38,7 @@ describe("two servers and two workflows", () => {
   it("with one server and one workflows SIGKILLed during an outage, every monitor alerts error and recovered exactly once", {
     timeout: 400_000,
   }, async () => {
-    const channel = await stack.api("POST", "/v1/channels", {
-      name: "hook",
-      kind: "webhook",
-      config: { url: `http://127.0.0.1:${hook.port}/hook` },
-    });
-    expect(channel.status).toBe(201);
+    await hookChannel(stack, hook);
     const ids: number[] = [];
     for (let i = 0; i < MONITORS; i++) {
       const made = await stack.api("POST", "/v1/monitors", {

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { monitor } from "@vigil/db-schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, type Stack, startStack, Targets, until, WebhookReceiver } from "./harness";
+import { hookChannel, runCli, type Stack, startStack, Targets, until, WebhookReceiver } from "./harness";
 
 const SLOT = 30_000;
 
@@ -38,12 +38,7 @@ describe("the spine, end to end", () => {
   });
 
   it("a YAML file created with the CLI is checked by the probe at once", { timeout: 120_000 }, async () => {
-    const channel = await stack.api("POST", "/v1/channels", {
-      name: "hook",
-      kind: "webhook",
-      config: { url: `http://127.0.0.1:${hook.port}/hook` },
-    });
-    expect(channel.status).toBe(201);
+    await hookChannel(stack, hook);
     const entry = (key: string, extra = "") =>
       `${key}:\n  kind: http\n  frequency: 30s\n  regions: [iad]\n  retry: 1\n  timeout: 2s\n  channels: [hook]\n  request:\n    url: ${targets.url(`/${key}`)}\n${extra}`;
     const file = join(stack.dir, "monitors.yaml");
