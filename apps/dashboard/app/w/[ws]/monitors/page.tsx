@@ -81,7 +81,7 @@ export default async function Monitors({ params, searchParams }: { params: Promi
       <AutoRefresh />
       <PageHeader
         title="Monitors"
-        description="HTTP and TCP checks run by your private locations. Status updates live."
+        description="Checks run by your private locations, and heartbeats your jobs send. Status updates live."
         action={m.role === "viewer" ? undefined : <MonitorsActions workspaceId={m.workspace.id} />}
       />
       {one(sp.deleted) ? (
@@ -92,7 +92,7 @@ export default async function Monitors({ params, searchParams }: { params: Promi
       {page.workspaceTotal === 0 ? (
         <Card>
           <Empty icon={<Plus className="size-5" aria-hidden />} title="No monitors yet">
-            Create your first HTTP or TCP monitor; it turns green here as soon as a probe checks it.
+            Create your first monitor; it turns green here as soon as a probe checks it (or a heartbeat gets its first ping).
             <div className="mt-4">{newLink}</div>
           </Empty>
         </Card>
