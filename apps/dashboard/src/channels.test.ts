@@ -8,7 +8,17 @@ import { WebhookPayload } from "@vigil/notifier";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Stack, startStack } from "../../../test/e2e/harness";
-import { buildDashboard, type Dashboard, launchChromium, shot, signInByMail, startDashboard, startMailApi, until } from "./testing";
+import {
+  buildDashboard,
+  type Dashboard,
+  launchChromium,
+  mailSignInEnv,
+  shot,
+  signInByMail,
+  startDashboard,
+  startMailApi,
+  until,
+} from "./testing";
 
 /** Answers with `status` (or 503 for the next `failNext` requests) and keeps every request. */
 class Receiver {
@@ -84,10 +94,7 @@ beforeAll(async () => {
   [dash, browser] = await Promise.all([
     startDashboard({
       ...stack.dbEnv,
-      AUTH_SECRET: randomBytes(32).toString("base64url"),
-      EMAIL_PROVIDER_API_URL: mail.url,
-      EMAIL_PROVIDER_API_KEY: "re_test_key",
-      EMAIL_FROM: "Vigil <signin@vigil.test>",
+      ...mailSignInEnv(mail),
       LOG_LEVEL: "warn",
     }),
     launchChromium(),

@@ -15,6 +15,7 @@ import {
   buildDashboard,
   type Dashboard,
   launchChromium,
+  mailSignInEnv,
   type Proc,
   shot,
   startDashboard,
@@ -90,10 +91,7 @@ beforeAll(async () => {
   [dash, server, browser] = await Promise.all([
     startDashboard({
       DATABASE_URL: db.url,
-      AUTH_SECRET: randomBytes(32).toString("base64url"),
-      EMAIL_PROVIDER_API_URL: mail.url,
-      EMAIL_PROVIDER_API_KEY: "re_test_key",
-      EMAIL_FROM: "Vigil <signin@vigil.test>",
+      ...mailSignInEnv(mail),
       PUBLIC_INGEST_URL: serverUrl,
       REDIS_URL: "redis://127.0.0.1:6379",
       QUEUE_PREFIX: prefix,

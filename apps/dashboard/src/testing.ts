@@ -135,16 +135,21 @@ export async function callAction(
   return { status: res.status, text: await res.text() };
 }
 
+/** A dashboard's sign-in by mail through the mail API double, with a fresh AUTH_SECRET unless one is given. */
+export const mailSignInEnv = (mail: { url: string }, secret = randomBytes(32).toString("base64url")) => ({
+  AUTH_SECRET: secret,
+  EMAIL_PROVIDER_API_URL: mail.url,
+  EMAIL_PROVIDER_API_KEY: "re_test_key",
+  EMAIL_FROM: "Vigil <signin@vigil.test>",
+});
+
 /** One signed-in-by-mail dashboard on its own database, with a mail API double and Chromium; `close` stops all. */
 export async function startMailDashboard() {
   const [, db, mail] = await Promise.all([buildDashboard(), startTestDatabase(), startMailApi()]);
   const [dash, browser] = await Promise.all([
     startDashboard({
       DATABASE_URL: db.url,
-      AUTH_SECRET: randomBytes(32).toString("base64url"),
-      EMAIL_PROVIDER_API_URL: mail.url,
-      EMAIL_PROVIDER_API_KEY: "re_test_key",
-      EMAIL_FROM: "Vigil <signin@vigil.test>",
+      ...mailSignInEnv(mail),
       LOG_LEVEL: "warn",
     }),
     launchChromium(),
