@@ -1,4 +1,4 @@
-import { ackToken, deliveryContext, finishAttempt, noteSlowAttempt, startAttempt } from "@vigil/core";
+import { ackToken, deliveryContext, dropStaleFollowUp, finishAttempt, noteSlowAttempt, startAttempt } from "@vigil/core";
 import { retryThroughOutage } from "@vigil/db-schema";
 import { notify } from "@vigil/notifier";
 import { NotifyJob } from "@vigil/queue";
@@ -43,6 +43,14 @@ export function notifyProcessor(ctx: WorkflowContext) {
     if (delivered) return "already delivered";
     if (!info || !channel) return "gone";
     if (!channel.enabled) return "channel disabled";
+    if (round > 0) {
+      // A reminder or step that waited (queued, or between retries) past an acknowledgement is not sent.
+      const dropped = await dropStaleFollowUp(ctx.db, eventId, channelId, round);
+      if (dropped) {
+        ctx.logger.info({ ...log, reason: dropped }, "follow-up not sent");
+        return dropped;
+      }
+    }
     const { id, attempt } = await startAttempt(ctx.db, eventId, channelId, round);
     const timeoutMs = channel.timeoutMs;
     const res = await notify(channel, withAck(info.event, eventId, channelId, round, ctx.notifierEnv.DASHBOARD_URL), ctx.notifierEnv, {

@@ -11,4 +11,4 @@ export { type Dispatched, dispatchEvents, type Route, routeAlert } from "./dispa
 export * from "./escalation";
 export * from "./evaluate";
 export { type AlertLinks, alertLinksFor, storeAlertLinks } from "./monitor-links";
-export { fireDueTimers, pendingTimers, planFollowUps, type TimerSend, timerOf } from "./timers";
+export { dropStaleFollowUp, fireDueTimers, pendingTimers, planFollowUps, type TimerSend, timerOf } from "./timers";

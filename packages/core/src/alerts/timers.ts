@@ -9,10 +9,11 @@ import {
   monitor,
   monitorChannel,
   notificationChannel,
+  notificationDelivery,
   statusEvent,
   writeBatch,
 } from "@vigil/db-schema";
-import { and, desc, eq, isNull, lte } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
 import { fireHold } from "./dependencies";
 
 /** One message a timer sends: the event again, to one channel, as round `round` (the timer's id). */
@@ -165,6 +166,61 @@ export async function fireDueTimers(
     out.sent += t.channelIds.length;
   }
   return out;
+}
+
+const NOT_SENT = {
+  acknowledged: "not sent: the alert was acknowledged before this went out",
+  recovered: "not sent: the monitor recovered before this went out",
+  superseded: "not sent: a newer alert replaced this one before it went out",
+} as const;
+
+/**
+ * Checks a reminder or escalation send (`round` = its timer's id) just before it goes out: one that waited in
+ * the queue or in retries while its alert was acknowledged, recovered or superseded is dropped. The drop is
+ * logged on the channel (open attempts closed, one `suppressed` row), and a step that reached none of its
+ * channels no longer counts as notified, so the recovery does not go where the alert never went.
+ * Returns why it was dropped, or null when it should be sent.
+ */
+export async function dropStaleFollowUp(
+  db: Db,
+  eventId: number,
+  channelId: number,
+  round: number,
+  nowMs = Date.now(),
+): Promise<string | null> {
+  const t = await timerOf(db, round);
+  if (!t || t.eventId !== eventId) return null;
+  const state = await alertState(db, t);
+  if (state === "open") return null;
+  const reason = NOT_SENT[state];
+  const d = notificationDelivery;
+  const same = and(eq(d.eventId, eventId), eq(d.round, round));
+  await writeBatch(db, [
+    db
+      .update(d)
+      .set({ outcome: "error", nextRetryAt: null, error: sql`coalesce(${d.error}, ${reason})`, finishedAt: nowMs })
+      .where(and(same, eq(d.channelId, channelId), inArray(d.outcome, ["sending", "retrying"]))),
+    sql`insert into ${d} (event_id, channel_id, attempt, outcome, error, round, created_at, finished_at)
+      select ${eventId}, ${channelId}, 0, 'suppressed', ${reason}, ${round}, ${nowMs}, ${nowMs}
+      where not exists (select 1 from ${d} where ${same} and ${d.channelId} = ${channelId} and ${d.outcome} = 'suppressed')`,
+    db
+      .update(alertTimer)
+      .set({ outcome: state })
+      .where(
+        and(
+          eq(alertTimer.id, round),
+          eq(alertTimer.outcome, "sent"),
+          // Reached, or may have: sent, in flight, or cut off without an answer (a refusal did not reach).
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(d)
+              .where(and(same, or(inArray(d.outcome, ["sent", "sending"]), and(ne(d.outcome, "suppressed"), isNull(d.responseCode))))),
+          ),
+        ),
+      ),
+  ]);
+  return reason;
 }
 
 /** What a timer-sent message is, for its wording: a reminder or an escalation step. */
