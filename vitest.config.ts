@@ -11,8 +11,8 @@ const LONGEST_FIRST = [
   "test/e2e/offline.test.ts", // 184
   "apps/workflows/src/delivery.test.ts", // 159
   "test/e2e/heartbeat.test.ts", // 155
+  "apps/workflows/src/escalation.test.ts", // 140 alone, 2026-11-28
   "test/e2e/alert-thresholds.test.ts", // 139
-  "apps/workflows/src/escalation.test.ts", // 102
   "apps/dashboard/src/dashboard.test.ts", // 80
   "test/e2e/replicas.test.ts", // 80
   "test/e2e/ping-namespace.test.ts", // 79
