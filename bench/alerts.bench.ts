@@ -1,7 +1,8 @@
 // Alerts: from a result's ingest (POST /v1/probe/results) to the webhook's arrival, over 500 transitions, and
 // with 1,000 monitors changing in one window, against a plain HTTP POST to the same receiver as baseline.
-import { randomBytes } from "node:crypto";
+
 import { fork } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { createChannel, createMonitors, createPrivateLocation } from "@vigil/core";
 import { freePort } from "@vigil/db-schema/testing";
