@@ -155,10 +155,11 @@ beforeAll(async () => {
   sqld = await startSqld({ dbPath: join(work, "db", "data.sqld"), httpPort: await freePort() });
 }, 300_000);
 
+// Three images' node_modules take a while to delete on a busy disk.
 afterAll(async () => {
   await sqld?.stop();
   rmSync(work, { recursive: true, force: true });
-});
+}, 180_000);
 
 describe("the server image, built by replaying the Dockerfile without Docker", () => {
   it("holds production dependencies only, no TypeScript tooling, and runs as node", () => {

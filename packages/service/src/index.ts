@@ -49,6 +49,9 @@ export async function listen(
     const s = serve({ fetch: app.fetch, port: opts.port, hostname: opts.host }, () => resolve(s));
     s.once("error", reject);
   });
+  // Idle keep-alive connections outlive a client's or proxy's (undici 4 s, load balancers 60 s): the server is
+  // never the side that closes a connection the other is about to reuse, which the other sees as a reset.
+  Object.assign(server, { keepAliveTimeout: 65_000, headersTimeout: 66_000 });
   const port = (server.address() as AddressInfo).port;
   opts.logger.info({ port, host: opts.host }, "listening");
   let closing: Promise<void> | undefined;

@@ -26,7 +26,8 @@ export interface SqldOptions {
 export interface RunningSqld {
   url: string;
   process: ChildProcess;
-  stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Sends `signal`, and SIGKILL if sqld has not exited within `graceMs` (its WAL keeps every commit). */
+  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
 }
 
 /** Resolves once `GET /health` (open also with auth on) answers 200, or rejects after `timeoutMs`. */
@@ -69,9 +70,11 @@ export async function startSqld(opts: SqldOptions): Promise<RunningSqld> {
   return {
     url,
     process: child,
-    async stop(signal = "SIGTERM") {
+    async stop(signal = "SIGTERM", graceMs = 15_000) {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const late = setTimeout(() => child.kill("SIGKILL"), graceMs);
       await exited;
+      clearTimeout(late);
     },
   };
 }
