@@ -263,7 +263,7 @@ describe("Prometheus scrape of the workspace's monitors", () => {
   });
 
   it("a workspace with more monitors than the database answers in one piece lists each monitor and location once, in order", async () => {
-    // The read packs a thousand series sets to a row: 1,201 monitors in two locations span three rows.
+    // The read packs a thousand monitors' series sets to a row: 1,201 monitors span two rows or more, in any order.
     const big = await startTestServer({}, s.database);
     try {
       const db = big.database.db;
