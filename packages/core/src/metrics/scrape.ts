@@ -103,6 +103,11 @@ const SPECIAL = /[\\\n"]/;
 const escapeLabel = (v: string) => (SPECIAL.test(v) ? v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"') : v);
 
 const HELP: [string, string, string][] = [
+  [
+    "vigil_monitor_info",
+    "gauge",
+    "Always 1: the monitor and location's names, kind, region and chosen tags, for joins on monitor_id and location.",
+  ],
   ["vigil_monitor_up", "gauge", "1 when the location's latest check did not end in error, else 0."],
   ["vigil_monitor_status", "gauge", "The location's latest check status: 1 for the status named by the label, 0 for the others."],
   ["vigil_monitor_last_check_timestamp_seconds", "gauge", "Scheduled time (slot) of the location's latest check, seconds since epoch."],
@@ -117,6 +122,7 @@ const STATUSES = ["success", "degraded", "error"] as const;
 
 const ascii = (s: string) => Buffer.from(s, "latin1");
 const NAME = {
+  info: ascii("vigil_monitor_info{"),
   up: ascii("vigil_monitor_up{"),
   status: ascii("vigil_monitor_status{"),
   last: ascii("vigil_monitor_last_check_timestamp_seconds{"),
@@ -132,8 +138,9 @@ const NL = 10;
 /** A status line's end: the status label, its value (1 for the latest check's, 0 for the others), newline. */
 const STATUS_END = STATUSES.map((x) => [0, 1].map((v) => ascii(`,status="${x}"} ${v}\n`)));
 const LE = [...LATENCY_BUCKETS_MS.map((b) => ascii(`,le="${b / 1000}"} `)), ascii(',le="+Inf"} ')];
-/** Lines of a series set, at most (19, and one with a certificate); each carries its labels. */
-const LINES = 20;
+const INFO_END = ascii("} 1\n");
+/** Lines of a series set, at most (19, one with a certificate, and its info line). */
+const LINES = 21;
 /** Bytes of a series set besides its labels, at most: each line's name, closing labels and a value (≤ 24 characters). */
 const longest = (xs: Uint8Array[]) => Math.max(...xs.map((x) => x.length));
 const PER_SERIES_SET = LINES * (longest(Object.values(NAME)) + longest([CLOSE, ...STATUS_END.flat(), ...LE]) + 25);
@@ -142,11 +149,14 @@ const PER_SERIES_SET = LINES * (longest(Object.values(NAME)) + longest([CLOSE, .
  * Exposition text written straight into one buffer: 190,000 template strings joined into 27 MB (then encoded
  * again for the socket) cost more than the query. Each label set is encoded once, "} " after it, and copied
  * into its lines; the lines of a series set that share name and labels (status, buckets) copy them from its
- * first. Copies are the cost here, so there are as few as the format allows.
+ * first. Copies are the cost here, so there are as few as the format allows. `labelSets` are the series
+ * sets' identities (monitor_id, location), `infos` all their labels, written once each on the info line.
  */
-function render(labelSets: string[], values: SetRow[], now: number): Uint8Array<ArrayBuffer> {
+function render(labelSets: string[], infos: string[], values: SetRow[], now: number): Uint8Array<ArrayBuffer> {
   let labelBytes = 0;
   for (const l of labelSets) labelBytes += Buffer.byteLength(l) + CLOSE.length;
+  let infoBytes = 0;
+  for (const l of infos) infoBytes += Buffer.byteLength(l);
   const scratch = Buffer.allocUnsafe(labelBytes);
   // Per series set: its labels (`open`, for lines that add one) and its labels closed by "} " (`closed`).
   const open: Buffer[] = [];
@@ -158,7 +168,7 @@ function render(labelSets: string[], values: SetRow[], now: number): Uint8Array<
     closed.push(scratch.subarray(p, p + len + CLOSE.length));
     p += len + CLOSE.length;
   }
-  let size = LINES * labelBytes + labelSets.length * PER_SERIES_SET;
+  let size = LINES * labelBytes + infoBytes + labelSets.length * PER_SERIES_SET;
   for (const h of HEADER.values()) size += h.length;
   const buf = Buffer.allocUnsafe(size);
   let n = 0;
@@ -198,6 +208,11 @@ function render(labelSets: string[], values: SetRow[], now: number): Uint8Array<
     // No header for a family without samples.
     if (n === start) n = at;
   };
+  family("vigil_monitor_info", (_, k) => {
+    put(NAME.info);
+    n += buf.write(infos[k]!, n);
+    put(INFO_END);
+  });
   family("vigil_monitor_up", (v, k) => line(NAME.up, k, v[R.status] === "error" ? "0" : "1"));
   family("vigil_monitor_status", (v, k) =>
     lines(NAME.status, k, STATUSES.length, (i) => put(STATUS_END[i]![v[R.status] === STATUSES[i] ? 1 : 0]!)),
@@ -238,16 +253,20 @@ export async function prometheusMetrics(
   // Monitor by monitor, each one's locations in id order: series stay where they were between scrapes.
   sets.sort((a, b) => Number(a[R.monitorId]) - Number(b[R.monitorId]) || Number(a[R.locationId]) - Number(b[R.locationId]));
   // Few locations, many monitors: each location's labels are built once.
-  const places = new Map<unknown, string>();
-  const labels = sets.map((v) => {
+  const places = new Map<unknown, { id: string; info: string }>();
+  const labels: string[] = [];
+  const infos: string[] = [];
+  for (const v of sets) {
     let place = places.get(v[R.locationId]);
     if (place === undefined) {
-      place = `",location="${escapeLabel(String(v[R.location]))}",region="${escapeLabel(String(v[R.region]))}"`;
+      const name = escapeLabel(String(v[R.location]));
+      place = { id: `",location="${name}"`, info: `",location="${name}",region="${escapeLabel(String(v[R.region]))}"` };
       places.set(v[R.locationId], place);
     }
-    let l = `monitor_id="${v[R.monitorId]}",monitor_name="${escapeLabel(String(v[R.name]))}",kind="${v[R.kind]}${place}`;
+    labels.push(`monitor_id="${v[R.monitorId]}${place.id}`);
+    let l = `monitor_id="${v[R.monitorId]}",monitor_name="${escapeLabel(String(v[R.name]))}",kind="${v[R.kind]}${place.info}`;
     for (const t of tagLabels) l += `,tag_${t}="${escapeLabel(tagValue(v[R.tags]!, t))}"`;
-    return l;
-  });
-  return render(labels, sets, now);
+    infos.push(l);
+  }
+  return render(labels, infos, sets, now);
 }
