@@ -1,13 +1,16 @@
 // Prometheus scrape (`GET /v1/metrics`) of a workspace with 10,000 monitors, each with its latest status and a
 // day of results, as Prometheus would do it every 15 s: each timed scrape folds the 2,500 results stored since
-// the previous one (10,000 monitors at 1 min) and writes every series. Set against the same server's /healthz,
-// and against the same bytes served ready-made by node:http in the same process (the floor of moving them),
+// the previous one (10,000 monitors at 1 min) and writes every series, gzipped as Prometheus asks by default
+// and, as a second row, uncompressed. Set against the same server's /healthz, and against the same text served
+// ready-made by node:http in the same process (the floor of moving it to this client, inflating included),
 // each measured right after a scrape so that both see the same load on a shared machine.
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cpus, loadavg } from "node:os";
-import { createPrivateLocation } from "@vigil/core";
-import { monitor, monitorLocationStatus } from "@vigil/db-schema";
+import { gzipSync } from "node:zlib";
+import { createPrivateLocation, prometheusMetrics } from "@vigil/core";
+import { createDb, monitor, monitorLocationStatus } from "@vigil/db-schema";
 import { insertResults } from "@vigil/db-schema/testing";
 import { startTestServer } from "@vigil/server/testing";
 import { type BenchReport, percentile, sortNumbers } from "./lib";
@@ -70,8 +73,10 @@ export default async function metricsBench(): Promise<BenchReport> {
       });
     // A day of hourly results per monitor, folded by the first scrape (not timed).
     for (let h = 24; h > 0; h--) await insertResults(db, results(0, ids.length, hour - h * H));
-    const scrape = async () => {
-      const res = await fetch(`${s.url}/v1/metrics?tags=team`, { headers: { authorization: `Bearer ${s.apiKey}` } });
+    const scrape = async (encoding = "gzip") => {
+      const res = await fetch(`${s.url}/v1/metrics?tags=team`, {
+        headers: { authorization: `Bearer ${s.apiKey}`, "accept-encoding": encoding },
+      });
       const text = await res.text();
       if (res.status !== 200) throw new Error(`scrape answered ${res.status}: ${text.slice(0, 200)}`);
       return text;
@@ -80,8 +85,13 @@ export default async function metricsBench(): Promise<BenchReport> {
     const first = await scrape();
     const firstMs = performance.now() - f0;
 
+    // The same text ready-made, as is and gzipped: the floor of moving it to this client either way.
     const body = Buffer.from(first);
-    const plain = createServer((_, res) => res.end(body));
+    const zipped = gzipSync(body, { level: 1 });
+    const plain = createServer((req, res) => {
+      if (req.headers["accept-encoding"] === "gzip") res.setHeader("content-encoding", "gzip");
+      res.end(req.headers["accept-encoding"] === "gzip" ? zipped : body);
+    });
     await new Promise<void>((r) => plain.listen(0, "127.0.0.1", r));
     const plainUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}/`;
     const timed = async (f: () => Promise<unknown>) => {
@@ -89,51 +99,85 @@ export default async function metricsBench(): Promise<BenchReport> {
       await f();
       return performance.now() - t0;
     };
-    const scrapeMs: number[] = [];
-    const plainMs: number[] = [];
-    const healthMs: number[] = [];
+    // CPU spent by this process (server and client) and by sqld, per scrape.
+    const sqldPid = s.database.sqld.process.pid;
+    const sqldCpuMs = () => {
+      const f = readFileSync(`/proc/${sqldPid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+    };
+    const ownCpuMs = () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
+    const encodings = ["gzip", "identity"] as const;
+    const m = Object.fromEntries(
+      encodings.map((e) => [e, { scrape: [] as number[], served: [] as number[], health: [] as number[], own: 0, sqld: 0 }]),
+    );
+    const alone: number[] = [];
+    // A client made as the server makes its own (sqld's answers not gzipped on loopback).
+    const asServer = createDb(s.database.url, undefined, { uncompressed: true });
     let next = 0;
     try {
       for (let i = 0; i < RUNS + 3; i++) {
-        await insertResults(db, results(next, 2_500, hour));
-        next += 2_500;
-        const scraped = await timed(scrape);
-        const served = await timed(async () => (await fetch(plainUrl)).text());
-        const health = await timed(async () => (await fetch(`${s.url}/healthz`)).text());
-        if (i >= 3) {
-          scrapeMs.push(scraped);
-          plainMs.push(served);
-          healthMs.push(health);
+        for (const e of encodings) {
+          await insertResults(db, results(next, 2_500, hour));
+          next += 2_500;
+          const [own0, sqld0] = [ownCpuMs(), sqldCpuMs()];
+          const scraped = await timed(() => scrape(e));
+          const [own1, sqld1] = [ownCpuMs(), sqldCpuMs()];
+          const served = await timed(async () => (await fetch(plainUrl, { headers: { "accept-encoding": e } })).text());
+          const health = await timed(async () => (await fetch(`${s.url}/healthz`)).text());
+          if (i >= 3) {
+            m[e]!.scrape.push(scraped);
+            m[e]!.served.push(served);
+            m[e]!.health.push(health);
+            m[e]!.own += own1 - own0;
+            m[e]!.sqld += sqld1 - sqld0;
+          }
         }
+        // The query and the text alone, without HTTP (and nothing new to fold).
+        if (i >= 3) alone.push(await timed(() => prometheusMetrics(asServer, ws, { tagLabels: ["team"] })));
       }
     } finally {
       plain.close();
+      asServer.$client.close();
     }
-    const p50 = percentile(sortNumbers(scrapeMs), 50);
+    const p50 = (xs: number[]) => percentile(sortNumbers(xs), 50);
     const mib = (Buffer.byteLength(first) / 2 ** 20).toFixed(1);
+    const zmib = (zipped.length / 2 ** 20).toFixed(1);
     const series = first.split("\n").filter((l) => l && !l.startsWith("#")).length;
+    const gz = m.gzip!;
+    const id = m.identity!;
     return {
       title: `Prometheus scrape (${MONITORS.toLocaleString("en")} monitors)`,
       rows: [
         {
-          metric: `GET /v1/metrics, ${MONITORS.toLocaleString("en")} monitors, 2,500 new results each scrape, p50`,
+          metric: `GET /v1/metrics as Prometheus asks (gzip), ${MONITORS.toLocaleString("en")} monitors, 2,500 new results each scrape, p50`,
           unit: "ms",
-          value: p50,
-          baseline: percentile(sortNumbers(healthMs), 50),
+          value: p50(gz.scrape),
+          baseline: p50(gz.health),
           baselineName: "GET /healthz on the same server",
           goal: "< 200 ms",
-          met: p50 < 200,
+          met: p50(gz.scrape) < 200,
         },
         {
-          metric: "GET /v1/metrics, same scrapes, p50",
+          metric: "GET /v1/metrics as Prometheus asks (gzip), same scrapes, p50",
           unit: "ms",
-          value: p50,
-          baseline: percentile(sortNumbers(plainMs), 50),
-          baselineName: `the same ${mib} MiB served ready-made by node:http, same process`,
+          value: p50(gz.scrape),
+          baseline: p50(gz.served),
+          baselineName: `the same text gzipped (${zmib} MiB) served ready-made by node:http, same process and client`,
+        },
+        {
+          metric: "GET /v1/metrics uncompressed (Accept-Encoding: identity), 2,500 new results each scrape, p50",
+          unit: "ms",
+          value: p50(id.scrape),
+          baseline: p50(id.served),
+          baselineName: `the same ${mib} MiB served ready-made by node:http, same process and client`,
         },
       ],
       notes: [
-        `${series.toLocaleString("en")} samples, ${mib} MiB per scrape; p95 ${percentile(sortNumbers(scrapeMs), 95).toFixed(0)} ms; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores at the end of the run.`,
+        `${series.toLocaleString("en")} samples, ${mib} MiB per scrape (${zmib} MiB gzipped); p95 ${percentile(sortNumbers(gz.scrape), 95).toFixed(0)} ms gzip, ${percentile(sortNumbers(id.scrape), 95).toFixed(0)} ms uncompressed; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores at the end of the run.`,
+        `CPU per scrape, gzip: ${(gz.own / RUNS).toFixed(0)} ms in this process (server and client) and ${(gz.sqld / RUNS).toFixed(0)} ms in sqld; uncompressed: ${(id.own / RUNS).toFixed(0)} and ${(id.sqld / RUNS).toFixed(0)} ms. The query and the text alone (prometheusMetrics, no HTTP): ${p50(alone).toFixed(0)} ms p50.`,
         `The first scrape folded ${(ids.length * 24).toLocaleString("en")} stored results into the counters in ${firstMs.toFixed(0)} ms (once per workspace).`,
       ],
     };

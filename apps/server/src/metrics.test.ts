@@ -1,5 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { request } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { createPrivateLocation } from "@vigil/core";
 import { monitor, monitorLocationStatus } from "@vigil/db-schema";
 import { ulid } from "ulid";
@@ -136,6 +138,7 @@ describe("Prometheus scrape of the workspace's monitors", () => {
     expect(families.get("vigil_monitor_checks")?.type).toBe("counter");
     expect(families.get("vigil_monitor_latency_seconds")?.type).toBe("histogram");
     expect(families.get("vigil_monitor_up")?.type).toBe("gauge");
+    expect(families.get("vigil_monitor_info")?.type).toBe("gauge");
     const rows = await stored();
     const series = [
       [api, "rack-fra"],
@@ -166,17 +169,29 @@ describe("Prometheus scrape of the workspace's monitors", () => {
     expect(value(all, "vigil_monitor_status", api, "rack-fra", { status: "success" })).toBe(0);
     expect(value(all, "vigil_monitor_status", web, "rack-fra", { status: "degraded" })).toBe(1);
     expect(value(all, "vigil_monitor_last_check_timestamp_seconds", api, "rack-fra")).toBe((slot + 3 * 60_000) / 1000);
-    // Stable labels, the name escaped, chosen tags as tag_<name>.
-    expect(pick(all, "vigil_monitor_up", api, "rack-fra")[0]?.labels).toEqual({
-      monitor_id: String(api),
-      monitor_name: 'Service "api"',
-      kind: "http",
-      location: "rack-fra",
-      region: "fra",
-      tag_team: "payments",
-      tag_prod: "true",
-    });
-    expect(pick(all, "vigil_monitor_up", web, "rack-fra")[0]?.labels).toMatchObject({ tag_team: "web", tag_prod: "" });
+    // Series are named by monitor_id and location alone; the info series carries the other labels (the name
+    // escaped, chosen tags as tag_<name>) with the value 1, for joins.
+    for (const x of all.filter((x) => x.name !== "vigil_monitor_info"))
+      expect(
+        Object.keys(x.labels).filter((k) => k !== "le" && k !== "status"),
+        x.name,
+      ).toEqual(["monitor_id", "location"]);
+    expect(pick(all, "vigil_monitor_info", api, "rack-fra")).toEqual([
+      {
+        name: "vigil_monitor_info",
+        value: 1,
+        labels: {
+          monitor_id: String(api),
+          monitor_name: 'Service "api"',
+          kind: "http",
+          location: "rack-fra",
+          region: "fra",
+          tag_team: "payments",
+          tag_prod: "true",
+        },
+      },
+    ]);
+    expect(pick(all, "vigil_monitor_info", web, "rack-fra")[0]?.labels).toMatchObject({ tag_team: "web", tag_prod: "" });
   });
 
   it("an HTTPS monitor's certificate expiry appears in days; monitors without one get no made-up value", async () => {
@@ -226,7 +241,7 @@ describe("Prometheus scrape of the workspace's monitors", () => {
     expect(Number.isInteger(odd)).toBe(true);
     await send(fra.serviceKey, odd, [[0, "degraded", 300]]);
     const all = parse((await scrape("?tags=team,prod")).text).samples;
-    expect(pick(all, "vigil_monitor_up", odd, "rack-fra")[0]?.labels).toEqual({
+    expect(pick(all, "vigil_monitor_info", odd, "rack-fra")[0]?.labels).toEqual({
       monitor_id: String(odd),
       monitor_name: name,
       kind: "http",
@@ -238,6 +253,44 @@ describe("Prometheus scrape of the workspace's monitors", () => {
     expect(value(all, "vigil_monitor_status", odd, "rack-fra", { status: "degraded" })).toBe(1);
     expect(value(all, "vigil_monitor_latency_seconds_bucket", odd, "rack-fra", { le: "0.5" })).toBe(1);
     expect(value(all, "vigil_monitor_latency_seconds_bucket", odd, "rack-fra", { le: "0.25" })).toBe(0);
+  });
+
+  it("renaming a monitor keeps its series (counters, histogram) and changes only its info series' name", async () => {
+    const before = parse((await scrape()).text).samples;
+    expect((await s.call("PATCH", `/v1/monitors/${web}`, { name: "Web (renamed)" })).status).toBe(200);
+    const after = parse((await scrape()).text).samples;
+    expect(pick(after, "vigil_monitor_info", web, "rack-fra")[0]?.labels.monitor_name).toBe("Web (renamed)");
+    const series = (xs: Sample[]) =>
+      xs.filter((x) => x.name !== "vigil_monitor_info" && x.labels.monitor_id === String(web)).map((x) => JSON.stringify(x));
+    expect(series(after)).toEqual(series(before));
+    expect(series(after).length).toBeGreaterThan(15);
+  });
+
+  it("a scrape that asks for gzip, as Prometheus does, gets the same text compressed; one that refuses it gets it plain", async () => {
+    const raw = (encoding: string) =>
+      new Promise<{ encoding?: string; vary?: string; body: Buffer }>((resolve, reject) =>
+        request(
+          `${s.url}/v1/metrics?tags=team`,
+          { headers: { authorization: `Bearer ${s.apiKey}`, "accept-encoding": encoding } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () =>
+              resolve({ encoding: res.headers["content-encoding"], vary: res.headers.vary, body: Buffer.concat(chunks) }),
+            );
+          },
+        )
+          .on("error", reject)
+          .end(),
+      );
+    const zipped = await raw("gzip");
+    const plain = await raw("gzip;q=0, identity");
+    expect(zipped.encoding).toBe("gzip");
+    expect(zipped.vary).toBe("accept-encoding");
+    expect(plain.encoding).toBeUndefined();
+    expect(zipped.body.length).toBeLessThan(plain.body.length);
+    expect(gunzipSync(zipped.body).toString("utf8")).toBe(plain.body.toString("utf8"));
+    expect(parse(plain.body.toString("utf8")).families.has("vigil_monitor_up")).toBe(true);
   });
 
   it("a deleted monitor's series are gone from the next scrape", async () => {
@@ -263,7 +316,7 @@ describe("Prometheus scrape of the workspace's monitors", () => {
   });
 
   it("a workspace with more monitors than the database answers in one piece lists each monitor and location once, in order", async () => {
-    // The read packs a thousand series sets to a row: 1,201 monitors in two locations span three rows.
+    // The read packs a thousand monitors' series sets to a row: 1,201 monitors span two rows or more, in any order.
     const big = await startTestServer({}, s.database);
     try {
       const db = big.database.db;
@@ -302,7 +355,9 @@ describe("Prometheus scrape of the workspace's monitors", () => {
       const ups = parse((await scrape("", big.apiKey)).text).samples.filter((x) => x.name === "vigil_monitor_up");
       const expected = ids.flatMap((id) => here.map((l) => `${id} ${l.name}`));
       expect(ups.map((x) => `${x.labels.monitor_id} ${x.labels.location}`)).toEqual(expected);
-      expect(ups.every((x) => x.labels.monitor_name === `M${ids.indexOf(Number(x.labels.monitor_id))}`)).toBe(true);
+      const infos = parse((await scrape("", big.apiKey)).text).samples.filter((x) => x.name === "vigil_monitor_info");
+      expect(infos.map((x) => `${x.labels.monitor_id} ${x.labels.location}`)).toEqual(expected);
+      expect(infos.every((x) => x.labels.monitor_name === `M${ids.indexOf(Number(x.labels.monitor_id))}`)).toBe(true);
     } finally {
       await big.close();
     }
@@ -319,19 +374,34 @@ describe("Prometheus scrape of the workspace's monitors", () => {
 
   it("the Grafana dashboard in examples/grafana parses and every panel and variable queries a series the endpoint emits", async () => {
     const dashboard = JSON.parse(readFileSync(new URL("../../../examples/grafana/vigil-monitors.json", import.meta.url), "utf8")) as {
-      panels: { title: string; targets: { expr: string }[] }[];
+      panels: { title: string; targets: { expr: string; legendFormat?: string }[] }[];
       templating: { list: { name: string; query: { query: string } }[] };
     };
-    const emitted = new Set(parse((await scrape()).text).samples.map((x) => x.name));
+    // Each series name the endpoint emits, with the label names it carries.
+    const carried = new Map<string, Set<string>>();
+    for (const x of parse((await scrape()).text).samples)
+      for (const l of Object.keys(x.labels)) carried.set(x.name, (carried.get(x.name) ?? new Set()).add(l));
+    const info = carried.get("vigil_monitor_info")!;
     const queries = [
-      ...dashboard.panels.flatMap((p) => p.targets.map((t) => [p.title, t.expr] as const)),
-      ...dashboard.templating.list.map((v) => [`$${v.name}`, v.query.query] as const),
+      ...dashboard.panels.flatMap((p) => p.targets.map((t) => [p.title, t.expr, t.legendFormat ?? ""] as const)),
+      ...dashboard.templating.list.map((v) => [`$${v.name}`, v.query.query, ""] as const),
     ];
     expect(dashboard.panels.length).toBeGreaterThan(5);
-    for (const [where, expr] of queries) {
+    for (const [where, expr, legend] of queries) {
       const names = [...expr.matchAll(/\bvigil_[a-z_]+/g)].map((m) => m[0]);
       expect(names.length, where).toBeGreaterThan(0);
-      for (const n of names) expect(emitted.has(n), `${where}: ${n}`).toBe(true);
+      for (const n of names) expect(carried.has(n), `${where}: ${n}`).toBe(true);
+      // A selector may match only labels its series carries: one filtering by name must do so on the info series.
+      for (const [, name, matchers] of expr.matchAll(/\b(vigil_[a-z_]+)\s*\{([^}]*)\}/g))
+        for (const [, label] of matchers!.matchAll(/([a-zA-Z_]\w*)\s*(?:=~|!~|!=|=)/g))
+          expect(carried.get(name!)?.has(label!), `${where}: ${name} has no label ${label}`).toBe(true);
+      for (const [, labels] of expr.matchAll(/group_left\s*\(([^)]*)\)/g))
+        for (const l of labels!.split(",").map((x) => x.trim()))
+          expect(info.has(l), `${where}: group_left(${l}) is not a label of vigil_monitor_info`).toBe(true);
+      // Names, kinds and regions reach other series only through a join with the info series.
+      const described = ["monitor_name", "kind", "region"].filter((l) => `${expr} ${legend}`.includes(l));
+      if (described.length && names.some((n) => n !== "vigil_monitor_info"))
+        for (const l of described) expect(expr, `${where}: ${l} without a join`).toMatch(new RegExp(`group_left\\s*\\([^)]*\\b${l}\\b`));
     }
   });
 });
