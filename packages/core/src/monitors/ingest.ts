@@ -17,6 +17,8 @@ export interface IngestLocation {
   id: number;
   workspaceId: number;
   region: string;
+  /** The hash of the key that named the location, when that was not read in this request: the write checks it. */
+  keyHash?: string;
 }
 
 export interface IngestOutcome {
@@ -27,6 +29,8 @@ export interface IngestOutcome {
   refused: number;
   /** Newest accepted slot of each monitor this batch may move (the others were settled as stored). */
   toEvaluate: { monitorId: number; cronTimestamp: number }[];
+  /** The location was deleted (or its key names it no more): nothing was stored. */
+  locationGone: boolean;
 }
 
 /**
@@ -59,7 +63,7 @@ function settleUnchanged(
       cron = max(coalesce(${me.cron}, v.column3), v.column3),
       evaluated_at = ${nowMs}
     from ${rows} as v
-    where ${me.monitorId} = v.column1
+    where ${me.monitorId} = v.column1 and ${standing(location)}
       and (select ${privateLocation.online} from ${privateLocation} where ${privateLocation.id} = ${location.id}) = 1
       and exists (select 1 from ${s} join ${monitor} t on t.id = ${s.monitorId} where ${s.monitorId} = v.column1 and ${s.locationId} = ${location.id}
         and ${s.status} = v.column2 and ${s.cronTimestamp} < v.column3 and ${s.resultRowid} <= ${me.through}
@@ -107,9 +111,10 @@ export async function recordResults(db: Db, location: IngestLocation, body: unkn
 export async function recordBatch(db: Db, location: IngestLocation, batch: IngestBatch, nowMs = Date.now()): Promise<IngestOutcome> {
   const results = batch.results.filter((r) => r.cronTimestamp <= nowMs + MAX_CLOCK_SKEW_MS);
   const refused = batch.results.length - results.length;
+  const nothing = { accepted: 0, duplicates: 0, ignored: 0, refused, toEvaluate: [] };
   if (results.length === 0) {
-    await touchLocation(db, location.id, nowMs);
-    return { accepted: 0, duplicates: 0, ignored: 0, refused, toEvaluate: [] };
+    const [seen] = await writeBatch(db, [seenWrite(location, nowMs)]);
+    return { ...nothing, locationGone: seen!.rows.length === 0 };
   }
   // The latest slot per monitor in this batch; the upsert's WHERE keeps an older, late result from
   // overwriting a newer one already stored. Re-sent rows rewrite identical values.
@@ -120,6 +125,7 @@ export async function recordBatch(db: Db, location: IngestLocation, batch: Inges
   }
   const streaks = batchStreaks(results);
   const out = await writeBatch(db, ingestWrites(location, results, [...latest.values()], streaks, nowMs));
+  if (out[4]!.rows.length === 0) return { ...nothing, locationGone: true };
   // Read in the write's own transaction: a monitor deleted (or another workspace's) has nothing stored.
   const owned = new Set(out[0]!.rows.map((r) => Number(r[0])));
   const settled = new Set(out[2]!.rows.map((r) => Number(r[0])));
@@ -135,8 +141,18 @@ export async function recordBatch(db: Db, location: IngestLocation, batch: Inges
     toEvaluate: [...latest.values()]
       .filter((r) => owned.has(r.monitorId) && !settled.has(r.monitorId))
       .map((r) => ({ monitorId: r.monitorId, cronTimestamp: r.cronTimestamp })),
+    locationGone: false,
   };
 }
+
+/** The location still stands and, given its key's hash, that key names it: else a batch writes nothing. */
+const standing = (l: IngestLocation) =>
+  sql`exists (select 1 from ${privateLocation} p where p.id = ${l.id} and p.deleted_at is null${l.keyHash === undefined ? sql`` : sql` and p.key_hash = ${l.keyHash}`})`;
+
+/** Marks the location seen; returns its id, or nothing when it no longer stands. */
+const seenWrite = (l: IngestLocation, nowMs: number) =>
+  sql`update ${privateLocation} set last_seen_at = ${nowMs}, online = 1 where ${privateLocation.id} = ${l.id} and ${standing(l)}
+    returning ${privateLocation.id}`;
 
 /**
  * A batch's writes, each one set-based statement over all its rows (sent as one JSON value, so a batch of a
@@ -154,9 +170,10 @@ function ingestWrites(
   const ids = JSON.stringify([...streaks.keys()]);
   // Live monitors of the location's workspace only: a deleted monitor's results are refused at once. A
   // condition, not a join: joined, SQLite may scan the workspace's monitors and re-read the rows for each.
-  const live = sql`where exists (select 1 from ${monitor} m where m.id = v.column1 and m.workspace_id = ${location.workspaceId} and m.deleted_at is null)`;
+  const live = sql`where ${standing(location)}
+    and exists (select 1 from ${monitor} m where m.id = v.column1 and m.workspace_id = ${location.workspaceId} and m.deleted_at is null)`;
   const owned = sql`select ${monitor.id} from ${monitor} where ${monitor.workspaceId} = ${location.workspaceId} and ${monitor.deletedAt} is null
-    and ${monitor.id} in (select value from json_each(${ids}))`;
+    and ${monitor.id} in (select value from json_each(${ids})) and ${standing(location)}`;
   // v: 1 monitor, 2 slot, 3 status, 4 latency, 5 start offset, 6 status code, 7 error, 8 attempts, 9 timings, 10 assertions.
   const resultRows = rowsTable(
     results.map((r) => {
@@ -214,9 +231,8 @@ function ingestWrites(
         else excluded.streak end,
       updated_at = excluded.updated_at
     where excluded.cron_timestamp >= ${s.cronTimestamp}`;
-  const seen = sql`update ${privateLocation} set last_seen_at = ${nowMs}, online = 1 where ${privateLocation.id} = ${location.id}`;
   // Settled before the upsert (it compares with the previous status) and after the inserts (the watermark covers the new rows).
-  return [owned, inserts, settleUnchanged(location, latest, nowMs), upsert, seen];
+  return [owned, inserts, settleUnchanged(location, latest, nowMs), upsert, seenWrite(location, nowMs)];
 }
 
 /** Marks a probe seen without results (it polls even when it has nothing to send). */
