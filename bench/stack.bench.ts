@@ -4,8 +4,9 @@
 // Per process: CPU (utime + stime from /proc) over the window divided by the results stored in it, RSS at
 // the end; bytes stored per result (the result table's used bytes per row, and the window's growth of live
 // pages and of the data dir); SQL statements per result (sqld's own
-// query count, admin API); the evaluation queue's depth over time.
-//   BENCH_STACK_N=0,100,1000,10000  BENCH_STACK_WARMUP_S=60  BENCH_STACK_WINDOW_S=120
+// query count, admin API); the evaluation queue's depth over time; start lag (start − slot of the window's stored
+// rows, p50/p99); status changes since start (every target is healthy); the probe's own count of its monitors.
+//   BENCH_STACK_N=0,100,1000,10000 (issue 33: 50000)  BENCH_STACK_WARMUP_S=60  BENCH_STACK_WINDOW_S=120
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
@@ -149,6 +150,12 @@ export interface StackRun {
   /** Evaluate queue (waiting + active + delayed) every 10 s of the window. */
   queue: number[];
   unevaluatedAtEnd: number | null;
+  /** Start lag (start − slot) of the window's stored results, ms: p50 and p99. */
+  lagMs: { p50: number; p99: number } | null;
+  /** Status events since the stack started, creation included: every target is healthy, so any is false. */
+  statusEvents: number | null;
+  /** The probe's own view every 10 s of the window: monitors it schedules, checks queued, outbox depth. */
+  probe: string[];
 }
 
 async function runStack(n: number, ports: number[]): Promise<StackRun> {
@@ -236,13 +243,24 @@ async function runStack(n: number, ports: number[]): Promise<StackRun> {
         .then(async (pages) => pages * (await sql("select page_size from pragma_page_size()")))
         .catch(() => null);
     const [stored0, stmts0, live0] = [await sql("select count(*) from check_result_row"), await statements(), await live()];
+    const id0 = await sql("select coalesce(max(id), 0) from check_result_row");
     const bytes0 = du(dataDir);
     const s0 = sample(child.pid!);
     const queue: number[] = [];
+    const probeSeen: string[] = [];
+    const probeStatus = async () => {
+      const st = (await (await fetch(`http://127.0.0.1:${probe}/status`)).json()) as {
+        monitors: number;
+        queued: number;
+        outbox: { depth: number };
+      };
+      return `${st.monitors}/${st.queued}/${st.outbox.depth}`;
+    };
     const rssPeak = { ...s0.rss };
     for (let t = 0; t < WINDOW_S; t += 10) {
       await sleep(Math.min(10, WINDOW_S - t) * 1000);
       queue.push(await queueDepth().catch(() => Number.NaN));
+      probeSeen.push(await probeStatus().catch(() => "–"));
       const s = sample(child.pid!);
       for (const g of GROUPS) rssPeak[g] = Math.max(rssPeak[g], s.rss[g]);
     }
@@ -254,6 +272,12 @@ async function runStack(n: number, ports: number[]): Promise<StackRun> {
     ).catch(() => null);
     const bytes1 = du(dataDir);
     const unevaluated = await sql("select count(*) from check_result where evaluated_at is null").catch(() => null);
+    // Exact, from the stored rows (start_offset_ms is start − slot), not from histogram buckets.
+    const lagAt = (q: number) =>
+      sql(`select start_offset_ms from check_result_row where id > ${id0} order by start_offset_ms
+        limit 1 offset (select cast(count(*) * ${q} as int) from check_result_row where id > ${id0})`);
+    const lagMs = stored1 > stored0 ? { p50: await lagAt(0.5), p99: await lagAt(0.99) } : null;
+    const statusEvents = await sql("select count(*) from status_event").catch(() => null);
     const windowS = (s1.t - s0.t) / 1000;
     return {
       n,
@@ -267,6 +291,9 @@ async function runStack(n: number, ports: number[]): Promise<StackRun> {
       statements: stmts0 !== null && stmts1 !== null ? stmts1 - stmts0 : null,
       queue,
       unevaluatedAtEnd: unevaluated,
+      lagMs,
+      statusEvents,
+      probe: probeSeen,
     };
   } finally {
     try {
@@ -381,7 +408,9 @@ const bench = async (): Promise<BenchReport> => {
             ? `CPU % of a core by process: ${GROUPS.map((g) => `${g} ${((s.cpuMs[g] / (s.windowS * 1000)) * 100).toFixed(2)}`).join(", ")}; `
             : `CPU ms per result by process: ${GROUPS.map((g) => `${g} ${f1(per(s.cpuMs[g]))}`).join(", ")}; `) +
           `RSS MB: ${GROUPS.map((g) => `${g} ${f1(s.rssMb[g])}`).join(", ")}; ` +
-          `evaluate queue every 10 s: [${s.queue.join(", ")}]; results never evaluated at the end: ${s.unevaluatedAtEnd ?? "–"}.`,
+          `evaluate queue every 10 s: [${s.queue.join(", ")}]; results never evaluated at the end: ${s.unevaluatedAtEnd ?? "–"}; ` +
+          `start lag p50 ${s.lagMs ? f1(s.lagMs.p50) : "–"} ms, p99 ${s.lagMs ? f1(s.lagMs.p99) : "–"} ms; status changes since start ${s.statusEvents ?? "–"}; ` +
+          `probe every 10 s (monitors scheduled/checks queued/outbox depth): [${s.probe.join(", ")}].`,
       );
       console.log(`  ${notes.at(-1)}`);
       if (n === 0) {
@@ -426,6 +455,31 @@ const bench = async (): Promise<BenchReport> => {
           goal: "≤ 60 B",
           met: (s.rowBytes ?? per(s.liveBytes ?? s.bytes)) <= 60,
         },
+        ...(s.lagMs
+          ? [
+              {
+                metric: `N=${n}: start lag p99`,
+                unit: "ms",
+                value: s.lagMs.p99,
+                baseline: 1000,
+                baselineName: "goal",
+                ...(n >= 10_000 ? { goal: "< 1 s", met: s.lagMs.p99 < 1000 } : {}),
+              },
+            ]
+          : []),
+        ...(s.statusEvents !== null
+          ? [
+              {
+                metric: `N=${n}: status changes, healthy targets (creation included)`,
+                unit: "",
+                value: s.statusEvents,
+                baseline: n,
+                baselineName: "monitors",
+                goal: "0",
+                met: s.statusEvents === 0,
+              },
+            ]
+          : []),
         ...(s.statements !== null
           ? [
               {

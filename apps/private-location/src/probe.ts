@@ -1,3 +1,4 @@
+import { randomFillSync } from "node:crypto";
 import { join } from "node:path";
 import type { CheckDefinition, IngestResult, ProbeMonitorList, ProbePool, RunRequest } from "@vigil/api-contract";
 import { runCheck } from "@vigil/checks";
@@ -18,6 +19,20 @@ import { Sender } from "./sender";
 import { MonitorSync } from "./sync";
 
 export type ProbeConfig = Omit<ProbeEnv, "PORT" | "HOST" | "LOG_LEVEL">;
+
+// ulid's own source asks the OS for one random byte per character (16 calls an id, a few % of a core at
+// 1,667 checks/s): the same crypto bytes, drawn from a pool refilled 4 KB at a time.
+const randomPool = Buffer.alloc(4096);
+let randomAt = randomPool.length;
+const pooledRandom = () => {
+  if (randomAt === randomPool.length) {
+    randomFillSync(randomPool);
+    randomAt = 0;
+  }
+  return randomPool[randomAt++]! / 256;
+};
+/** A result's id: a ULID (time, then 80 random bits). */
+export const resultId = () => ulid(undefined, pooledRandom);
 
 /** What GET /status answers. */
 export interface ProbeStatus {
@@ -216,7 +231,13 @@ export class Probe {
       );
       return;
     }
-    const record: IngestResult = { ...result, id: ulid(), monitorId: m.id, cronTimestamp: job.slot, startedAt: Math.round(job.startedAt) };
+    const record: IngestResult = {
+      ...result,
+      id: resultId(),
+      monitorId: m.id,
+      cronTimestamp: job.slot,
+      startedAt: Math.round(job.startedAt),
+    };
     this.metrics.checks.inc({ kind: m.check.kind, status: result.status });
     if (result.status === "error") this.metrics.checkFailures.inc({ kind: m.check.kind });
     this.otel.record(m, result);

@@ -1,5 +1,5 @@
 import type { Analytics } from "@vigil/analytics";
-import type { ApiKeyScope, PingWriter, Workspace } from "@vigil/core";
+import type { ApiKeyScope, LocationKeys, PingWriter, Workspace } from "@vigil/core";
 import type { Db } from "@vigil/db-schema";
 import type { EgressPolicy } from "@vigil/egress";
 import type { NotifierEnv } from "@vigil/notifier";
@@ -34,6 +34,8 @@ export interface ServerDeps {
   pings: PingWatermark;
   /** Pings stored together when they arrive while a write is under way. */
   pingWriter: PingWriter;
+  /** Probe keys of results batches, checked again by each batch's write. */
+  locationKeys: LocationKeys;
 }
 
 export interface ProbeLocation {
@@ -41,6 +43,8 @@ export interface ProbeLocation {
   workspaceId: number;
   name: string;
   region: string;
+  /** Set when the key was not read in this request (a results batch): the batch's write checks it. */
+  keyHash?: string;
 }
 
 export type Env = {

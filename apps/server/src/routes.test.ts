@@ -602,6 +602,32 @@ describe("probe endpoints", () => {
     expect(row!.deletedAt).not.toBeNull();
   });
 
+  it("a deleted location's results batch is refused on the very next batch and stores nothing, though its earlier batches were stored", async () => {
+    const loc = await s.call("POST", "/v1/private-locations", { name: "gone-sender", region: "otp" });
+    const m = await s.call("POST", "/v1/monitors", http("otp-mon", { regions: ["otp"] }));
+    const result = (slot: number) => ({
+      id: ulid(),
+      monitorId: m.body.id,
+      cronTimestamp: slot,
+      startedAt: slot,
+      status: "success",
+      latencyMs: 1,
+      attempts: 1,
+    });
+    const first = await s.call("POST", "/v1/probe/results", { results: [result(60_000)] }, loc.body.serviceKey);
+    expect(first.body.accepted).toBe(1);
+    expect((await s.call("DELETE", `/v1/private-locations/${loc.body.id}`)).status).toBe(204);
+    for (const slot of [120_000, 180_000]) {
+      const next = await s.call("POST", "/v1/probe/results", { results: [result(slot)] }, loc.body.serviceKey);
+      expect(next.status).toBe(401);
+      expect(next.body.error.code).toBe("unauthorized");
+    }
+    const rows = await s.database.db.select().from(checkResult).where(eq(checkResult.monitorId, m.body.id));
+    expect(rows.map((r) => r.cronTimestamp)).toEqual([60_000]);
+    const [row] = await s.database.db.select().from(privateLocation).where(eq(privateLocation.id, loc.body.id));
+    expect(row!.online).toBe(false);
+  });
+
   it("trigger runs the check on a probe serving the monitor and returns its result", async () => {
     const loc = await s.call("POST", "/v1/private-locations", { name: "runner", region: "lax" });
     const key = loc.body.serviceKey;

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { analyticsFromEnv } from "@vigil/analytics";
 import { pingEndpoint } from "@vigil/api-contract";
-import { markReceiverAlive, PingWriter, resolveQueuePrefix } from "@vigil/core";
+import { LocationKeys, markReceiverAlive, PingWriter, resolveQueuePrefix } from "@vigil/core";
 import { createDb, openSecrets } from "@vigil/db-schema";
 import { EgressPolicy } from "@vigil/egress";
 import { NotifierEnv } from "@vigil/notifier";
@@ -62,6 +62,7 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
     probeWaitMs: env.PROBE_WAIT_MS,
     pings: new PingWatermark(),
     pingWriter: new PingWriter(db),
+    locationKeys: new LocationKeys(),
   };
   pingEndpoint.base = env.PING_BASE_URL;
   mountApi(app, deps, { trustedProxies: env.TRUSTED_PROXIES });

@@ -21,12 +21,25 @@ export const apiKeyAuth = createMiddleware<Env>(async (c, next) => {
   await next();
 });
 
-/** SERVICE_KEY → private location. */
+export const unknownLocationKey = () =>
+  errorBody("unauthorized", "unknown SERVICE_KEY: create a private location and use the key it shows");
+
+/**
+ * SERVICE_KEY → private location, checked on every request: a deleted location's probe is refused at once, on
+ * every server process. A results batch checks it inside its own write (one round trip, not two); any other
+ * request reads it here.
+ */
 export const probeAuth = createMiddleware<Env>(async (c, next) => {
   const token = bearer(c.req.header("authorization"));
-  // Checked on every request, never cached: a deleted location's probe is refused at once, on every server process.
+  if (c.req.method === "POST" && c.req.path === "/v1/probe/results") {
+    const location = token ? await c.var.deps.locationKeys.find(c.var.deps.db, token) : null;
+    if (!location) return c.json(unknownLocationKey(), 401);
+    c.set("location", location);
+    c.set("actor", `location:${location.id}`);
+    return next();
+  }
   const found = token ? await verifyLocationKey(c.var.deps.db, token) : null;
-  if (!found) return c.json(errorBody("unauthorized", "unknown SERVICE_KEY: create a private location and use the key it shows"), 401);
+  if (!found) return c.json(unknownLocationKey(), 401);
   const { location } = found;
   c.set("location", { id: location.id, workspaceId: location.workspaceId, name: location.name, region: location.region });
   c.set("workspace", found.workspace);

@@ -11,6 +11,7 @@ import {
 import { monitorsEtag, monitorsForLocation, recordBatch, reportProbeLoad, touchLocation } from "@vigil/core";
 import { Hono } from "hono";
 import { z } from "zod";
+import { unknownLocationKey } from "../auth/bearer";
 import type { Env } from "../context";
 import { errorBody } from "../errors";
 import { describeRoute, withBody, withQuery } from "../openapi";
@@ -152,6 +153,10 @@ const postProbeResultsBody = withBody(
 probe.post("/results", postProbeResultsBody, async (c) => {
   const { deps, location } = c.var;
   const outcome = await recordBatch(deps.db, location, c.req.valid("json"));
+  if (outcome.locationGone) {
+    if (location.keyHash) deps.locationKeys.forget(location.keyHash);
+    return c.json(unknownLocationKey(), 401);
+  }
   deps.metrics.ingestRows.inc({ outcome: "accepted" }, outcome.accepted);
   deps.metrics.ingestRows.inc({ outcome: "duplicate" }, outcome.duplicates);
   deps.metrics.ingestRows.inc({ outcome: "ignored" }, outcome.ignored);

@@ -48,6 +48,44 @@ export async function verifyLocationKey(db: Db, key: string) {
   return row ?? null;
 }
 
+/** A location as a probe's key names it, with the key's hash for `recordBatch` to check again in its write. */
+export interface KeyedLocation {
+  id: number;
+  workspaceId: number;
+  name: string;
+  region: string;
+  keyHash: string;
+}
+
+/**
+ * The locations of the keys one process has seen, for the results route only: `recordBatch` checks the key
+ * again inside the batch's own write and stores nothing for a deleted location, so a batch costs one round
+ * trip instead of two and a deleted location's probe is still refused on its very next batch (then forgotten).
+ * A location's id, workspace and region never change; only valid keys are kept.
+ */
+export class LocationKeys {
+  private readonly known = new Map<string, KeyedLocation>();
+  constructor(private readonly max = 10_000) {}
+
+  async find(db: Db, key: string): Promise<KeyedLocation | null> {
+    if (!key.startsWith("vgl_loc_")) return null;
+    const keyHash = sha256(key);
+    const hit = this.known.get(keyHash);
+    if (hit) return hit;
+    const found = await verifyLocationKey(db, key);
+    if (!found) return null;
+    const { id, workspaceId, name, region } = found.location;
+    if (this.known.size >= this.max) this.known.clear();
+    const location = { id, workspaceId, name, region, keyHash };
+    this.known.set(keyHash, location);
+    return location;
+  }
+
+  forget(keyHash: string): void {
+    this.known.delete(keyHash);
+  }
+}
+
 export async function listPrivateLocations(db: Db, workspaceId: number) {
   const rows = await db
     .select()

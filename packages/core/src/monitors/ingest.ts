@@ -1,6 +1,15 @@
-import { IngestBatch } from "@vigil/api-contract";
-import { checkResultRow, type Db, monitor, monitorEvaluation, monitorLocationStatus, privateLocation, writeBatch } from "@vigil/db-schema";
-import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { CHECK_STATUSES, IngestBatch, type IngestResult } from "@vigil/api-contract";
+import {
+  checkResultRow,
+  type Db,
+  monitor,
+  monitorEvaluation,
+  monitorLocationStatus,
+  privateLocation,
+  rowsTable,
+  writeBatch,
+} from "@vigil/db-schema";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { parseInput } from "../errors";
 
@@ -8,6 +17,8 @@ export interface IngestLocation {
   id: number;
   workspaceId: number;
   region: string;
+  /** The hash of the key that named the location, when that was not read in this request: the write checks it. */
+  keyHash?: string;
 }
 
 export interface IngestOutcome {
@@ -18,6 +29,8 @@ export interface IngestOutcome {
   refused: number;
   /** Newest accepted slot of each monitor this batch may move (the others were settled as stored). */
   toEvaluate: { monitorId: number; cronTimestamp: number }[];
+  /** The location was deleted (or its key names it no more): nothing was stored. */
+  locationGone: boolean;
 }
 
 /**
@@ -26,17 +39,6 @@ export interface IngestOutcome {
  * upsert keeps the newest slot).
  */
 export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
-
-// 12 values per row: 500 rows stay well under SQLite's 32,766 bound parameters, one statement per probe batch.
-const CHUNK = 500;
-/** Which of `wanted` are live monitors of the workspace, read fresh: a deleted monitor's results are refused at once. */
-async function liveMonitorIds(db: Db, workspaceId: number, wanted: number[]): Promise<Set<number>> {
-  const rows = await db
-    .select({ id: monitor.id })
-    .from(monitor)
-    .where(and(eq(monitor.workspaceId, workspaceId), inArray(monitor.id, wanted), isNull(monitor.deletedAt)));
-  return new Set(rows.map((r) => r.id));
-}
 
 const dialect = new SQLiteAsyncDialect();
 
@@ -48,19 +50,20 @@ const dialect = new SQLiteAsyncDialect();
  * enough that the monitor's thresholds cannot make this result change its vote). This is most results
  * of a healthy install. Anything else is evaluated as before, and the status machine stays in evaluate.ts.
  */
-function settleUnchanged(location: IngestLocation, latest: { monitorId: number; status: string; cronTimestamp: number }[], nowMs: number) {
+function settleUnchanged(
+  location: IngestLocation,
+  latest: readonly { monitorId: number; status: string; cronTimestamp: number }[],
+  nowMs: number,
+) {
   const s = monitorLocationStatus;
-  const rows = sql.join(
-    latest.map((r) => sql`(${r.monitorId}, ${r.status}, ${r.cronTimestamp})`),
-    sql`, `,
-  );
+  const rows = rowsTable(latest.map((r) => [r.monitorId, r.status, r.cronTimestamp]));
   const me = monitorEvaluation;
   const q: SQL = sql`update ${me} set
       through = max(${me.through}, (select coalesce(max(${checkResultRow.id}), 0) from ${checkResultRow})),
       cron = max(coalesce(${me.cron}, v.column3), v.column3),
       evaluated_at = ${nowMs}
-    from (values ${rows}) as v
-    where ${me.monitorId} = v.column1
+    from ${rows} as v
+    where ${me.monitorId} = v.column1 and ${standing(location)}
       and (select ${privateLocation.online} from ${privateLocation} where ${privateLocation.id} = ${location.id}) = 1
       and exists (select 1 from ${s} join ${monitor} t on t.id = ${s.monitorId} where ${s.monitorId} = v.column1 and ${s.locationId} = ${location.id}
         and ${s.status} = v.column2 and ${s.cronTimestamp} < v.column3 and ${s.resultRowid} <= ${me.through}
@@ -108,103 +111,128 @@ export async function recordResults(db: Db, location: IngestLocation, body: unkn
 export async function recordBatch(db: Db, location: IngestLocation, batch: IngestBatch, nowMs = Date.now()): Promise<IngestOutcome> {
   const results = batch.results.filter((r) => r.cronTimestamp <= nowMs + MAX_CLOCK_SKEW_MS);
   const refused = batch.results.length - results.length;
-  const monitorIds = [...new Set(results.map((r) => r.monitorId))];
-  const ownedIds = await liveMonitorIds(db, location.workspaceId, monitorIds);
-  const keep = results.filter((r) => ownedIds.has(r.monitorId));
-  if (keep.length === 0) {
-    await touchLocation(db, location.id, nowMs);
-    return { accepted: 0, duplicates: 0, ignored: results.length, refused, toEvaluate: [] };
+  const nothing = { accepted: 0, duplicates: 0, ignored: 0, refused, toEvaluate: [] };
+  if (results.length === 0) {
+    const [seen] = await writeBatch(db, [seenWrite(location, nowMs)]);
+    return { ...nothing, locationGone: seen!.rows.length === 0 };
   }
   // The latest slot per monitor in this batch; the upsert's WHERE keeps an older, late result from
   // overwriting a newer one already stored. Re-sent rows rewrite identical values.
-  const latest = new Map<number, (typeof keep)[number]>();
-  for (const r of keep) {
+  const latest = new Map<number, (typeof results)[number]>();
+  for (const r of results) {
     const prev = latest.get(r.monitorId);
     if (!prev || r.cronTimestamp > prev.cronTimestamp) latest.set(r.monitorId, r);
   }
-  const streaks = batchStreaks(keep);
-  const inserts = [];
-  for (let i = 0; i < keep.length; i += CHUNK) {
-    const rows = keep.slice(i, i + CHUNK).map((r) => {
-      const ok = r.status === "success";
-      return {
-        workspaceId: location.workspaceId,
-        monitorId: r.monitorId,
-        cronTimestamp: r.cronTimestamp,
-        locationId: location.id,
-        status: r.status,
-        latencyMs: Math.round(r.latencyMs),
-        startOffsetMs: r.startedAt - r.cronTimestamp,
-        statusCode: r.statusCode ?? null,
-        errorMessage: r.errorMessage ?? null,
-        attempts: r.attempts,
-        // The breakdown explains a slow or failed check; an ok one is its latency.
-        timings: ok ? null : (r.timings ?? null),
-        assertions: ok ? null : (r.assertions ?? null),
-      };
-    });
-    inserts.push(db.insert(checkResultRow).values(rows).onConflictDoNothing());
-  }
-  const statusRows = [...latest.values()].map((r) => ({
-    monitorId: r.monitorId,
-    locationId: location.id,
-    status: r.status,
-    cronTimestamp: r.cronTimestamp,
-    resultId: r.id,
-    resultRowid: sql<number>`(select id from ${checkResultRow} where monitor_id = ${r.monitorId} and cron_timestamp = ${r.cronTimestamp} and location_id = ${location.id})`,
-    latencyMs: Math.round(r.latencyMs),
-    statusCode: r.statusCode ?? null,
-    errorMessage: r.errorMessage ?? null,
-    certNotAfter: r.certificate?.notAfter ?? null,
-    streak: streaks.get(r.monitorId)!.run,
-    updatedAt: nowMs,
-  }));
-  const continues = [...streaks].filter(([, s]) => s.whole).map(([id]) => id);
-  const s = monitorLocationStatus;
-  const upsert = db
-    .insert(monitorLocationStatus)
-    .values(statusRows)
-    .onConflictDoUpdate({
-      target: [monitorLocationStatus.monitorId, monitorLocationStatus.locationId],
-      set: {
-        status: sql`excluded.status`,
-        cronTimestamp: sql`excluded.cron_timestamp`,
-        resultId: sql`excluded.result_id`,
-        resultRowid: sql`excluded.result_rowid`,
-        latencyMs: sql`excluded.latency_ms`,
-        statusCode: sql`excluded.status_code`,
-        errorMessage: sql`excluded.error_message`,
-        certNotAfter: sql`excluded.cert_not_after`,
-        // A re-sent result keeps the streak; a batch wholly on the stored side continues it; anything else starts one.
-        streak:
-          continues.length === 0
-            ? sql`case when ${s.cronTimestamp} = excluded.cron_timestamp then ${s.streak} else excluded.streak end`
-            : sql`case when ${s.cronTimestamp} = excluded.cron_timestamp then ${s.streak} when (${s.status} = 'error') = (excluded.status = 'error') and ${s.monitorId} in (${sql.join(
-                continues.map((id) => sql`${id}`),
-                sql`, `,
-              )}) then ${s.streak} + excluded.streak else excluded.streak end`,
-        updatedAt: sql`excluded.updated_at`,
-      },
-      setWhere: sql`excluded.cron_timestamp >= ${monitorLocationStatus.cronTimestamp}`,
-    });
-  const seen = db.update(privateLocation).set({ lastSeenAt: nowMs, online: true }).where(eq(privateLocation.id, location.id));
-  // Settled before the upsert (it compares with the previous status) and after the inserts (the watermark
-  // covers the new rows). One atomic round trip: all of it lands together or not at all.
-  const settle = settleUnchanged(location, [...latest.values()], nowMs);
-  const out = await writeBatch(db, [...inserts, settle, upsert, seen]);
-  const settled = new Set(out[inserts.length]!.rows.map((r) => Number(r[0])));
+  const streaks = batchStreaks(results);
+  const out = await writeBatch(db, ingestWrites(location, results, [...latest.values()], streaks, nowMs));
+  if (out[4]!.rows.length === 0) return { ...nothing, locationGone: true };
+  // Read in the write's own transaction: a monitor deleted (or another workspace's) has nothing stored.
+  const owned = new Set(out[0]!.rows.map((r) => Number(r[0])));
+  const settled = new Set(out[2]!.rows.map((r) => Number(r[0])));
+  const kept = results.reduce((n, r) => n + (owned.has(r.monitorId) ? 1 : 0), 0);
   // Counted, not read back: a duplicate inserts nothing. Every monitor in the batch is (re)evaluated,
   // which is idempotent, so a re-sent batch costs one evaluation and no per-row round trip.
-  const accepted = out.slice(0, inserts.length).reduce((n, rs) => n + rs.rowsAffected, 0);
+  const accepted = out[1]!.rowsAffected;
   return {
     accepted,
-    duplicates: keep.length - accepted,
-    ignored: results.length - keep.length,
+    duplicates: kept - accepted,
+    ignored: results.length - kept,
     refused,
     toEvaluate: [...latest.values()]
-      .filter((r) => !settled.has(r.monitorId))
+      .filter((r) => owned.has(r.monitorId) && !settled.has(r.monitorId))
       .map((r) => ({ monitorId: r.monitorId, cronTimestamp: r.cronTimestamp })),
+    locationGone: false,
   };
+}
+
+/** The location still stands and, given its key's hash, that key names it: else a batch writes nothing. */
+const standing = (l: IngestLocation) =>
+  sql`exists (select 1 from ${privateLocation} p where p.id = ${l.id} and p.deleted_at is null${l.keyHash === undefined ? sql`` : sql` and p.key_hash = ${l.keyHash}`})`;
+
+/** Marks the location seen; returns its id, or nothing when it no longer stands. */
+const seenWrite = (l: IngestLocation, nowMs: number) =>
+  sql`update ${privateLocation} set last_seen_at = ${nowMs}, online = 1 where ${privateLocation.id} = ${l.id} and ${standing(l)}
+    returning ${privateLocation.id}`;
+
+/**
+ * A batch's writes, each one set-based statement over all its rows (sent as one JSON value, so a batch of a
+ * thousand costs a few bound values, not twelve thousand): the live monitors among the batch's (the rest are
+ * ignored), the results, the settled monitors, the per-location statuses, the location seen. One atomic round
+ * trip: all of it lands together or not at all.
+ */
+function ingestWrites(
+  location: IngestLocation,
+  results: readonly IngestResult[],
+  latest: readonly IngestResult[],
+  streaks: ReturnType<typeof batchStreaks>,
+  nowMs: number,
+) {
+  const ids = JSON.stringify([...streaks.keys()]);
+  // Live monitors of the location's workspace only: a deleted monitor's results are refused at once. A
+  // condition, not a join: joined, SQLite may scan the workspace's monitors and re-read the rows for each.
+  const live = sql`where ${standing(location)}
+    and exists (select 1 from ${monitor} m where m.id = v.column1 and m.workspace_id = ${location.workspaceId} and m.deleted_at is null)`;
+  const owned = sql`select ${monitor.id} from ${monitor} where ${monitor.workspaceId} = ${location.workspaceId} and ${monitor.deletedAt} is null
+    and ${monitor.id} in (select value from json_each(${ids})) and ${standing(location)}`;
+  // v: 1 monitor, 2 slot, 3 status, 4 latency, 5 start offset, 6 status code, 7 error, 8 attempts, 9 timings, 10 assertions.
+  const resultRows = rowsTable(
+    results.map((r) => {
+      // The breakdown explains a slow or failed check; an ok one is its latency.
+      const ok = r.status === "success";
+      return [
+        r.monitorId,
+        r.cronTimestamp,
+        CHECK_STATUSES.indexOf(r.status),
+        Math.round(r.latencyMs),
+        r.startedAt - r.cronTimestamp,
+        r.statusCode ?? null,
+        r.errorMessage ?? null,
+        r.attempts,
+        ok || !r.timings ? null : JSON.stringify(r.timings),
+        ok || !r.assertions ? null : JSON.stringify(r.assertions),
+      ];
+    }),
+  );
+  const inserts = sql`insert into ${checkResultRow} (workspace_id, monitor_id, cron_timestamp, location_id, status, latency_ms,
+      start_offset_ms, status_code, error_message, attempts, timings, assertions)
+    select ${location.workspaceId}, v.column1, v.column2, ${location.id}, v.column3, v.column4, v.column5, v.column6, v.column7,
+      v.column8, v.column9, v.column10
+    from ${resultRows} as v ${live} on conflict do nothing`;
+  // v: 1 monitor, 2 status, 3 slot, 4 result id, 5 latency, 6 status code, 7 error, 8 certificate end, 9 streak in the batch.
+  const statusRows = rowsTable(
+    latest.map((r) => [
+      r.monitorId,
+      r.status,
+      r.cronTimestamp,
+      r.id,
+      Math.round(r.latencyMs),
+      r.statusCode ?? null,
+      r.errorMessage ?? null,
+      r.certificate?.notAfter ?? null,
+      streaks.get(r.monitorId)!.run,
+    ]),
+  );
+  const continues = JSON.stringify([...streaks].filter(([, s]) => s.whole).map(([id]) => id));
+  const s = monitorLocationStatus;
+  const r = checkResultRow;
+  // A re-sent result keeps the streak; a batch wholly on the stored side continues it; anything else starts one.
+  const upsert = sql`insert into ${s} (monitor_id, location_id, status, cron_timestamp, result_id, result_rowid, latency_ms, status_code,
+      error_message, cert_not_after, streak, updated_at)
+    select v.column1, ${location.id}, v.column2, v.column3, v.column4,
+      (select ${r.id} from ${r} where ${r.monitorId} = v.column1 and ${r.cronTimestamp} = v.column3 and ${r.locationId} = ${location.id}),
+      v.column5, v.column6, v.column7, v.column8, v.column9, ${nowMs}
+    from ${statusRows} as v ${live}
+    on conflict (monitor_id, location_id) do update set status = excluded.status, cron_timestamp = excluded.cron_timestamp,
+      result_id = excluded.result_id, result_rowid = excluded.result_rowid, latency_ms = excluded.latency_ms,
+      status_code = excluded.status_code, error_message = excluded.error_message, cert_not_after = excluded.cert_not_after,
+      streak = case when ${s.cronTimestamp} = excluded.cron_timestamp then ${s.streak}
+        when (${s.status} = 'error') = (excluded.status = 'error') and ${s.monitorId} in (select value from json_each(${continues}))
+          then ${s.streak} + excluded.streak
+        else excluded.streak end,
+      updated_at = excluded.updated_at
+    where excluded.cron_timestamp >= ${s.cronTimestamp}`;
+  // Settled before the upsert (it compares with the previous status) and after the inserts (the watermark covers the new rows).
+  return [owned, inserts, settleUnchanged(location, latest, nowMs), upsert, seenWrite(location, nowMs)];
 }
 
 /** Marks a probe seen without results (it polls even when it has nothing to send). */

@@ -187,6 +187,20 @@ describe("monitors", () => {
     expect(pruned).toMatchObject({ delete: [], unchanged: ["mail-tls", "new"] });
   });
 
+  it("a location's list holds every monitor when they are more than one read of the database can answer", async () => {
+    const ws = await workspace();
+    // Past 10 MB of rows, which sqld refuses to answer at once (about 10,000 monitors).
+    const n = 12_001;
+    for (let i = 0; i < n; i += 1000) {
+      const batch = Array.from({ length: Math.min(1000, n - i) }, (_, j) => http(`m${i + j}`, { regions: ["iad"] }));
+      await createMonitors(t.db, ws, batch, "u");
+    }
+    const list = await monitorsForLocation(t.db, { workspaceId: ws, region: "iad" });
+    expect(list).toHaveLength(n);
+    expect(new Set(list.map((m) => m.id)).size).toBe(n);
+    expect(list.map((m) => m.id)).toEqual([...list.map((m) => m.id)].sort((a, b) => a - b));
+  });
+
   it("a location runs the active monitors that list its region", async () => {
     const ws = await workspace();
     await createMonitors(
