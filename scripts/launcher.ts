@@ -75,11 +75,16 @@ function freePort(): Promise<number> {
  * Compacted every minute or past 16 MB, and the WAL checkpointed every minute, disk stays near the live data.
  */
 /**
- * glibc gives each thread that allocates its own malloc arena (up to 8 per core), and memory freed in one stays
- * resident: two arenas per process held the services process 6 MB and sqld 6 MB lower at 1,000 monitors
- * (bench/RESULTS.md, "Whole stack: memory").
+ * glibc malloc keeps what a process freed: each thread that allocates gets an arena of its own (up to 8 per
+ * core), and freed chunks stay resident unless they sit at an arena's top. Two arenas per process.
  */
-const MALLOC = { MALLOC_ARENA_MAX: "2" };
+const MALLOC_ARENAS = { MALLOC_ARENA_MAX: "2" };
+/**
+ * And for Node: blocks of 16 KB or more (V8's compiler and parser zones, large buffers) are mapped on their
+ * own and given back when freed. At 1,000 monitors the services process held 36 MB of malloc arenas with
+ * 7 MB in use; with this, 7 MB with 5 MB in use (docs/scaling.md, "Memory").
+ */
+const NODE_MALLOC = { ...MALLOC_ARENAS, MALLOC_MMAP_THRESHOLD_: "16384" };
 /**
  * V8 grows the young generation to 2 × 16 MB under steady allocation although what survives a scavenge is
  * well under 1 MB: 2 MB semi-spaces keep the services process ~30 MB lower at 1,000 monitors for more, cheap,
@@ -131,7 +136,7 @@ const next = async (app: string, port: number, env: Record<string, string>): Pro
     file: process.execPath,
     args: ["node_modules/next/dist/bin/next", "start", "-p", String(innerPort), "-H", local],
     cwd: `${ROOT}apps/${app}`,
-    env: { ...web, PORT: String(innerPort), ...env, ...MALLOC },
+    env: { ...web, PORT: String(innerPort), ...env, ...NODE_MALLOC },
     ...(innerPort !== port ? { onDemand: { port, innerPort } } : {}),
   };
 };
@@ -150,13 +155,13 @@ commands.push(
       dbKeys.publicKeyFile,
       ...SQLD_LOG_FLAGS,
     ],
-    env: { RUST_LOG: "warn", ...MALLOC },
+    env: { RUST_LOG: "warn", ...MALLOC_ARENAS },
   },
   {
     name: "services",
     file: process.execPath,
     args: [...NODE_FLAGS, `${ROOT}scripts/dist/local-services.js`],
-    env: { VIGIL_SECRET_KEY: web.VIGIL_SECRET_KEY, DATABASE_AUTH_TOKEN: dbKeys.token, ...MALLOC },
+    env: { VIGIL_SECRET_KEY: web.VIGIL_SECRET_KEY, DATABASE_AUTH_TOKEN: dbKeys.token, ...NODE_MALLOC },
     labels: true,
   },
   await next("dashboard", PORTS.dashboard, {
