@@ -110,10 +110,12 @@ export class OnDemand {
 
   private pipe(socket: Socket) {
     if (socket.destroyed) return;
-    const app = connect({ port: this.o.innerPort, host: "127.0.0.1", allowHalfOpen: true });
+    // Not half-open: when the app hangs up, this side closes too (a client may keep its own side open).
+    const app = connect({ port: this.o.innerPort, host: "127.0.0.1" });
     app.on("error", () => socket.destroy());
     socket.once("close", () => app.destroy());
-    app.once("close", () => socket.end());
+    // The app has answered and hung up: so does the client's connection, once what is buffered has been sent.
+    app.once("close", () => socket.end(() => socket.destroy()));
     socket.pipe(app);
     app.pipe(socket);
   }

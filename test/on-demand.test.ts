@@ -3,6 +3,7 @@
 // comes back from a crash wait for it instead of failing.
 import { type ChildProcess, spawn } from "node:child_process";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { freePort, until } from "@vigil/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { OnDemand } from "../scripts/on-demand";
@@ -102,6 +103,28 @@ describe("web apps on demand", () => {
     expect(second.status).toBe(200);
     expect(second.text.split(" ")[0]).not.toBe(first);
     expect(h.starts).toBe(2);
+  });
+
+  it("a connection the app has closed no longer counts, though its client never closes its side", async () => {
+    const h = await harness(200);
+    const client = connect({ port: h.port, host: "127.0.0.1", allowHalfOpen: true });
+    let answer = "";
+    client.on("data", (d) => (answer += d));
+    client.write("GET /half-open HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    await until("the answer and the app's hang-up", () => client.readableEnded, 10_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 [\s\S]* GET \/half-open $/);
+    await until("the idle app stopped", () => h.stops === 1 && h.app() === undefined, 10_000);
+    client.destroy();
+  });
+
+  it("a client that half-closes after its request still gets the whole answer", async () => {
+    const h = await harness(60_000);
+    const client = connect({ port: h.port, host: "127.0.0.1", allowHalfOpen: true });
+    let answer = "";
+    client.on("data", (d) => (answer += d));
+    client.end("POST /half-closed HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nbody");
+    await until("the whole answer", () => client.readableEnded, 10_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 [\s\S]* POST \/half-closed body$/);
   });
 
   it("a request that arrives while the app stops is answered by its next start", async () => {
