@@ -101,7 +101,7 @@ const oneShots = ["db-keys", "db-migrate", "analytics-deploy", "cli"];
 
 /**
  * Resident peaks at 1,000 monitors in MB (`pnpm bench stack`, bench/RESULTS.md "Whole stack: memory", the run
- * before the local V8 and malloc settings, which compose does not set). The local services process holds
+ * before the local malloc settings, which compose does not set). The local services process holds
  * workflows, the server and the probe at once: each of their containers holds less; the probe is measured
  * alone in the same run. The web apps: their peak while up.
  */
