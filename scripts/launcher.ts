@@ -5,10 +5,11 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
+import { connect, createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { ensureDbKeys, sqldBinary } from "@vigil/sqld";
-import { DATA_DIR, DATABASE_URL, DB_KEYS_DIR, PORTS, REDIS_URL, ROOT, SERVER_URL } from "./local";
+import { DATA_DIR, DATABASE_URL, DB_KEYS_DIR, PORTS, REDIS_URL, ROOT, SERVER_URL, WEB_IDLE_MS } from "./local";
+import { OnDemand } from "./on-demand";
 
 /** Whether something answers Redis's PING at `url` (a Redis that wants a password is there too). */
 function redisAnswers(url: string): Promise<boolean> {
@@ -53,6 +54,19 @@ interface Command {
   env?: Record<string, string>;
   /** Names a line of output by its JSON `service` field or a `name: ` prefix, else by the command's name. */
   labels?: boolean;
+  /** Started on the first connection to `port` and stopped when idle (on-demand.ts); listens on `innerPort`. */
+  onDemand?: { port: number; innerPort: number };
+}
+
+/** A port the OS says is free now, for a web app behind the launcher's own listener. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer().once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
 }
 
 /**
@@ -60,6 +74,19 @@ interface Command {
  * compacts it only past 200 MB by default: at ~17 KB of log per stored result that is most of the disk.
  * Compacted every minute or past 16 MB, and the WAL checkpointed every minute, disk stays near the live data.
  */
+/**
+ * glibc malloc keeps what a process freed: each thread that allocates gets an arena of its own (up to 8 per
+ * core), and freed chunks stay resident unless they sit at an arena's top. Two arenas per process.
+ */
+const MALLOC_ARENAS = { MALLOC_ARENA_MAX: "2" };
+/**
+ * And for Node: blocks of 64 KB or more (V8's compiler zones at their largest, large buffers) are mapped on
+ * their own and given back when freed, instead of glibc's dynamic threshold letting them into the arena,
+ * where they stay. At 1,000 monitors the services process went from 176–210 to 168 MB with the same CPU
+ * (docs/scaling.md, "Memory: one small machine").
+ */
+const NODE_MALLOC = { ...MALLOC_ARENAS, MALLOC_MMAP_THRESHOLD_: "65536" };
+
 const SQLD_LOG_FLAGS = ["--max-log-size", "16", "--max-log-duration", "60", "--checkpoint-interval-s", "60"];
 
 mkdirSync(DATA_DIR, { recursive: true });
@@ -96,13 +123,18 @@ const web = {
   PUBLIC_INGEST_URL: SERVER_URL,
   HOST: local,
 };
-const next = (app: string, port: number, env: Record<string, string>): Command => ({
-  name: app,
-  file: process.execPath,
-  args: ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", local],
-  cwd: `${ROOT}apps/${app}`,
-  env: { ...web, PORT: String(port), ...env },
-});
+// Web apps start on their first request and stop when idle, unless VIGIL_WEB_IDLE_S=0 keeps them always on.
+const next = async (app: string, port: number, env: Record<string, string>): Promise<Command> => {
+  const innerPort = WEB_IDLE_MS > 0 ? await freePort() : port;
+  return {
+    name: app,
+    file: process.execPath,
+    args: ["node_modules/next/dist/bin/next", "start", "-p", String(innerPort), "-H", local],
+    cwd: `${ROOT}apps/${app}`,
+    env: { ...web, PORT: String(innerPort), ...env, ...NODE_MALLOC },
+    ...(innerPort !== port ? { onDemand: { port, innerPort } } : {}),
+  };
+};
 commands.push(
   {
     name: "db",
@@ -118,23 +150,26 @@ commands.push(
       dbKeys.publicKeyFile,
       ...SQLD_LOG_FLAGS,
     ],
-    env: { RUST_LOG: "warn" },
+    env: { RUST_LOG: "warn", ...MALLOC_ARENAS },
   },
   {
     name: "services",
     file: process.execPath,
     args: [`${ROOT}scripts/dist/local-services.js`],
-    env: { VIGIL_SECRET_KEY: web.VIGIL_SECRET_KEY, DATABASE_AUTH_TOKEN: dbKeys.token },
+    env: { VIGIL_SECRET_KEY: web.VIGIL_SECRET_KEY, DATABASE_AUTH_TOKEN: dbKeys.token, ...NODE_MALLOC },
     labels: true,
   },
-  next("dashboard", PORTS.dashboard, {
+  await next("dashboard", PORTS.dashboard, {
     AUTH_URL: `http://${local}:${PORTS.dashboard}`,
     STATUS_PAGE_URL: `http://${local}:${PORTS.statusPage}`,
   }),
-  next("status-page", PORTS.statusPage, { PUBLIC_URL: `http://${local}:${PORTS.statusPage}` }),
+  await next("status-page", PORTS.statusPage, { PUBLIC_URL: `http://${local}:${PORTS.statusPage}` }),
 );
 
 const running = new Map<string, ChildProcess>();
+const onDemand = new Map<string, OnDemand>();
+/** Web apps asked to stop for idleness: their exit is not a crash. */
+const idleStopped = new Set<string>();
 let stopping = false;
 const MAX_QUICK_RESTARTS = 10;
 
@@ -148,6 +183,8 @@ function pipe(c: Command, child: ChildProcess) {
         if (named) [label, text] = [named[1]!, named[2]!];
         else if (line.startsWith("{")) label = /"service":"([a-z-]+)"/.exec(line)?.[1] ?? label;
       }
+      // Next names the port it listens on: behind the launcher's own, that is the one to open.
+      if (c.onDemand) text = text.replaceAll(`:${c.onDemand.innerPort}`, `:${c.onDemand.port}`);
       (stream === child.stderr ? process.stderr : process.stdout).write(`[${label}] ${text}\n`);
     });
   }
@@ -163,6 +200,7 @@ function run(c: Command, attempt = 0) {
   child.once("close", (code, signal) => {
     running.delete(c.name);
     if (stopping) return void (running.size === 0 && process.exit(exitCode));
+    if (idleStopped.delete(c.name)) return onDemand.get(c.name)?.exited();
     const quick = Date.now() - startedAt < 60_000;
     const tries = quick ? attempt + 1 : 1;
     console.error(`[${c.name}] exited with code ${signal ?? code}`);
@@ -171,6 +209,7 @@ function run(c: Command, attempt = 0) {
       return void stop(1);
     }
     const delay = Math.min(30_000, 1000 * 2 ** (tries - 1));
+    onDemand.get(c.name)?.exited();
     setTimeout(() => {
       if (stopping) return;
       console.error(`[${c.name}] restarted after ${delay / 1000} s`);
@@ -184,6 +223,7 @@ function stop(code = 0) {
   if (stopping) return;
   stopping = true;
   exitCode = code;
+  for (const o of onDemand.values()) o.close();
   for (const child of running.values()) child.kill("SIGINT");
   if (running.size === 0) process.exit(code);
   // What has not stopped by then is killed; services take a few seconds to hand over their last work.
@@ -194,4 +234,26 @@ function stop(code = 0) {
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stop(0));
 
-for (const c of commands) run(c);
+for (const c of commands) {
+  const ports = c.onDemand;
+  if (!ports) {
+    run(c);
+    continue;
+  }
+  const o = new OnDemand({
+    host: local,
+    ...ports,
+    idleMs: WEB_IDLE_MS,
+    start: () => run(c),
+    stop: () => {
+      idleStopped.add(c.name);
+      running.get(c.name)?.kill("SIGINT");
+    },
+    log: (line) => console.log(`[${c.name}] ${line}`),
+  });
+  onDemand.set(c.name, o);
+  await o.listen().catch((err: Error) => {
+    console.error(`[${c.name}] cannot listen on ${local}:${ports.port}: ${err.message}`);
+    stop(1);
+  });
+}

@@ -35,6 +35,7 @@ type Service = {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: Healthcheck;
   deploy?: { replicas?: string | number };
+  mem_limit?: string;
 };
 type Compose = {
   name: string;
@@ -97,6 +98,39 @@ const buildOutputs = (app: string): string[] => {
 };
 
 const oneShots = ["db-keys", "db-migrate", "analytics-deploy", "cli"];
+
+/**
+ * Resident peaks at 1,000 monitors in MB (`pnpm bench stack`, bench/RESULTS.md "Whole stack: memory", the run
+ * before the local malloc settings, which compose does not set). The local services process holds
+ * workflows, the server and the probe at once: each of their containers holds less; the probe is measured
+ * alone in the same run. The web apps: their peak while up.
+ */
+const PEAK_MB: Record<string, number> = {
+  database: 43,
+  workflows: 228,
+  server: 228,
+  "private-location": 150,
+  dashboard: 136,
+  "status-page": 120,
+};
+const UNITS: Record<string, number> = { k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 };
+const memLimitMb = (s: Service) => {
+  const m = /^(\d+)([kmg])$/.exec(s.mem_limit ?? "");
+  return m ? (Number(m[1]) * UNITS[m[2]!]!) / 2 ** 20 : undefined;
+};
+
+for (const file of ["docker-compose.yaml", "docker-compose.lite.yaml"]) {
+  describe(`${file}: memory limits`, () => {
+    const { services } = load(file);
+    it("every service has a mem_limit, and each one the stack bench measured at least 1.25 × its peak at 1,000 monitors", () => {
+      for (const [name, s] of Object.entries(services)) {
+        const limit = memLimitMb(s);
+        expect(limit, `${name}: mem_limit ${s.mem_limit}`).toBeGreaterThanOrEqual(64);
+        if (PEAK_MB[name]) expect(limit, name).toBeGreaterThanOrEqual(1.25 * PEAK_MB[name]);
+      }
+    });
+  });
+}
 
 describe("docker-compose.yaml (full deployment)", () => {
   const { services, volumes } = load("docker-compose.yaml");

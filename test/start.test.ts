@@ -1,10 +1,11 @@
 // `pnpm start` on the embedded defaults: every service answers /healthz, Ctrl-C stops all, data survives.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { until } from "@vigil/testing";
 import { afterAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -43,10 +44,10 @@ interface Run {
   exited: Promise<number | null>;
 }
 
-function start(): Run {
+function start(env: Record<string, string> = {}): Run {
   const child = spawn("pnpm", ["start"], {
     cwd: root,
-    env: { ...process.env, ...PORT_ENV, VIGIL_DATA_DIR: dataDir, FORCE_COLOR: "0" },
+    env: { ...process.env, ...PORT_ENV, VIGIL_DATA_DIR: dataDir, FORCE_COLOR: "0", ...env },
     detached: true,
   });
   let out = "";
@@ -56,9 +57,9 @@ function start(): Run {
   return { child, output: () => out, exited };
 }
 
-async function waitHealthy(run: Run, timeoutMs = 240_000) {
+async function waitHealthy(run: Run, timeoutMs = 240_000, names = Object.keys(PORTS) as (keyof typeof PORTS)[]) {
   const deadline = Date.now() + timeoutMs;
-  const pending = new Set(Object.keys(PORTS) as (keyof typeof PORTS)[]);
+  const pending = new Set(names);
   while (pending.size > 0) {
     if (Date.now() > deadline) throw new Error(`not healthy: ${[...pending].join(", ")}\n${run.output().slice(-3000)}`);
     if (run.child.exitCode !== null) throw new Error(`pnpm start exited\n${run.output().slice(-3000)}`);
@@ -82,22 +83,21 @@ async function stop(run: Run): Promise<number | null> {
   return code;
 }
 
-/** The pid of this run's services process (setup, workflows, server, probe; its environment names this test's data dir). */
-function servicesPid(): number | undefined {
+/** The pid of this run's process that `is` names (its environment names this test's data dir). */
+function runPid(is: (argv: string[], entry: string) => boolean): number | undefined {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
-      if (
-        argv[0]?.endsWith("node") &&
-        argv.some((a) => a.endsWith("scripts/dist/local-services.js")) &&
-        readFileSync(`/proc/${entry}/environ`, "utf8").includes(dataDir)
-      )
-        return Number(entry);
+      if (is(argv, entry) && readFileSync(`/proc/${entry}/environ`, "utf8").includes(dataDir)) return Number(entry);
     } catch {}
   }
   return undefined;
 }
+/** The services process (setup, workflows, server, probe). */
+const servicesPid = () => runPid((argv) => argv[0]!.endsWith("node") && argv.some((a) => a.endsWith("scripts/dist/local-services.js")));
+/** A web app's Next server: it runs in the app's directory. */
+const webPid = (app: "dashboard" | "status-page") => runPid((_, entry) => readlinkSync(`/proc/${entry}/cwd`).endsWith(`apps/${app}`));
 
 /** The operator's `POST /` to the database, with the local run's token (.data/db-token) unless told otherwise. */
 const post = (statements: string[], token: string | null = readFileSync(join(dataDir, "db-token"), "utf8").trim()) =>
@@ -177,8 +177,27 @@ describe("pnpm start", () => {
     // A data dir from before the database had keys: the next start makes them and everything runs on them.
     const oldToken = readFileSync(join(dataDir, "db-token"), "utf8");
     for (const file of DB_KEY_FILES) rmSync(join(dataDir, file));
-    current = start();
-    await waitHealthy(current);
+    current = start({ VIGIL_WEB_IDLE_S: "3" });
+    await waitHealthy(current, 240_000, ["workflows", "server", "private-location"]);
+    // Nobody has opened the web apps: neither runs. The first request starts one and gets its real answer.
+    expect(webPid("dashboard")).toBeUndefined();
+    expect(webPid("status-page")).toBeUndefined();
+    const signin = await fetch(`http://127.0.0.1:${PORTS.dashboard}/signin`);
+    expect(signin.status).toBe(200);
+    expect(await signin.text()).toMatch(/<html/i);
+    const firstWeb = webPid("dashboard");
+    expect(firstWeb).toBeDefined();
+    expect(webPid("status-page")).toBeUndefined();
+    // Idle for VIGIL_WEB_IDLE_S, it stops (not a crash: no restart), and the next request starts it again.
+    const log = current;
+    await until(
+      "the idle dashboard stopped",
+      () => webPid("dashboard") === undefined && /\[dashboard\] stopped after 3 s without a request/.test(log.output()),
+      60_000,
+    );
+    expect(current.output()).not.toMatch(/\[dashboard\] exited with code/);
+    await waitHealthy(current, 120_000);
+    expect(webPid("dashboard")).not.toBe(firstWeb);
     expect(current.output()).not.toMatch(/Created workspace/);
     expect(current.output()).not.toMatch(/Created private location/);
     const [res] = await sql(["SELECT name FROM workspace ORDER BY id"]);
