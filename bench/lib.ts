@@ -48,3 +48,48 @@ export async function tcpListeners(count: number): Promise<{ ports: number[]; cl
     close: () => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => {}),
   };
 }
+
+/** The child's side of `httpClientProcess`: each request timed from its start to its last (decoded) byte. */
+const CLIENT = `
+process.on("message", async ({ n, url, headers }) => {
+  const t0 = performance.now();
+  try {
+    const res = await fetch(url, { headers });
+    const bytes = (await res.arrayBuffer()).byteLength;
+    process.send({ n, ms: performance.now() - t0, status: res.status, bytes });
+  } catch (err) {
+    process.send({ n, error: String(err) });
+  }
+});
+process.send({ ready: true });
+`;
+
+/**
+ * An HTTP client in its own process, as a scraper or a visitor is: what it spends reading and decoding an
+ * answer is not charged to the server it measures. `get` resolves to the request's milliseconds.
+ */
+export async function httpClientProcess(): Promise<{ get(url: string, headers?: Record<string, string>): Promise<number>; close(): void }> {
+  const { fork } = await import("node:child_process");
+  const child = fork("-", [], { execArgv: ["--input-type=module", "-e", CLIENT], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const waiting = new Map<number, { resolve(ms: number): void; reject(err: Error): void }>();
+  let n = 0;
+  await new Promise<void>((resolve) =>
+    child.once("message", () => {
+      resolve();
+    }),
+  );
+  child.on("message", (m: { n: number; ms?: number; status?: number; error?: string }) => {
+    const w = waiting.get(m.n);
+    waiting.delete(m.n);
+    if (m.error !== undefined || m.status !== 200) w?.reject(new Error(m.error ?? `answered ${m.status}`));
+    else w?.resolve(m.ms!);
+  });
+  return {
+    get: (url, headers = {}) =>
+      new Promise((resolve, reject) => {
+        waiting.set(++n, { resolve, reject });
+        child.send({ n, url, headers });
+      }),
+    close: () => child.kill(),
+  };
+}
