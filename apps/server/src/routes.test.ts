@@ -26,6 +26,16 @@ async function otherWorkspace(preset?: string) {
   return other;
 }
 
+/** A probe's success result for `monitorId` at a slot, as the probe posts it. */
+const successOf = (monitorId: number) => (slot: number) => ({
+  id: ulid(),
+  monitorId,
+  cronTimestamp: slot,
+  startedAt: slot,
+  status: "success",
+  latencyMs: 1,
+  attempts: 1,
+});
 describe("authentication", () => {
   it("no key or a wrong key is 401 with the error body", async () => {
     for (const token of [null, "vgl_key_wrong", "garbage"]) {
@@ -605,15 +615,7 @@ describe("probe endpoints", () => {
   it("a deleted location's results batch is refused on the very next batch and stores nothing, though its earlier batches were stored", async () => {
     const loc = await s.call("POST", "/v1/private-locations", { name: "gone-sender", region: "otp" });
     const m = await s.call("POST", "/v1/monitors", http("otp-mon", { regions: ["otp"] }));
-    const result = (slot: number) => ({
-      id: ulid(),
-      monitorId: m.body.id,
-      cronTimestamp: slot,
-      startedAt: slot,
-      status: "success",
-      latencyMs: 1,
-      attempts: 1,
-    });
+    const result = successOf(m.body.id);
     const first = await s.call("POST", "/v1/probe/results", { results: [result(60_000)] }, loc.body.serviceKey);
     expect(first.body.accepted).toBe(1);
     expect((await s.call("DELETE", `/v1/private-locations/${loc.body.id}`)).status).toBe(204);
@@ -687,15 +689,7 @@ describe("probe endpoints", () => {
   it("a deleted monitor's results are refused on the very next batch", async () => {
     const loc = await s.call("POST", "/v1/private-locations", { name: "del-probe", region: "bog" });
     const m = await s.call("POST", "/v1/monitors", http("soon-gone", { regions: ["bog"] }));
-    const result = (slot: number) => ({
-      id: ulid(),
-      monitorId: m.body.id,
-      cronTimestamp: slot,
-      startedAt: slot,
-      status: "success",
-      latencyMs: 1,
-      attempts: 1,
-    });
+    const result = successOf(m.body.id);
     const first = await s.call("POST", "/v1/probe/results", { results: [result(60_000)] }, loc.body.serviceKey);
     expect(first.body.accepted).toBe(1);
     await s.call("DELETE", `/v1/monitors/${m.body.id}`);
