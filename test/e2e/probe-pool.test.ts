@@ -2,7 +2,17 @@
 import { join } from "node:path";
 import { freePort } from "@vigil/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Outbox } from "../../apps/private-location/src/outbox";
 import { Service, type Stack, startStack, Targets, TcpTarget, until, WebhookReceiver } from "./harness";
+
+/** Results in a stopped probe's outbox not yet acknowledged by the server (opened and closed, nothing dropped). */
+async function outboxDepth(dir: string): Promise<number> {
+  const quiet = { info() {}, warn() {}, error() {}, debug() {} } as unknown as Parameters<typeof Outbox.open>[0]["logger"];
+  const outbox = await Outbox.open({ dir, maxBytes: 2 ** 30, maxAgeMs: 86_400_000, logger: quiet });
+  const depth = outbox.depth;
+  await outbox.close();
+  return depth;
+}
 
 const INTERVAL = 30_000;
 type Plan = { from: number; members: string[] };
@@ -84,6 +94,9 @@ describe("a pool of probes sharing one location", () => {
     const victimId = (await status(victim)).pool.instance as string;
     const killedAt = Date.now();
     await victim.kill("SIGKILL");
+    // What the victim had sent but not yet seen acknowledged goes again on its return (its outbox is at least
+    // once): ingest drops those as doubles. They, and no slot run twice by the pool, may arrive twice.
+    const unacked = await outboxDepth(join(stack.dir, "pool-1", "outbox"));
     const survivors = [pool[0]!, pool[2]!];
     const rebalance = (await until("a plan without the dead probe on both survivors", () => agreedPlan(survivors, 2), 30_000, 200)).from;
 
@@ -123,10 +136,10 @@ describe("a pool of probes sharing one location", () => {
     const metrics = await (await fetch(`http://127.0.0.1:${stack.server.env.PORT}/metrics`)).text();
     const duplicates = Number(/vigil_ingest_rows_total\{outcome="duplicate"[^}]*\} (\d+)/.exec(metrics)?.[1] ?? 0);
     const accepted = Number(/vigil_ingest_rows_total\{outcome="accepted"[^}]*\} (\d+)/.exec(metrics)?.[1] ?? 0);
-    expect(duplicates).toBe(0);
+    expect(duplicates).toBeLessThanOrEqual(unacked);
     expect(accepted).toBe(rows.rows.length);
     console.log(
-      `probe pool: ${expected} slots expected, ${storedCount} stored, ${expected - storedCount} lost to the kill, ${duplicates} doubled; ` +
+      `probe pool: ${expected} slots expected, ${storedCount} stored, ${expected - storedCount} lost to the kill, ${duplicates} doubled (${unacked} unacknowledged at the kill); ` +
         `rebalanced ${rebalance - killedAt} ms after the kill, rejoined ${joined.from - rebalance} ms later`,
     );
 
