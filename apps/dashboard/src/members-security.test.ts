@@ -74,7 +74,7 @@ describe("removing a member", () => {
     const revokes = dialog.getByTestId("removal-revokes");
     await revokes.getByText("The API key they created is revoked:").waitFor({ timeout: 5000 });
     expect(await revokes.getByRole("listitem").allInnerTexts()).toEqual([
-      expect.stringMatching(/^mallory's deploy script vgl_key_\w+…$/),
+      expect.stringMatching(/^mallory's deploy script vgl_key_[\w-]+…$/),
       "accomplice@vigil.test (admin)",
     ]);
     await shot(page, "member-removal-confirm");
