@@ -14,6 +14,7 @@ const LONGEST_FIRST = [
   "apps/workflows/src/escalation.test.ts", // 140 alone, 2026-11-28
   "test/e2e/alert-thresholds.test.ts", // 139
   "apps/dashboard/src/dashboard.test.ts", // 80
+  "test/e2e/bulk-create.test.ts", // 67, started last in the run of 2026-11-28 10:37
   "test/e2e/replicas.test.ts", // 80
   "test/e2e/ping-namespace.test.ts", // 79
   "apps/dashboard/src/monitors-list.test.ts", // 73

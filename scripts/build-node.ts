@@ -89,8 +89,10 @@ export async function buildNode(pkgDir: string, specs: string[]): Promise<string
               loader: "ts",
             },
           }
-        : { entryPoints: [entry] }),
-      outfile,
+        : // Split: what a service imports with import() (a database kind's driver, the OpenTelemetry SDK,
+          // the SMTP client) is a chunk beside it, read only when first used, not held by every process.
+          { entryPoints: { [name]: entry }, outdir, splitting: true, chunkNames: "chunk-[hash]" }),
+      ...(fn ? { outfile } : {}),
       bundle: true,
       platform: "node",
       format: "esm",

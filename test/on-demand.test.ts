@@ -38,14 +38,25 @@ interface Harness {
   stops: number;
   /** Called when the app is asked to stop, before it exits. */
   onStop?: () => void;
+  /** Set at teardown: the app killed then is not a crash to restart (it would outlive the test). */
+  closed?: boolean;
 }
 
 let current: Harness | undefined;
 afterEach(() => {
+  if (current) current.closed = true;
   current?.o.close();
   current?.app()?.kill("SIGKILL");
   current = undefined;
 });
+
+/** A raw TCP client that keeps its side open after the app's hang-up, and what it has received so far. */
+function rawClient(port: number) {
+  const client = connect({ port, host: "127.0.0.1", allowHalfOpen: true });
+  let received = "";
+  client.on("data", (d) => (received += d));
+  return { client, answer: () => received };
+}
 
 async function harness(idleMs: number): Promise<Harness> {
   const [port, innerPort] = [await freePort(), await freePort()];
@@ -57,7 +68,7 @@ async function harness(idleMs: number): Promise<Harness> {
     child.once("exit", (_code, signal) => {
       child = undefined;
       // As the launcher does: an exit it did not ask for is a crash, restarted.
-      if (signal === "SIGKILL") setTimeout(start, 200);
+      if (signal === "SIGKILL" && !h.closed) setTimeout(() => !h.closed && start(), 200);
       h.o.exited();
     });
   };
@@ -107,24 +118,20 @@ describe("web apps on demand", () => {
 
   it("a connection the app has closed no longer counts, though its client never closes its side", async () => {
     const h = await harness(200);
-    const client = connect({ port: h.port, host: "127.0.0.1", allowHalfOpen: true });
-    let answer = "";
-    client.on("data", (d) => (answer += d));
+    const { client, answer } = rawClient(h.port);
     client.write("GET /half-open HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     await until("the answer and the app's hang-up", () => client.readableEnded, 10_000);
-    expect(answer).toMatch(/^HTTP\/1\.1 200 [\s\S]* GET \/half-open $/);
+    expect(answer()).toMatch(/^HTTP\/1\.1 200 [\s\S]* GET \/half-open $/);
     await until("the idle app stopped", () => h.stops === 1 && h.app() === undefined, 10_000);
     client.destroy();
   });
 
   it("a client that half-closes after its request still gets the whole answer", async () => {
     const h = await harness(60_000);
-    const client = connect({ port: h.port, host: "127.0.0.1", allowHalfOpen: true });
-    let answer = "";
-    client.on("data", (d) => (answer += d));
+    const { client, answer } = rawClient(h.port);
     client.end("POST /half-closed HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nbody");
     await until("the whole answer", () => client.readableEnded, 10_000);
-    expect(answer).toMatch(/^HTTP\/1\.1 200 [\s\S]* POST \/half-closed body$/);
+    expect(answer()).toMatch(/^HTTP\/1\.1 200 [\s\S]* POST \/half-closed body$/);
   });
 
   it("a request that arrives while the app stops is answered by its next start", async () => {

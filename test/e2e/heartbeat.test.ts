@@ -44,11 +44,32 @@ function job(url: string, everyMs = 2000) {
 }
 
 const alerts = (id: number) => hook.of(id);
+
+/** Waits like `until`; a timeout also says what the heartbeat and the receivers' liveness held, and the services' logs. */
+async function untilHeartbeat(what: string, id: number, check: () => boolean, ms: number) {
+  try {
+    await until(what, async () => check(), ms, 200);
+  } catch (err) {
+    const now = Date.now();
+    const rows = async (q: string) => (await stack.db.$client.execute(q)).rows.map((r) => JSON.stringify(r));
+    const state = await rows(
+      `select h.last_ping_at, h.started_at, h.deadline_at, h.evaluated_ping_id, h.rearmed_at, m.status from heartbeat h join monitor m on m.id = h.monitor_id where h.monitor_id = ${id}`,
+    );
+    const pings = await rows(`select id, kind, at from heartbeat_ping where monitor_id = ${id} order by id`);
+    const receivers = await rows("select * from ping_receiver");
+    throw new Error(
+      `${(err as Error).message}\nnow ${now}\nheartbeat ${state}\npings ${pings}\nreceivers ${receivers}\n` +
+        `workflows log:\n${stack.workflows.log.slice(-3000)}\nserver log:\n${stack.server.log.slice(-3000)}`,
+    );
+  }
+}
 const errorOf = (id: number) => hook.deliveries.find((d) => d.monitorId === id && d.status === "error");
 
 beforeAll(async () => {
   await hook.start();
-  stack = await startStack([], { workflows: { HEARTBEAT_TICK_MS: "500" } });
+  // No safety tick within the run: every prompt decision below comes from a pass asked for at the deadline or
+  // by the server when it stored a ping.
+  stack = await startStack([], { workflows: { HEARTBEAT_TICK_MS: "500", HEARTBEAT_SAFETY_TICK_MS: "3600000" } });
   await hookChannel(stack, hook);
 }, 300_000);
 
@@ -88,7 +109,7 @@ describe("heartbeat monitors", () => {
     const failed = await runCli(stack, "ping", "quiet", "--fail", "--body", "rsync: connection refused");
     expect(failed.code, failed.err).toBe(0);
 
-    await until("the unfinished run is down", async () => errorOf(unfinished.id) !== undefined, 30_000, 200);
+    await untilHeartbeat("the unfinished run is down", unfinished.id, () => errorOf(unfinished.id) !== undefined, 30_000);
     const late = errorOf(unfinished.id)!;
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(2000);
     expect(late.body.errorMessage).toMatch(/^no ping since the run started at .*: it did not finish within its 2 s grace$/);

@@ -1,5 +1,5 @@
 import { defaultQueuePrefix } from "@vigil/core";
-import { createRedis, logRedisOutages, optionalRedisRetry, ProbeBus } from "@vigil/queue";
+import { createRedis, logRedisOutages, optionalRedisRetry, ProbeBus, whenReady } from "@vigil/queue";
 import { getDb } from "./db";
 import { getEnv } from "./env";
 import { log } from "./log";
@@ -21,6 +21,9 @@ export function getBus(): Promise<ProbeBus> | null {
     const sub = createRedis(env.REDIS_URL!, "subscriber", options);
     for (const r of [redis, sub]) logRedisOutages(r, log());
     const prefix = env.QUEUE_PREFIX ?? (await defaultQueuePrefix(getDb()));
+    // The first Check now after a start must not meet a connection still opening (it refuses commands until
+    // then); a Redis that is away costs this wait once, later calls fail at once and the action says so.
+    await whenReady(redis, 3000);
     return new ProbeBus(redis, sub, prefix);
   })();
   bus.catch(() => (bus = undefined));

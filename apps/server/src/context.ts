@@ -34,6 +34,8 @@ export interface ServerDeps {
   pings: PingWatermark;
   /** Pings stored together when they arrive while a write is under way. */
   pingWriter: PingWriter;
+  /** Tells workflows that pings were stored, so they are decided now rather than at the safety tick. */
+  pingsStored(): void;
   /** Probe keys of results batches, checked again by each batch's write. */
   locationKeys: LocationKeys;
 }

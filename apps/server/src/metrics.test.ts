@@ -315,51 +315,97 @@ describe("Prometheus scrape of the workspace's monitors", () => {
     }
   });
 
+  /** Another workspace on the same database with `count` monitors served by each of the named locations. */
+  async function workspaceWith(count: number, locationNames: string[]) {
+    const other = await startTestServer({}, s.database);
+    const db = other.database.db;
+    // One after the other: the scrape lists a monitor's locations by id.
+    const locations: { id: number; name: string }[] = [];
+    for (const n of locationNames)
+      locations.push((await createPrivateLocation(db, other.workspaceId, { name: n, region: "ams" }, "operator")).location);
+    const ids = (
+      await db
+        .insert(monitor)
+        .values(
+          Array.from({ length: count }, (_, i) => ({
+            workspaceId: other.workspaceId,
+            key: `m${i}`,
+            name: `M${i}`,
+            kind: "http" as const,
+            frequency: "1m",
+            regions: ["ams"],
+            url: "http://127.0.0.1:9/",
+            method: "GET",
+          })),
+        )
+        .returning({ id: monitor.id })
+    ).map((r) => r.id);
+    for (const l of locations)
+      await db.insert(monitorLocationStatus).values(
+        ids.map((id) => ({
+          monitorId: id,
+          locationId: l.id,
+          status: "success" as const,
+          cronTimestamp: slot,
+          resultId: `r${id}-${l.id}`,
+          latencyMs: 5,
+        })),
+      );
+    return { other, ids, locations };
+  }
+
   it("a workspace with more monitors than the database answers in one piece lists each monitor and location once, in order", async () => {
     // The read packs a thousand monitors' series sets to a row: 1,201 monitors span two rows or more, in any order.
-    const big = await startTestServer({}, s.database);
+    const { other: big, ids, locations } = await workspaceWith(1201, ["big-a", "big-b"]);
     try {
-      const db = big.database.db;
-      // One after the other: the scrape lists a monitor's locations by id.
-      const here: { id: number; name: string }[] = [];
-      for (const n of ["big-a", "big-b"])
-        here.push((await createPrivateLocation(db, big.workspaceId, { name: n, region: "ams" }, "operator")).location);
-      const ids = (
-        await db
-          .insert(monitor)
-          .values(
-            Array.from({ length: 1201 }, (_, i) => ({
-              workspaceId: big.workspaceId,
-              key: `m${i}`,
-              name: `M${i}`,
-              kind: "http" as const,
-              frequency: "1m",
-              regions: ["ams"],
-              url: "http://127.0.0.1:9/",
-              method: "GET",
-            })),
-          )
-          .returning({ id: monitor.id })
-      ).map((r) => r.id);
-      for (const l of here)
-        await db.insert(monitorLocationStatus).values(
-          ids.map((id) => ({
-            monitorId: id,
-            locationId: l.id,
-            status: "success" as const,
-            cronTimestamp: slot,
-            resultId: `r${id}-${l.id}`,
-            latencyMs: 5,
-          })),
-        );
       const ups = parse((await scrape("", big.apiKey)).text).samples.filter((x) => x.name === "vigil_monitor_up");
-      const expected = ids.flatMap((id) => here.map((l) => `${id} ${l.name}`));
+      const expected = ids.flatMap((id) => locations.map((l) => `${id} ${l.name}`));
       expect(ups.map((x) => `${x.labels.monitor_id} ${x.labels.location}`)).toEqual(expected);
       const infos = parse((await scrape("", big.apiKey)).text).samples.filter((x) => x.name === "vigil_monitor_info");
       expect(infos.map((x) => `${x.labels.monitor_id} ${x.labels.location}`)).toEqual(expected);
       expect(infos.every((x) => x.labels.monitor_name === `M${ids.indexOf(Number(x.labels.monitor_id))}`)).toBe(true);
     } finally {
       await big.close();
+    }
+  });
+
+  it("a scraper that hangs up halfway through the answer leaves the server answering the next scrape whole", async () => {
+    // 3,000 series sets: some 4 MiB of text, sent while it is written, so the hang-up comes mid-answer.
+    const { other, ids } = await workspaceWith(1500, ["cut-a", "cut-b"]);
+    try {
+      for (const encoding of ["gzip", "identity"]) {
+        const firstBytes = await new Promise<number>((resolve, reject) => {
+          const req = request(
+            `${s.url}/v1/metrics`,
+            { headers: { authorization: `Bearer ${other.apiKey}`, "accept-encoding": encoding } },
+            (res) => {
+              expect(res.statusCode).toBe(200);
+              res.once("data", (chunk: Buffer) => {
+                req.destroy();
+                resolve(chunk.length);
+              });
+            },
+          );
+          req.on("error", (err) => (req.destroyed ? undefined : reject(err)));
+          req.end();
+        });
+        expect(firstBytes).toBeGreaterThan(0);
+      }
+      // Whole in both encodings, twice over (the second compressed scrape writes into buffers the first gave back).
+      const whole = async (encoding: string) => {
+        const res = await fetch(`${s.url}/v1/metrics`, {
+          headers: { authorization: `Bearer ${other.apiKey}`, "accept-encoding": encoding },
+        });
+        expect(res.headers.get("content-encoding") ?? "identity").toBe(encoding);
+        return res.text();
+      };
+      const plain = await whole("identity");
+      const ups = parse(plain).samples.filter((x) => x.name === "vigil_monitor_up");
+      expect(ups.length).toBe(ids.length * 2);
+      expect(await whole("gzip")).toBe(plain);
+      expect(await whole("gzip")).toBe(plain);
+    } finally {
+      await other.close();
     }
   });
 

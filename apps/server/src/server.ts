@@ -5,7 +5,7 @@ import { LocationKeys, markReceiverAlive, PingWriter, resolveQueuePrefix } from 
 import { createDb, openSecrets } from "@vigil/db-schema";
 import { EgressPolicy } from "@vigil/egress";
 import { NotifierEnv } from "@vigil/notifier";
-import { createRedis, EvaluateProducer, ProbeBus } from "@vigil/queue";
+import { createRedis, EvaluateProducer, HeartbeatPasses, ProbeBus } from "@vigil/queue";
 import { createRateLimiter } from "@vigil/rate-limit";
 import { createLogger, createServiceApp, listen } from "@vigil/service";
 import { Counter } from "prom-client";
@@ -48,6 +48,7 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
   const sub = createRedis(env.REDIS_URL, "subscriber");
   for (const r of [redis, sub]) r.on("error", (err) => logger.warn({ err: err.message }, "redis"));
   const evaluate = new EvaluateProducer(redis, prefix);
+  const heartbeatPasses = new HeartbeatPasses(redis, prefix);
   const deps: ServerDeps = {
     db,
     bus: new ProbeBus(redis, sub, prefix),
@@ -62,6 +63,7 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
     probeWaitMs: env.PROBE_WAIT_MS,
     pings: new PingWatermark(),
     pingWriter: new PingWriter(db),
+    pingsStored: () => heartbeatPasses.ask(),
     locationKeys: new LocationKeys(),
   };
   pingEndpoint.base = env.PING_BASE_URL;
@@ -74,6 +76,7 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
     onShutdown: async () => {
       clearInterval(alive);
       await evaluate.close();
+      await heartbeatPasses.close();
       redis.disconnect();
       sub.disconnect();
       db.$client.close();
@@ -86,13 +89,24 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
   // Its own row: with several servers, workflows wait for the slowest live one (combineReceivers).
   const receiverId = randomInt(1, 2 ** 47);
   let writing = false;
+  let livenessDown = false;
   const alive = setInterval(() => {
     if (writing) return;
     writing = true;
     const now = Date.now();
     markReceiverAlive(db, upSince ?? now, deps.pings.through(now), receiverId)
-      .then(() => (upSince ??= now))
-      .catch(() => (upSince = null))
+      .then(() => {
+        if (livenessDown) logger.info({}, "ping liveness written again; heartbeat deadlines proceed");
+        livenessDown = false;
+        upSince ??= now;
+      })
+      .catch((err) => {
+        // Once per outage: missed deadlines wait (and are re-armed) until the server vouches for itself again.
+        if (!livenessDown)
+          logger.warn({ err: (err as Error).message }, "could not write the ping server's liveness; heartbeat deadlines wait");
+        livenessDown = true;
+        upSince = null;
+      })
       .finally(() => (writing = false));
   }, 1000);
   alive.unref();

@@ -12,6 +12,8 @@ export interface WorkflowContext {
   /** What alert deliveries may not reach: this instance's database, Redis and analytics. */
   egress: EgressPolicy;
   notifyQueue(jobs: NotifyJob[]): Promise<void>;
+  /** Runs one alert's requests within the NOTIFY_CONCURRENCY requests in flight at once. */
+  sending<T>(send: () => Promise<T>): Promise<T>;
   /** How long the queue waits before a notify job's next attempt (the same figure its backoff uses). */
   retryDelay(jobId: string, attemptsMade: number): number;
   metrics: {

@@ -122,6 +122,23 @@ describe("alerts", () => {
     expect(await sentLog(s.t)).toHaveLength(2000);
   });
 
+  it("a burst of alerts keeps at most NOTIFY_CONCURRENCY requests open at a receiver, and each alert arrives once", async () => {
+    const s = await setup(40, REDIS, { NOTIFY_CONCURRENCY: "8" });
+    s.receiver.answerBudget = 0; // every request stays open until released
+    s.wf.start();
+    await s.wf.waitHealthy();
+    await allDown(s);
+    await until("8 requests open", () => s.receiver.heldCount === 8);
+    let most = 0;
+    for (const end = Date.now() + 1000; Date.now() < end; await new Promise((r) => setTimeout(r, 10)))
+      most = Math.max(most, s.receiver.heldCount);
+    expect(most).toBe(8);
+    s.receiver.answerBudget = Number.POSITIVE_INFINITY;
+    s.receiver.releaseHeld();
+    await until("40 alerts", () => s.receiver.received.length === 40);
+    expect([...byEvent(s.receiver).values()].filter((n) => n !== 1)).toEqual([]);
+  });
+
   it("workflows killed in the middle of deliveries and restarted: every alert arrives once", { timeout: 120_000 }, async () => {
     const n = 24;
     const s = await setup(n);
@@ -265,6 +282,8 @@ describe("alerts", () => {
     expect(s.receiver.received).toHaveLength(0);
     await s.receiver.start(port);
     await until("delivery after return", () => s.receiver.received.length === 1, 60_000, 200);
+    // The receiver has its answer before the worker logs it.
+    await until("delivery logged", async () => (await sentLog(s.t)).length === 1);
     const log = await s.t.db.select().from(notificationDelivery);
     // One row per attempt, numbered in order; the failed ones say why and announce no retry any more.
     expect(log.map((d) => d.attempt)).toEqual(log.map((_, i) => i + 1));

@@ -20,8 +20,13 @@ export const WorkflowsEnv = z.object({
   REDIS_URL: env.REDIS_URL,
   LOG_LEVEL: env.LOG_LEVEL,
   PING_BASE_URL: env.PING_BASE_URL,
-  /** How often heartbeat deadlines and new pings are looked at: an alert comes this much after its deadline at most. */
+  /**
+   * Heartbeat passes run when the server stored pings and about a second after each deadline; while a passed
+   * deadline waits for the ping server's proof (or a pass failed), they look again this often.
+   */
   HEARTBEAT_TICK_MS: ms(1000, 100),
+  /** A pass also runs this often whatever happened: it applies edits and what a lost ask would have. */
+  HEARTBEAT_SAFETY_TICK_MS: ms(10_000, 1000),
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-z0-9-]{1,40}$/, "must be lowercase letters, digits or dashes")
@@ -39,8 +44,8 @@ export const WorkflowsEnv = z.object({
   /** Evaluations at once: their writes share commits, so many small ingest batches do not queue behind each other. */
   EVALUATE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
   /**
-   * Deliveries at once: each waits on a few shared database round trips and its receiver, not on the CPU, so a
-   * burst of alerts (1,000 monitors in one window) goes out faster the more are in flight.
+   * Alert requests in flight at once (what receivers see of a burst). Twice as many deliveries are under way: each
+   * also waits on shared database round trips before and after its request, which do not hold a request's place.
    */
   NOTIFY_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(128),
   /** How often pending results and undispatched events are swept up. */

@@ -4,7 +4,16 @@ import { resolveQueuePrefix } from "@vigil/core";
 import { createDb, openSecrets } from "@vigil/db-schema";
 import { EgressPolicy } from "@vigil/egress";
 import { NotifierEnv } from "@vigil/notifier";
-import { createRedis, type EvaluateItem, evaluateJobs, type NotifyJob, notifyJobId, QUEUES } from "@vigil/queue";
+import {
+  askHeartbeatPass,
+  createRedis,
+  type EvaluateItem,
+  evaluateJobs,
+  HEARTBEAT_QUEUE,
+  type NotifyJob,
+  notifyJobId,
+  QUEUES,
+} from "@vigil/queue";
 import { createLogger, createServiceApp, listen } from "@vigil/service";
 import { Queue, Worker } from "bullmq";
 import { Counter, Gauge, Histogram } from "prom-client";
@@ -16,6 +25,7 @@ import { heartbeatProcessor } from "./heartbeats/processor";
 import { housekeepingProcessor } from "./housekeeping";
 import { retryDelay } from "./notify/backoff";
 import { notifyProcessor } from "./notify/processor";
+import { slots } from "./notify/slots";
 
 /** libSQL's hourly rollup: a run with nothing to sum costs one index seek per monitor. */
 const ROLLUP_EVERY_MS = 60_000;
@@ -38,7 +48,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
     // Its own queue, so an export (ClickHouse) or rollup (libSQL) backlog never delays the sweeps.
     analyticsExport: new Queue("analytics-export", { connection, prefix }),
     // Heartbeat deadlines: alone on their queue, so an alert is never behind a sweep or an export.
-    heartbeats: new Queue("heartbeats", { connection, prefix }),
+    heartbeats: new Queue(HEARTBEAT_QUEUE, { connection, prefix }),
     // Its own queue: reminders and escalation steps keep their minute even while housekeeping is busy.
     alertTimers: new Queue(ALERT_TIMERS_QUEUE, { connection, prefix }),
   };
@@ -81,6 +91,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
     notifierEnv: NotifierEnv.parse(env),
     egress: await EgressPolicy.forInstance(env),
     metrics,
+    sending: slots(env.NOTIFY_CONCURRENCY),
     retryDelay: (jobId, attemptsMade) => retryDelay(jobId, attemptsMade, env.NOTIFY_BACKOFF_MS, env.NOTIFY_BACKOFF_MAX_MS),
     async notifyQueue(jobs: NotifyJob[]) {
       if (jobs.length === 0) return;
@@ -114,10 +125,15 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
       // A short lock, checked every second: a delivery left by a killed worker is taken up within seconds.
       lockDuration: env.NOTIFY_LOCK_MS,
       stalledInterval: 1000,
-      concurrency: env.NOTIFY_CONCURRENCY,
+      // Twice the requests in flight: a delivery's database round trips (before and after its request) do not hold a request's place.
+      concurrency: 2 * env.NOTIFY_CONCURRENCY,
       settings: { backoffStrategy: (attemptsMade, _type, _err, job) => ctx.retryDelay(String(job?.id), attemptsMade) },
     }),
-    new Worker("heartbeats", heartbeatProcessor(ctx), { ...workerOpts, concurrency: 1 }),
+    new Worker(
+      HEARTBEAT_QUEUE,
+      heartbeatProcessor(ctx, { ask: (at) => askHeartbeatPass(queues.heartbeats, at), retryMs: env.HEARTBEAT_TICK_MS }),
+      { ...workerOpts, concurrency: 1 },
+    ),
     new Worker(ALERT_TIMERS_QUEUE, alertTimersProcessor(ctx, env.ALERT_TICK_MS), { ...workerOpts, concurrency: 1 }),
     new Worker(QUEUES.maintenance, housekeepingProcessor(ctx, analytics, enqueueEvaluate, env.STATUS_PAGE_URL), {
       ...workerOpts,
@@ -172,9 +188,11 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
   // Durable schedules: BullMQ job schedulers, upserted at every start (after the HTTP port is up, so
   // /healthz answers while Redis is still away).
   const schedules = Promise.all([
+    // A pass at once: deadlines that passed while no workflows ran are decided now, and ask for the next.
+    askHeartbeatPass(queues.heartbeats),
     queues.heartbeats.upsertJobScheduler(
       "heartbeats",
-      { every: env.HEARTBEAT_TICK_MS },
+      { every: env.HEARTBEAT_SAFETY_TICK_MS },
       { name: "heartbeats", opts: { removeOnComplete: 100, removeOnFail: 100 } },
     ),
     queues.maintenance.upsertJobScheduler("sweep", { every: env.SWEEP_INTERVAL_MS }, { name: "sweep" }),

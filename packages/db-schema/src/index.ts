@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 // The HTTP client only: every process reaches sqld over HTTP, and the full client loads the native SQLite
 // library (~8 MB resident in each process) for file URLs nobody uses.
 import { type Client, createClient, type InArgs } from "@libsql/client/http";
-import { is, SQL, sql } from "drizzle-orm";
+import { is, SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { LibSQLDatabase } from "drizzle-orm/libsql";
 import { drizzle } from "drizzle-orm/libsql/http";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
@@ -199,6 +199,14 @@ export async function writeBatch(db: Db, queries: ({ toSQL(): { sql: string; par
     return { sql, args: params as InArgs };
   });
   return groupCommit(db.$client, stmts);
+}
+
+/**
+ * `column in (ids)` with the ids as one JSON parameter: a list of 500 ids is one bound value, not 500 (each built,
+ * encoded and decoded on its own); SQLite still seeks the column's index for each.
+ */
+export function inIds(column: SQLWrapper, ids: readonly number[]): SQL {
+  return sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
 }
 
 /**

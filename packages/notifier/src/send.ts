@@ -1,6 +1,5 @@
 import { redactUrl } from "@vigil/api-contract";
 import { allowedAddresses, EgressPolicy, EgressRefusedError, egressDispatcher } from "@vigil/egress";
-import nodemailer from "nodemailer";
 import { request } from "undici";
 import type { OutgoingHttp, OutgoingMail, OutgoingRequest } from "./channel";
 
@@ -41,7 +40,10 @@ const refused = (err: EgressRefusedError): SendResult => ({ ok: false, retryable
 
 async function sendHttp(req: OutgoingHttp, timeoutMs: number, egress: EgressPolicy, late: Late): Promise<SendResult> {
   const limitMs = timeoutMs + late.lateMs;
-  const signal = AbortSignal.timeout(limitMs);
+  // A timer cleared on the answer, not AbortSignal.timeout: a thousand alerts would leave a thousand live timers.
+  const abort = new AbortController();
+  const { signal } = abort;
+  const limit = setTimeout(() => abort.abort(new DOMException(`no response within ${limitMs} ms`, "TimeoutError")), limitMs);
   const slow = late.lateMs > 0 && late.onSlow ? setTimeout(late.onSlow, timeoutMs) : undefined;
   try {
     const dispatcher = egressDispatcher(egress);
@@ -66,6 +68,7 @@ async function sendHttp(req: OutgoingHttp, timeoutMs: number, egress: EgressPoli
     if (code === "UND_ERR_INVALID_ARG") return { ok: false, retryable: false, error: `request refused by the HTTP client: ${message}` };
     return { ok: false, retryable: true, error: `network error: ${code ?? ""} ${message}`.replace(/\s+/g, " ").trim() };
   } finally {
+    clearTimeout(limit);
     clearTimeout(slow);
   }
 }
@@ -82,6 +85,8 @@ async function sendSmtp(req: OutgoingMail, timeoutMs: number, egress: EgressPoli
     if (err instanceof EgressRefusedError) return refused(err);
     // A lookup failure is nodemailer's to report, in its own words.
   }
+  // Loaded on the first mail: an instance that sends none never holds the SMTP client.
+  const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport(req.smtpUrl, {
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,

@@ -67,6 +67,24 @@ export function createRedis(url: string, role: "worker" | "producer" | "subscrib
   });
 }
 
+/**
+ * Resolves once `redis` is connected, or after `ms` (false). A producer connection refuses commands until it
+ * is (no offline queue), so a first use right after creating one waits here instead of failing.
+ */
+export function whenReady(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === "ready") return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      redis.off("ready", onReady);
+      resolve(ok);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    redis.on("ready", onReady);
+  });
+}
+
 /** Retries for a Redis a service can run without: 1 s, doubling up to a minute, so an absent one costs nothing. */
 export const optionalRedisRetry = (times: number) => Math.min(1000 * 2 ** Math.min(times - 1, 6), 60_000);
 
@@ -125,6 +143,46 @@ export class EvaluateProducer {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close().catch(() => {});
+  }
+}
+
+export const HEARTBEAT_QUEUE = "heartbeats";
+
+/** Passes run on whole seconds: asks for the same second, from pings or deadlines, share one pass. */
+const passSecond = (atMs: number) => (Math.floor(atMs / 1000) + 1) * 1000;
+
+/**
+ * Asks for a heartbeat pass at the first whole second after `atMs`: the server when it stored pings,
+ * workflows at the next deadline. The job id is that second, so asks from any number of servers and
+ * workflows make one job, and passes never run more often than once a second. Best effort: a lost ask is
+ * found by the slow safety tick.
+ */
+export async function askHeartbeatPass(queue: Queue, atMs = Date.now()): Promise<void> {
+  const at = passSecond(atMs);
+  await queue
+    .add("heartbeats", {}, { jobId: `at-${at}`, delay: Math.max(0, at - Date.now()), removeOnComplete: 100, removeOnFail: 100 })
+    .catch(() => {});
+}
+
+/** The server's side: pings stored within one second ask once for the pass that follows it. */
+export class HeartbeatPasses {
+  readonly queue: Queue;
+  private asked = 0;
+  constructor(connection: Redis, prefix = PREFIX) {
+    this.queue = new Queue(HEARTBEAT_QUEUE, { connection, prefix });
+    this.queue.on("error", () => {});
+  }
+
+  ask(): void {
+    const now = Date.now();
+    const second = passSecond(now);
+    if (second === this.asked) return;
+    this.asked = second;
+    void askHeartbeatPass(this.queue, now);
   }
 
   async close(): Promise<void> {

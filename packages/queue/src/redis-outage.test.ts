@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createRedis, logRedisOutages, optionalRedisRetry } from "./index";
+import { createRedis, logRedisOutages, optionalRedisRetry, whenReady } from "./index";
 
 /** A loopback port nothing listens on: connections to it are refused. */
 async function closedPort(): Promise<number> {
@@ -51,11 +51,26 @@ describe("a Redis the service can run without", () => {
     const redis = createRedis("redis://127.0.0.1:6379", "producer", { retryStrategy: optionalRedisRetry });
     opened.push(redis);
     logRedisOutages(redis, log);
-    await new Promise<void>((resolve, reject) => {
-      redis.once("ready", resolve);
-      setTimeout(() => reject(new Error("redis not ready")), 5000);
-    });
+    expect(await whenReady(redis, 5000)).toBe(true);
     expect(await redis.ping()).toBe("PONG");
     expect(log.lines).toEqual([]);
+  });
+
+  it("a connection just opened is used once it is ready, not refused; one to an absent Redis gives up after the bound", async () => {
+    // Without the wait a producer refuses its first command (no offline queue): what a first Check now met.
+    const hasty = createRedis("redis://127.0.0.1:6379", "producer");
+    opened.push(hasty);
+    await expect(hasty.ping()).rejects.toThrow(/writeable|offline/i);
+    const redis = createRedis("redis://127.0.0.1:6379", "producer");
+    opened.push(redis);
+    expect(await whenReady(redis, 5000)).toBe(true);
+    expect(await redis.ping()).toBe("PONG");
+    expect(await whenReady(redis, 5000)).toBe(true);
+
+    const absent = createRedis(`redis://127.0.0.1:${await closedPort()}`, "producer", { retryStrategy: optionalRedisRetry });
+    opened.push(absent);
+    absent.on("error", () => {});
+    expect(await whenReady(absent, 300)).toBe(false);
+    expect(absent.listenerCount("ready")).toBe(0);
   });
 });

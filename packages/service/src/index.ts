@@ -1,4 +1,5 @@
 // What makes each Vigil process an operable service: structured logs, `/healthz`, `/metrics`, listening.
+import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
@@ -57,7 +58,16 @@ export async function listen(
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      await new Promise<void>((r) => server.close(() => r()));
+      await new Promise<void>((r) => {
+        // close() drops only the connections idle at that moment; one whose request ends later would be kept
+        // for the whole keep-alive time, so keep dropping those as they go idle.
+        const sweep = setInterval(() => (server as unknown as HttpServer).closeIdleConnections(), 100);
+        sweep.unref();
+        server.close(() => {
+          clearInterval(sweep);
+          r();
+        });
+      });
       await opts.onShutdown?.();
     })());
   if (opts.handleSignals !== false) {

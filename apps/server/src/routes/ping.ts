@@ -113,6 +113,7 @@ export function pingRoutes(deps: ServerDeps, trustedProxies: readonly string[]) 
       body,
     });
     if (!stored) return notFound(c);
+    deps.pingsStored();
     return c.req.method === "HEAD" ? c.body(null, 200, TEXT) : c.body("OK\n", 200, TEXT);
   };
   for (const path of ["/:a", "/:a/:b", "/:a/:b/:c"]) ping.on(["GET", "POST", "HEAD"], path, handle);

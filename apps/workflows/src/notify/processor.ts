@@ -1,4 +1,4 @@
-import { ackToken, deliveryContext, dropStaleFollowUp, finishAttempt, noteSlowAttempt, startAttempt } from "@vigil/core";
+import { ackToken, deliveryContext, dropStaleFollowUp, finishAttempt, noteSlowAttempt, openDelivery, startAttempt } from "@vigil/core";
 import { retryThroughOutage } from "@vigil/db-schema";
 import { notify } from "@vigil/notifier";
 import { NotifyJob } from "@vigil/queue";
@@ -39,7 +39,15 @@ export function notifyProcessor(ctx: WorkflowContext) {
   return async (job: Job, _token?: string, signal?: AbortSignal) => {
     const { eventId, channelId, round = 0 } = NotifyJob.parse(job.data);
     const log = { eventId, channelId, round, jobId: job.id };
-    const { delivered, info, channel } = await deliveryContext(ctx.db, eventId, channelId, round);
+    // The event itself: its checks and its attempt in one round trip. A follow-up checks, then asks whether it is still due.
+    const {
+      delivered,
+      info,
+      channel,
+      attempt: opened,
+    } = round === 0
+      ? await openDelivery(ctx.db, eventId, channelId)
+      : { ...(await deliveryContext(ctx.db, eventId, channelId, round)), attempt: undefined };
     if (delivered) return "already delivered";
     if (!info || !channel) return "gone";
     if (!channel.enabled) return "channel disabled";
@@ -51,19 +59,21 @@ export function notifyProcessor(ctx: WorkflowContext) {
         return dropped;
       }
     }
-    const { id, attempt } = await startAttempt(ctx.db, eventId, channelId, round);
+    const { id, attempt } = opened ?? (await startAttempt(ctx.db, eventId, channelId, round));
     const timeoutMs = channel.timeoutMs;
-    const res = await notify(channel, withAck(info.event, eventId, channelId, round, ctx.notifierEnv.DASHBOARD_URL), ctx.notifierEnv, {
-      deliveryId: deliveryKey(eventId, channelId, round),
-      egress: ctx.egress,
-      timeoutMs,
-      lateMs: lateAnswerMs(timeoutMs),
-      onSlow: () => {
-        ctx.metrics.deliveries.inc({ outcome: "slow" });
-        ctx.logger.warn({ ...log, attempt, timeoutMs }, "receiver slow to answer; waiting for it before any retry");
-        noteSlowAttempt(ctx.db, id, `no answer within ${timeoutMs / 1000} s; still waiting for it`).catch(() => {});
-      },
-    });
+    const res = await ctx.sending(() =>
+      notify(channel, withAck(info.event, eventId, channelId, round, ctx.notifierEnv.DASHBOARD_URL), ctx.notifierEnv, {
+        deliveryId: deliveryKey(eventId, channelId, round),
+        egress: ctx.egress,
+        timeoutMs,
+        lateMs: lateAnswerMs(timeoutMs),
+        onSlow: () => {
+          ctx.metrics.deliveries.inc({ outcome: "slow" });
+          ctx.logger.warn({ ...log, attempt, timeoutMs }, "receiver slow to answer; waiting for it before any retry");
+          noteSlowAttempt(ctx.db, id, `no answer within ${timeoutMs / 1000} s; still waiting for it`).catch(() => {});
+        },
+      }),
+    );
     if (res.ok) {
       ctx.metrics.deliveries.inc({ outcome: "sent" });
       const sent = { ...log, monitorId: info.event.monitor.id, status: info.event.type, attempt };

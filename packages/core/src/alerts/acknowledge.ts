@@ -22,7 +22,16 @@ export type AckVia = Acknowledgement["via"];
 export const ACK_LINK_TTL_MS = 7 * 86_400_000;
 
 const b64 = (s: string) => Buffer.from(s).toString("base64url");
-const linkKey = (key: Buffer) => createHmac("sha256", key).update("vigil ack link v1").digest();
+const linkKeys = new WeakMap<Buffer, Buffer>();
+/** Derived once per key: every alert signs a link, and the derivation would double that work. */
+function linkKey(key: Buffer): Buffer {
+  let derived = linkKeys.get(key);
+  if (!derived) {
+    derived = createHmac("sha256", key).update("vigil ack link v1").digest();
+    linkKeys.set(key, derived);
+  }
+  return derived;
+}
 const sign = (key: Buffer, body: string) => createHmac("sha256", linkKey(key)).update(body).digest("base64url");
 
 /**

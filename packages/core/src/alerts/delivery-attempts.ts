@@ -11,7 +11,7 @@ import {
   rowsTable,
   writeBatch,
 } from "@vigil/db-schema";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 
 export interface StartedAttempt {
   /** The attempt's row in the delivery log. */
@@ -20,10 +20,15 @@ export interface StartedAttempt {
   attempt: number;
 }
 
-type AttemptKey = { eventId: number; channelId: number; round: number; nowMs: number };
+export type AttemptKey = { eventId: number; channelId: number; round: number; nowMs: number };
 const keyOf = (k: { eventId: number; channelId: number; round: number }) => `${k.eventId}:${k.channelId}:${k.round}`;
 
-const startAttempts = coalesced(async (db: Db, keys: AttemptKey[]) => {
+/**
+ * The statements that open the next attempt of each key (see `startAttempt`), two per pass, and how to read the
+ * attempts they opened from their results. `onlyIf`: a condition on the key (v.column1 event, v.column2 channel,
+ * v.column3 round); a key that does not meet it opens nothing.
+ */
+export function attemptWrites(keys: readonly AttemptKey[], onlyIf: SQL = sql`true`) {
   const d = notificationDelivery;
   const ordered = inPasses(keys, keyOf);
   const writes = ordered.flatMap((pass) => {
@@ -33,19 +38,28 @@ const startAttempts = coalesced(async (db: Db, keys: AttemptKey[]) => {
       sql`update ${d} set outcome = 'error', next_retry_at = null,
         error = case when ${d.outcome} = 'sending' then 'stopped before the answer came (workflows restarted)' else ${d.error} end,
         finished_at = coalesce(${d.finishedAt}, v.column4)
-        from ${v} where ${same} and ${d.outcome} in ('sending', 'retrying')`,
+        from ${v} where ${same} and ${d.outcome} in ('sending', 'retrying') and ${onlyIf}`,
       sql`insert into ${d} (event_id, channel_id, attempt, outcome, round, created_at)
         select v.column1, v.column2, coalesce((select max(p.attempt) from ${d} p where p.event_id = v.column1 and p.channel_id = v.column2 and p.round = v.column3), 0) + 1, 'sending', v.column3, v.column4
-        from ${v} where true returning id, event_id, channel_id, round, attempt`,
+        from ${v} where ${onlyIf} returning id, event_id, channel_id, round, attempt`,
     ];
   });
-  const results = await writeBatch(db, writes);
-  const started = new Map<AttemptKey, StartedAttempt>();
-  for (const [i, pass] of ordered.entries()) {
-    const rows = new Map(results[2 * i + 1]!.rows.map((r) => [`${r[1]}:${r[2]}:${r[3]}`, { id: Number(r[0]), attempt: Number(r[4]) }]));
-    for (const k of pass) started.set(k, rows.get(keyOf(k))!);
-  }
-  return allFulfilled(keys.map((k) => started.get(k)!));
+  /** `results`: those of `writes`, in order. A key that opened nothing maps to undefined. */
+  const started = (results: { rows: ArrayLike<unknown>[] }[]) => {
+    const out = new Map<AttemptKey, StartedAttempt | undefined>();
+    for (const [i, pass] of ordered.entries()) {
+      const rows = new Map(results[2 * i + 1]!.rows.map((r) => [`${r[1]}:${r[2]}:${r[3]}`, { id: Number(r[0]), attempt: Number(r[4]) }]));
+      for (const k of pass) out.set(k, rows.get(keyOf(k)));
+    }
+    return out;
+  };
+  return { writes, started };
+}
+
+const startAttempts = coalesced(async (db: Db, keys: AttemptKey[]) => {
+  const { writes, started } = attemptWrites(keys);
+  const opened = started(await writeBatch(db, writes));
+  return allFulfilled(keys.map((k) => opened.get(k)!));
 });
 
 /**

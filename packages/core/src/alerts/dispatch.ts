@@ -4,6 +4,7 @@ import {
   alertTimer,
   type Db,
   escalationPolicy,
+  inIds,
   inPasses,
   monitor,
   monitorChannel,
@@ -24,16 +25,24 @@ import { followUpRows, type TimerSend } from "./timers";
 export type Route = { send: number[] } | { held: true } | { suppressed: string };
 
 type Query = Parameters<typeof writeBatch>[1][number];
-type Event = typeof statusEvent.$inferSelect;
+/** What routing reads of an event. */
+const routedEvent = {
+  id: statusEvent.id,
+  workspaceId: statusEvent.workspaceId,
+  monitorId: statusEvent.monitorId,
+  status: statusEvent.status,
+  suppressed: statusEvent.suppressed,
+  createdAt: statusEvent.createdAt,
+};
 
 /** What the routing of these events reads, in one round trip. */
 async function readRouting(db: Db, eventIds: number[]) {
   const r = alias(statusEvent, "r");
-  const ofEvents = db.select({ id: r.monitorId }).from(r).where(inArray(r.id, eventIds));
+  const ofEvents = db.select({ id: r.monitorId }).from(r).where(inIds(r.id, eventIds));
   // The alert a recovery ends is the events since the previous recovery: their escalation steps and holds.
   const previousRecovery = sql`coalesce((select max(${statusEvent.id}) from ${statusEvent} where ${statusEvent.monitorId} = ${r.monitorId} and ${statusEvent.status} = 'recovered' and ${statusEvent.id} < ${r.id}), 0)`;
   const [events, links, policies, parents, timers, pending] = await db.batch([
-    db.select().from(statusEvent).where(inArray(statusEvent.id, eventIds)),
+    db.select(routedEvent).from(statusEvent).where(inIds(statusEvent.id, eventIds)),
     db
       .select({
         monitorId: monitorChannel.monitorId,
@@ -73,7 +82,7 @@ async function readRouting(db: Db, eventIds: number[]) {
           inArray(alertTimer.kind, ["step", "hold"]),
         ),
       )
-      .where(and(inArray(r.id, eventIds), eq(r.status, "recovered")))
+      .where(and(inIds(r.id, eventIds), eq(r.status, "recovered")))
       .orderBy(alertTimer.eventId, alertTimer.id),
     // Monitors with a timer still to fire: only theirs need closing (most monitors have none).
     db
@@ -101,13 +110,13 @@ async function planRoutes(db: Db, eventIds: number[], nowMs: number) {
   }
   const policyOf = new Map(policies.map((p) => [p.monitorId, p.policy]));
   const hasParents = new Set(parents.map((p) => p.monitorId));
-  const routes = new Map<number, { event: Event; linked: number[]; route: Route }>();
+  const routes = new Map<number, { linked: number[]; route: Route }>();
   const writes: Query[] = [];
   const closing: [number, number, string][] = [];
   for (const ev of events) {
     const channels = linked.get(ev.monitorId) ?? [];
     if (ev.suppressed) {
-      routes.set(ev.id, { event: ev, linked: channels, route: { suppressed: "maintenance window" } });
+      routes.set(ev.id, { linked: channels, route: { suppressed: "maintenance window" } });
       continue;
     }
     // A timer planned after this read (an older alert's next reminder) finds itself superseded when it comes due.
@@ -140,7 +149,7 @@ async function planRoutes(db: Db, eventIds: number[], nowMs: number) {
         route = { send: [...new Set([...channels, ...escalated])].sort((a, b) => a - b) };
       }
     }
-    routes.set(ev.id, { event: ev, linked: channels, route });
+    routes.set(ev.id, { linked: channels, route });
   }
   // The older alerts' timers of every routed monitor, closed in one statement.
   if (closing.length > 0)
@@ -212,7 +221,7 @@ export async function dispatchEvents(
     }
     if (suppressedRows.length > 0) writes.push(db.insert(notificationDelivery).values(suppressedRows));
     if (suppressedIds.length > 0)
-      writes.push(db.update(statusEvent).set({ dispatchedAt: nowMs }).where(inArray(statusEvent.id, suppressedIds)));
+      writes.push(db.update(statusEvent).set({ dispatchedAt: nowMs }).where(inIds(statusEvent.id, suppressedIds)));
     if (writes.length > 0) await writeBatch(db, writes);
     if (sends.length > 0) await queue(sends);
     await markDispatched(db, sentIds, nowMs);

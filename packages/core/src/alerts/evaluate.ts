@@ -3,6 +3,7 @@ import {
   checkResultRow,
   type Db,
   incident,
+  inIds,
   maintenance,
   maintenanceMonitor,
   monitor,
@@ -191,7 +192,7 @@ async function readStates(db: Db, ids: number[], nowMs: number) {
       })
       .from(monitor)
       .leftJoin(monitorEvaluation, eq(monitorEvaluation.monitorId, monitor.id))
-      .where(inArray(monitor.id, ids)),
+      .where(inIds(monitor.id, ids)),
     db
       .select({
         monitorId: monitorLocationStatus.monitorId,
@@ -207,12 +208,12 @@ async function readStates(db: Db, ids: number[], nowMs: number) {
       })
       .from(monitorLocationStatus)
       .innerJoin(privateLocation, eq(privateLocation.id, monitorLocationStatus.locationId))
-      .where(and(inArray(monitorLocationStatus.monitorId, ids), isNull(privateLocation.deletedAt))),
+      .where(and(inIds(monitorLocationStatus.monitorId, ids), isNull(privateLocation.deletedAt))),
     db
       .select({ monitorId: maintenanceMonitor.monitorId, startsAt: maintenance.startsAt, endsAt: maintenance.endsAt })
       .from(maintenance)
       .innerJoin(maintenanceMonitor, eq(maintenanceMonitor.maintenanceId, maintenance.id))
-      .where(and(inArray(maintenanceMonitor.monitorId, ids), gte(maintenance.endsAt, nowMs - 86_400_000))),
+      .where(and(inIds(maintenanceMonitor.monitorId, ids), gte(maintenance.endsAt, nowMs - 86_400_000))),
     db
       .select({
         workspaceId: privateLocation.workspaceId,
@@ -223,7 +224,7 @@ async function readStates(db: Db, ids: number[], nowMs: number) {
       .from(privateLocation)
       .where(
         and(
-          inArray(privateLocation.workspaceId, db.selectDistinct({ w: monitor.workspaceId }).from(monitor).where(inArray(monitor.id, ids))),
+          inArray(privateLocation.workspaceId, db.selectDistinct({ w: monitor.workspaceId }).from(monitor).where(inIds(monitor.id, ids))),
           isNull(privateLocation.deletedAt),
         ),
       ),

@@ -68,10 +68,14 @@ function failureMessage(last: NonNullable<HeartbeatState["last"]>): string {
   return body ? `${what}: ${clip(body)}` : what;
 }
 
+/** A run began (`/start`) and has not finished since. */
+const running = (s: Pick<HeartbeatState, "lastPingAt" | "startedAt">) =>
+  s.startedAt !== null && (s.lastPingAt === null || s.startedAt >= s.lastPingAt);
+
 /** When silence becomes an error, from the stored pings alone; null until the first ping. */
 export function deadlineOf(s: Pick<HeartbeatState, "schedule" | "lastPingAt" | "startedAt">): number | null {
   const grace = s.schedule.graceMs;
-  if (s.startedAt !== null && (s.lastPingAt === null || s.startedAt >= s.lastPingAt)) return s.startedAt + grace;
+  if (running(s)) return s.startedAt! + grace;
   return s.lastPingAt === null ? null : nextExpected(s.schedule, s.lastPingAt) + grace;
 }
 
@@ -87,7 +91,9 @@ export function decideHeartbeat(s: HeartbeatState, receiver: Receiver | null, no
   const edited = s.monitorVersion !== s.version;
   if (fresh || edited) {
     let deadlineAt = deadlineOf(s);
-    if (edited && deadlineAt !== null) deadlineAt = Math.max(deadlineAt, nextExpected(s.schedule, nowMs) + s.schedule.graceMs);
+    // A fresh start from the edit: a run under way gets its grace from now, a periodic job its next ping.
+    if (edited && deadlineAt !== null)
+      deadlineAt = Math.max(deadlineAt, (running(s) ? nowMs : nextExpected(s.schedule, nowMs)) + s.schedule.graceMs);
     let event: HeartbeatDecision["event"] = null;
     const finished = s.last && s.lastPingAt !== null && (s.statusCron === null || s.lastPingAt > s.statusCron) ? s.last : null;
     if (fresh && finished && s.lastPingAt !== null) {
@@ -120,16 +126,13 @@ export function decideHeartbeat(s: HeartbeatState, receiver: Receiver | null, no
   const dueFrom = s.deadlineAt - s.schedule.graceMs;
   if (receiver.upSince > dueFrom) {
     // The ping may have come while nobody could receive it: a fresh chance, as if pinged at the return.
-    const again =
-      (s.startedAt !== null && (s.lastPingAt === null || s.startedAt >= s.lastPingAt) ? 0 : (s.schedule.periodMs ?? 0)) +
-      s.schedule.graceMs;
+    const again = (running(s) ? 0 : (s.schedule.periodMs ?? 0)) + s.schedule.graceMs;
     const deadlineAt = Math.max(s.deadlineAt, receiver.upSince + again);
     if (deadlineAt > s.deadlineAt) return { deadlineAt, rearmedAt: deadlineAt, event: null };
   }
   if (s.status === "error") return { deadlineAt: null, rearmedAt: null, event: null };
   const cron = s.deadlineAt;
-  const running = s.startedAt !== null && (s.lastPingAt === null || s.startedAt >= s.lastPingAt);
-  const errorMessage = running
+  const errorMessage = running(s)
     ? `no ping since the run started at ${iso(s.startedAt!)}: it did not finish within its ${secs(s.schedule.graceMs)} grace`
     : `no ping since ${iso(s.lastPingAt!)}`;
   return {
@@ -274,4 +277,17 @@ export async function evaluateHeartbeats(db: Db, nowMs = Date.now(), limit = 200
       });
   }
   return events;
+}
+
+/**
+ * The earliest deadline of a running heartbeat, passed ones included (those still wait for the ping
+ * server's proof, or for a pass that had too many to decide at once); null when none is armed.
+ */
+export async function nextHeartbeatDeadline(db: Db): Promise<number | null> {
+  const [row] = await db
+    .select({ at: sql<number | null>`min(${heartbeat.deadlineAt})` })
+    .from(heartbeat)
+    .innerJoin(monitor, eq(monitor.id, heartbeat.monitorId))
+    .where(and(eq(monitor.active, true), isNull(monitor.deletedAt), eq(monitor.kind, "heartbeat")));
+  return row?.at ?? null;
 }

@@ -132,6 +132,22 @@ describe("a heartbeat's pings and deadline", () => {
     ]);
   });
 
+  it("a run started before any pass saw its new heartbeat must still finish within its grace, not a period later", async () => {
+    const m = await createMonitor(t.db, ws, { kind: "heartbeat", name: "nightly", request: { period: "1h", grace: "2s" } }, "operator");
+    const token = (await heartbeatDetails(t.db, ws, m.id)).pingUrl.split("/ping/")[1]!;
+    const t0 = Date.now() + 200_000;
+    // The job starts at once: the first pass sees the new monitor and the open run together.
+    await recordPing(t.db, { to: { token }, signal: { kind: "start" }, at: t0, sourceIp: null, userAgent: null, body: null });
+    expect(await evaluateHeartbeats(t.db, t0 + 100)).toEqual([]);
+    const [h] = await t.db.select().from(heartbeat).where(eq(heartbeat.monitorId, m.id));
+    expect(h!.deadlineAt).toBe(t0 + 100 + 2000);
+    await markReceiverAlive(t.db, t0 - 60_000, t0 + 2500);
+    const [down] = await evaluateHeartbeats(t.db, t0 + 2600);
+    expect(down?.status).toBe("error");
+    const [row] = await t.db.select().from(statusEvent).where(eq(statusEvent.id, down!.id));
+    expect(row!.errorMessage).toMatch(/^no ping since the run started at .*: it did not finish within its 2 s grace$/);
+  });
+
   it("a deadline that passed while the ping server was away is re-armed, not alerted", async () => {
     const m = await createMonitor(t.db, ws, { kind: "heartbeat", name: "etl", request: { period: "2s", grace: "1s" } }, "operator");
     const token = (await heartbeatDetails(t.db, ws, m.id)).pingUrl.split("/ping/")[1]!;

@@ -6,6 +6,7 @@ export {
   evaluateHeartbeats,
   type HeartbeatDecision,
   type HeartbeatState,
+  nextHeartbeatDeadline,
   PINGS_KEPT,
   RECEIVER_STALE_MS,
   type Receiver,

@@ -146,17 +146,50 @@ const longest = (xs: Uint8Array[]) => Math.max(...xs.map((x) => x.length));
 const PER_SERIES_SET = LINES * (longest(Object.values(NAME)) + longest([CLOSE, ...STATUS_END.flat(), ...LE]) + 25);
 
 /**
- * Exposition text written straight into one buffer: 190,000 template strings joined into 27 MB (then encoded
- * again for the socket) cost more than the query. Each label set is encoded once, "} " after it, and copied
- * into its lines; the lines of a series set that share name and labels (status, buckets) copy them from its
- * first. Copies are the cost here, so there are as few as the format allows. `labelSets` are the series
- * sets' identities (monitor_id, location), `infos` all their labels, written once each on the info line.
+ * Bytes of text per piece handed on: small enough to stream (32 pieces for 16 MiB), large enough that passing one
+ * costs nothing (with 64 KiB of compressed output at a time, ~5 % less CPU per scrape than 128 KiB and 16 KiB).
  */
-function render(labelSets: string[], infos: string[], values: SetRow[], now: number): Uint8Array<ArrayBuffer> {
+const PIECE_BYTES = 512 * 1024;
+
+/**
+ * Buffers of pieces that their reader is done with, written into again by later pieces of any scrape: 16 MiB of
+ * new buffers per scrape cost 2–20 ms in page faults and collections, the same bytes written again ~0.5 ms.
+ */
+export class PieceBuffers {
+  private readonly free: Buffer<ArrayBuffer>[] = [];
+  constructor(private readonly most = 16) {}
+  take(size: number): Buffer<ArrayBuffer> {
+    const b = this.free.pop();
+    return b !== undefined && b.length >= size ? b : Buffer.allocUnsafe(size);
+  }
+  /** Only once nothing reads the piece any more: its whole buffer is written again. */
+  give(piece: Uint8Array<ArrayBuffer>) {
+    if (this.free.length < this.most && piece.byteOffset === 0) this.free.push(Buffer.from(piece.buffer));
+  }
+}
+
+/**
+ * Exposition text written straight into buffers of `PIECE_BYTES`, each handed on when full, so that the answer
+ * can leave (and be compressed and inflated by the scraper) while the rest is written. Each label set is
+ * encoded once, "} " after it, and copied into its lines; the lines of a series set that share name and labels
+ * (status, buckets) copy them from its first. Copies are the cost here, so there are as few as the format
+ * allows. `labelSets` are the series sets' identities (monitor_id, location), `infos` all their labels,
+ * written once each on the info line.
+ */
+function* render(
+  labelSets: string[],
+  infos: string[],
+  values: SetRow[],
+  now: number,
+  buffers: PieceBuffers | undefined,
+): Generator<Uint8Array<ArrayBuffer>> {
   let labelBytes = 0;
-  for (const l of labelSets) labelBytes += Buffer.byteLength(l) + CLOSE.length;
-  let infoBytes = 0;
-  for (const l of infos) infoBytes += Buffer.byteLength(l);
+  let longestSet = 0;
+  for (let k = 0; k < labelSets.length; k++) {
+    const l = Buffer.byteLength(labelSets[k]!) + CLOSE.length;
+    labelBytes += l;
+    longestSet = Math.max(longestSet, LINES * l + Buffer.byteLength(infos[k]!) + PER_SERIES_SET);
+  }
   const scratch = Buffer.allocUnsafe(labelBytes);
   // Per series set: its labels (`open`, for lines that add one) and its labels closed by "} " (`closed`).
   const open: Buffer[] = [];
@@ -168,9 +201,12 @@ function render(labelSets: string[], infos: string[], values: SetRow[], now: num
     closed.push(scratch.subarray(p, p + len + CLOSE.length));
     p += len + CLOSE.length;
   }
-  let size = LINES * labelBytes + infoBytes + labelSets.length * PER_SERIES_SET;
-  for (const h of HEADER.values()) size += h.length;
-  const buf = Buffer.allocUnsafe(size);
+  // A piece always has room for a family's header and a series set's lines, however long its labels.
+  const margin = longestSet + Math.max(...[...HEADER.values()].map((h) => h.length));
+  const pieceBytes = Math.max(PIECE_BYTES, margin);
+  // A new buffer per piece (or one given back): the previous one may still be in the compressor's or the socket's hands.
+  const take = () => buffers?.take(pieceBytes) ?? Buffer.allocUnsafe(pieceBytes);
+  let buf = take();
   let n = 0;
   const put = (b: Uint8Array) => {
     buf.set(b, n);
@@ -180,10 +216,19 @@ function render(labelSets: string[], infos: string[], values: SetRow[], now: num
   const text = (s: string) => {
     for (let i = 0; i < s.length; i++) buf[n++] = s.charCodeAt(i);
   };
-  const line = (name: Uint8Array, k: number, value: string) => {
+  /** A count's digits written from the last: no string made for each of 200,000 values. */
+  const digits = (x: number) => {
+    if (!Number.isSafeInteger(x) || x < 0) return text(String(x));
+    let end = n;
+    for (let t = x; t >= 10; t = Math.floor(t / 10)) end++;
+    for (let i = end, t = x; i >= n; i--, t = Math.floor(t / 10)) buf[i] = 48 + (t % 10);
+    n = end + 1;
+  };
+  const line = (name: Uint8Array, k: number, value: string | number) => {
     put(name);
     put(closed[k]!);
-    text(value);
+    if (typeof value === "number") digits(value);
+    else text(value);
     buf[n++] = NL;
   };
   /** Writes name and open labels once, then `count` lines, each starting with a copy of them. */
@@ -200,51 +245,69 @@ function render(labelSets: string[], infos: string[], values: SetRow[], now: num
       end(i);
     }
   };
-  const family = (name: string, write: (v: SetRow, k: number) => void) => {
-    const at = n;
-    put(HEADER.get(name)!);
-    const start = n;
-    for (let k = 0; k < labelSets.length; k++) write(values[k]!, k);
+  const families: [string, (v: SetRow, k: number) => void, ((v: SetRow) => boolean)?][] = [
+    [
+      "vigil_monitor_info",
+      (_, k) => {
+        put(NAME.info);
+        n += buf.write(infos[k]!, n);
+        put(INFO_END);
+      },
+    ],
+    ["vigil_monitor_up", (v, k) => line(NAME.up, k, v[R.status] === "error" ? "0" : "1")],
+    [
+      "vigil_monitor_status",
+      (v, k) => lines(NAME.status, k, STATUSES.length, (i) => put(STATUS_END[i]![v[R.status] === STATUSES[i] ? 1 : 0]!)),
+    ],
+    ["vigil_monitor_last_check_timestamp_seconds", (v, k) => line(NAME.last, k, Number(v[R.cron]) / 1000)],
+    ["vigil_monitor_checks_total", (v, k) => line(NAME.total, k, Number(v[R.total]))],
+    ["vigil_monitor_checks_failed_total", (v, k) => line(NAME.failed, k, Number(v[R.failed]))],
+    [
+      "vigil_monitor_latency_seconds",
+      (v, k) => {
+        lines(NAME.bucket, k, LE.length, (i) => {
+          put(LE[i]!);
+          // +Inf counts every check.
+          digits(Number(v[i < LATENCY_BUCKETS_MS.length ? R.buckets + i : R.total]));
+          buf[n++] = NL;
+        });
+        line(NAME.sum, k, String(Number(v[R.sum]) / 1000));
+        line(NAME.count, k, Number(v[R.total]));
+      },
+    ],
+    [
+      "vigil_monitor_cert_expiry_days",
+      (v, k) => line(NAME.cert, k, ((Number(v[R.cert]) - now) / 86_400_000).toFixed(2)),
+      (v) => v[R.cert] !== null,
+    ],
+  ];
+  for (const [name, write, has] of families) {
     // No header for a family without samples.
-    if (n === start) n = at;
-  };
-  family("vigil_monitor_info", (_, k) => {
-    put(NAME.info);
-    n += buf.write(infos[k]!, n);
-    put(INFO_END);
-  });
-  family("vigil_monitor_up", (v, k) => line(NAME.up, k, v[R.status] === "error" ? "0" : "1"));
-  family("vigil_monitor_status", (v, k) =>
-    lines(NAME.status, k, STATUSES.length, (i) => put(STATUS_END[i]![v[R.status] === STATUSES[i] ? 1 : 0]!)),
-  );
-  family("vigil_monitor_last_check_timestamp_seconds", (v, k) => line(NAME.last, k, String(Number(v[R.cron]) / 1000)));
-  family("vigil_monitor_checks_total", (v, k) => line(NAME.total, k, String(v[R.total])));
-  family("vigil_monitor_checks_failed_total", (v, k) => line(NAME.failed, k, String(v[R.failed])));
-  family("vigil_monitor_latency_seconds", (v, k) => {
-    lines(NAME.bucket, k, LE.length, (i) => {
-      put(LE[i]!);
-      // +Inf counts every check.
-      text(String(v[i < LATENCY_BUCKETS_MS.length ? R.buckets + i : R.total]));
-      buf[n++] = NL;
-    });
-    line(NAME.sum, k, String(Number(v[R.sum]) / 1000));
-    line(NAME.count, k, String(v[R.total]));
-  });
-  family("vigil_monitor_cert_expiry_days", (v, k) => {
-    if (v[R.cert] !== null) line(NAME.cert, k, ((Number(v[R.cert]) - now) / 86_400_000).toFixed(2));
-  });
-  return buf.subarray(0, n);
+    if (has && !values.some(has)) continue;
+    for (let k = -1; k < labelSets.length; k++) {
+      if (k >= 0 && has && !has(values[k]!)) continue;
+      if (n + margin > pieceBytes) {
+        yield buf.subarray(0, n);
+        buf = take();
+        n = 0;
+      }
+      if (k < 0) put(HEADER.get(name)!);
+      else write(values[k]!, k);
+    }
+  }
+  if (n > 0) yield buf.subarray(0, n);
 }
 
 /**
  * The workspace's monitors as Prometheus text exposition (0.0.4), as UTF-8: one series set per monitor and
  * location, from one write batch (fold new results, advance the watermark, read) whatever the number of monitors.
+ * Resolves once the database has answered; the text is then written piece by piece as the pieces are taken.
  */
 export async function prometheusMetrics(
   db: Db,
   workspaceId: number,
-  opts: { tagLabels?: string[]; now?: number } = {},
-): Promise<Uint8Array<ArrayBuffer>> {
+  opts: { tagLabels?: string[]; now?: number; buffers?: PieceBuffers } = {},
+): Promise<Generator<Uint8Array<ArrayBuffer>>> {
   const tagLabels = opts.tagLabels ?? [];
   const now = opts.now ?? Date.now();
   const results = await writeBatch(db, [raw(fold(workspaceId)), raw(advance(workspaceId)), raw(read(workspaceId, tagLabels.length > 0))]);
@@ -268,5 +331,5 @@ export async function prometheusMetrics(
     for (const t of tagLabels) l += `,tag_${t}="${escapeLabel(tagValue(v[R.tags]!, t))}"`;
     infos.push(l);
   }
-  return render(labels, infos, sets, now);
+  return render(labels, infos, sets, now, opts.buffers);
 }

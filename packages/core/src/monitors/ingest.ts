@@ -2,6 +2,7 @@ import { CHECK_STATUSES, IngestBatch, type IngestResult } from "@vigil/api-contr
 import {
   checkResultRow,
   type Db,
+  inIds,
   monitor,
   monitorEvaluation,
   monitorLocationStatus,
@@ -167,13 +168,12 @@ function ingestWrites(
   streaks: ReturnType<typeof batchStreaks>,
   nowMs: number,
 ) {
-  const ids = JSON.stringify([...streaks.keys()]);
   // Live monitors of the location's workspace only: a deleted monitor's results are refused at once. A
   // condition, not a join: joined, SQLite may scan the workspace's monitors and re-read the rows for each.
   const live = sql`where ${standing(location)}
     and exists (select 1 from ${monitor} m where m.id = v.column1 and m.workspace_id = ${location.workspaceId} and m.deleted_at is null)`;
   const owned = sql`select ${monitor.id} from ${monitor} where ${monitor.workspaceId} = ${location.workspaceId} and ${monitor.deletedAt} is null
-    and ${monitor.id} in (select value from json_each(${ids})) and ${standing(location)}`;
+    and ${inIds(monitor.id, [...streaks.keys()])} and ${standing(location)}`;
   // v: 1 monitor, 2 slot, 3 status, 4 latency, 5 start offset, 6 status code, 7 error, 8 attempts, 9 timings, 10 assertions.
   const resultRows = rowsTable(
     results.map((r) => {
@@ -212,7 +212,7 @@ function ingestWrites(
       streaks.get(r.monitorId)!.run,
     ]),
   );
-  const continues = JSON.stringify([...streaks].filter(([, s]) => s.whole).map(([id]) => id));
+  const continues = [...streaks].filter(([, s]) => s.whole).map(([id]) => id);
   const s = monitorLocationStatus;
   const r = checkResultRow;
   // A re-sent result keeps the streak; a batch wholly on the stored side continues it; anything else starts one.
@@ -226,7 +226,7 @@ function ingestWrites(
       result_id = excluded.result_id, result_rowid = excluded.result_rowid, latency_ms = excluded.latency_ms,
       status_code = excluded.status_code, error_message = excluded.error_message, cert_not_after = excluded.cert_not_after,
       streak = case when ${s.cronTimestamp} = excluded.cron_timestamp then ${s.streak}
-        when (${s.status} = 'error') = (excluded.status = 'error') and ${s.monitorId} in (select value from json_each(${continues}))
+        when (${s.status} = 'error') = (excluded.status = 'error') and ${inIds(s.monitorId, continues)}
           then ${s.streak} + excluded.streak
         else excluded.streak end,
       updated_at = excluded.updated_at

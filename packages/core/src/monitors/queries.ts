@@ -4,6 +4,15 @@ import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import { NotFoundError } from "../errors";
 import type { LocationCoverage, Row } from "./mapping";
 
+/** The monitor columns `monitorTarget` reads for every kind but the databases (theirs is `connection`, a secret). */
+export const targetColumns = {
+  kind: monitor.kind,
+  url: monitor.url,
+  host: monitor.host,
+  port: monitor.port,
+  options: monitor.options,
+};
+
 export async function coverage(db: Conn, workspaceId: number): Promise<LocationCoverage> {
   return db
     .select({ region: privateLocation.region, online: privateLocation.online })

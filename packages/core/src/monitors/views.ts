@@ -27,6 +27,7 @@ import { z } from "zod";
 import type { DeliveryOutcome } from "../alerts";
 import { NotFoundError } from "../errors";
 import { toInput, toMonitor } from "./mapping";
+import { targetColumns } from "./queries";
 
 export const MONITOR_SORTS = ["name", "status", "last-check", "latency", "created"] as const;
 
@@ -236,11 +237,7 @@ export async function listMonitorPage(db: Db, workspaceId: number, query: Partia
             id: monitor.id,
             key: monitor.key,
             name: monitor.name,
-            kind: monitor.kind,
-            url: monitor.url,
-            host: monitor.host,
-            port: monitor.port,
-            options: monitor.options,
+            ...targetColumns,
             frequency: monitor.frequency,
             regions: monitor.regions,
             tags: monitor.tags,

@@ -2,9 +2,10 @@ import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { EgressPolicy } from "@vigil/egress";
 import { HealthImplementation } from "grpc-health-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCheck, runGrpcCheck } from "../../index";
+import { runCheck } from "../../index";
 import { refusedPort } from "../../testing/servers";
 import { GrpcCheck } from "./index";
+import { runGrpcCheck } from "./run";
 
 const grpc = (input: Omit<Partial<GrpcCheck>, "kind"> & { host: string; port: number }) =>
   GrpcCheck.parse({ kind: "grpc", retry: 0, ...input });
