@@ -92,6 +92,11 @@ export function createProbeMetrics(registry: Registry, read: ProbeGauges) {
       labelNames: ["outcome"] as const,
       registers,
     }),
+    resent: new Counter({
+      name: "vigil_probe_results_resent_total",
+      help: "Results sent again after their batch's send failed (the server may have stored them before; it drops doubles)",
+      registers,
+    }),
     sendErrors: new Counter({
       name: "vigil_probe_send_errors_total",
       help: "Failed result batch sends, by reason",

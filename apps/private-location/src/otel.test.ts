@@ -35,7 +35,7 @@ describe("OTLP export", () => {
       name: "site",
       check: HttpCheck.parse({ kind: "http", url: "http://user:secret@127.0.0.1:8080/health?x=1", method: "GET" }),
     };
-    otel.sync([a, b, c, tcp(4, null)]);
+    await otel.sync([a, b, c, tcp(4, null)]);
     expect(otel.exporters).toBe(2);
     otel.record(a, { status: "success", latencyMs: 12, attempts: 1 });
     otel.record(b, { status: "error", latencyMs: 3000, attempts: 4, errorMessage: "refused" });
@@ -87,9 +87,9 @@ describe("OTLP export", () => {
     const otel = new OtelExport({ intervalMs: 60_000, logger: pino({ level: "silent" }), egress: EgressPolicy.none });
     closers.push(() => otel.shutdown());
     const m = tcp(1, { endpoint: `${collector.url}/v1/metrics`, headers: {} });
-    otel.sync([m]);
+    await otel.sync([m]);
     otel.record(m, { status: "success", latencyMs: 5, attempts: 1 });
-    otel.sync([tcp(1, null)]);
+    await otel.sync([tcp(1, null)]);
     expect(otel.exporters).toBe(0);
     // The last export happens on shutdown, long before the 60 s interval.
     await waitFor("the final export", () => collector.received.length > 0, 5_000, 50);
@@ -105,7 +105,7 @@ describe("OTLP export", () => {
     const otel = new OtelExport({ intervalMs: 60_000, logger, egress });
     const endpoint = `${collector.url}/v1/metrics`.replace("127.0.0.1", "localhost");
     const m = tcp(1, { endpoint, headers: {} });
-    otel.sync([m]);
+    await otel.sync([m]);
     otel.record(m, { status: "success", latencyMs: 5, attempts: 1 });
     await otel.shutdown();
     expect(collector.received).toEqual([]);

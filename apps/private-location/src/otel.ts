@@ -1,22 +1,26 @@
-import { type Attributes, type Counter, DiagLogLevel, diag, type Histogram, ValueType } from "@opentelemetry/api";
-import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
-import { resourceFromAttributes } from "@opentelemetry/resources";
-import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
+import type { Attributes, Counter, Histogram } from "@opentelemetry/api";
+import type { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { type CheckResult, kindOf, type ProbeMonitor, redactUrl } from "@vigil/api-contract";
-import { type EgressPolicy, egressHttpAgent } from "@vigil/egress";
+import type { EgressPolicy } from "@vigil/egress";
 import type { Logger } from "@vigil/service";
 
-/** Seconds; finer at the low end, where healthy checks are. */
-const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 30, 60];
-
-interface Sink {
+export interface Sink {
   endpoint: string;
   provider: MeterProvider;
   duration: Histogram;
   checks: Counter;
 }
 
-type OtelTarget = NonNullable<ProbeMonitor["openTelemetry"]>;
+export type OtelTarget = NonNullable<ProbeMonitor["openTelemetry"]>;
+export interface OtelOptions {
+  intervalMs: number;
+  logger: Logger;
+  egress: EgressPolicy;
+}
+/** The OpenTelemetry SDK (~400 KB of code) loads when a monitor first exports: most probes never hold it. */
+const loadSdk = () => import("./otel-sdk");
+/** Results recorded while the SDK loads, replayed once it is there (bounded). */
+const MAX_PENDING = 10_000;
 
 const keyOf = (t: OtelTarget) => `${t.endpoint}\n${JSON.stringify(Object.entries(t.headers).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
 
@@ -40,11 +44,13 @@ export function checkAttributes(m: ProbeMonitor, result: CheckResult, region: st
 export class OtelExport {
   private readonly sinks = new Map<string, Sink>();
   private region = "";
+  private sdk: Awaited<ReturnType<typeof loadSdk>> | undefined;
+  private loading: Promise<void> | undefined;
+  private latest: readonly ProbeMonitor[] = [];
+  private pending: [ProbeMonitor, CheckResult][] = [];
+  private closed = false;
 
-  constructor(private readonly opts: { intervalMs: number; logger: Logger; egress: EgressPolicy }) {
-    const warn = (message: string, ...args: unknown[]) => opts.logger.warn({ component: "otel", detail: args.map(String) }, message);
-    diag.setLogger({ error: warn, warn, info: () => {}, debug: () => {}, verbose: () => {} }, DiagLogLevel.WARN);
-  }
+  constructor(private readonly opts: OtelOptions) {}
 
   get exporters(): number {
     return this.sinks.size;
@@ -55,7 +61,32 @@ export class OtelExport {
   }
 
   /** Creates the exporters `monitors` need and shuts down those none of them uses. */
-  sync(monitors: readonly ProbeMonitor[]): void {
+  sync(monitors: readonly ProbeMonitor[]): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.latest = monitors;
+    if (this.sdk) return Promise.resolve(this.apply(monitors));
+    if (!monitors.some((m) => m.openTelemetry)) return Promise.resolve();
+    this.loading ??= loadSdk().then(
+      (sdk) => {
+        sdk.routeDiagnostics(this.opts.logger);
+        this.sdk = sdk;
+        if (this.closed) return;
+        this.apply(this.latest);
+        const pending = this.pending;
+        this.pending = [];
+        for (const [m, result] of pending) this.record(m, result);
+      },
+      (err) => {
+        this.loading = undefined;
+        this.pending = [];
+        this.opts.logger.error({ err }, "otel: the exporter could not load");
+      },
+    );
+    return this.loading;
+  }
+
+  private apply(monitors: readonly ProbeMonitor[]): void {
+    const sdk = this.sdk!;
     const wanted = new Map<string, OtelTarget>();
     for (const m of monitors) if (m.openTelemetry) wanted.set(keyOf(m.openTelemetry), m.openTelemetry);
     for (const [key, sink] of this.sinks) {
@@ -63,11 +94,15 @@ export class OtelExport {
       this.sinks.delete(key);
       this.close(sink);
     }
-    for (const [key, target] of wanted) if (!this.sinks.has(key)) this.sinks.set(key, this.open(target));
+    for (const [key, target] of wanted) if (!this.sinks.has(key)) this.sinks.set(key, sdk.openSink(target, this.opts, this.region));
   }
 
   record(m: ProbeMonitor, result: CheckResult): void {
     if (!m.openTelemetry) return;
+    if (!this.sdk) {
+      if (this.loading && this.pending.length < MAX_PENDING) this.pending.push([m, result]);
+      return;
+    }
     const sink = this.sinks.get(keyOf(m.openTelemetry));
     if (!sink) return;
     const attrs = checkAttributes(m, result, this.region);
@@ -77,42 +112,11 @@ export class OtelExport {
 
   /** Exports what is left and stops every exporter. */
   async shutdown(): Promise<void> {
+    this.closed = true;
+    await this.loading;
     const all = [...this.sinks.values()];
     this.sinks.clear();
     await Promise.all(all.map((s) => this.close(s)));
-  }
-
-  private open(target: OtelTarget): Sink {
-    const exporter = new OTLPMetricExporter({
-      url: target.endpoint,
-      headers: target.headers,
-      timeoutMillis: Math.min(10_000, this.opts.intervalMs),
-      // The endpoint is the tenant's: its connections are checked like a check's (never the instance's database).
-      httpAgentOptions: (protocol) => egressHttpAgent(this.opts.egress, protocol),
-    });
-    const provider = new MeterProvider({
-      resource: resourceFromAttributes({ "service.name": "vigil-private-location", "cloud.region": this.region }),
-      readers: [
-        new PeriodicExportingMetricReader({
-          exporter,
-          exportIntervalMillis: this.opts.intervalMs,
-          exportTimeoutMillis: Math.min(10_000, this.opts.intervalMs),
-        }),
-      ],
-    });
-    const meter = provider.getMeter("vigil-private-location");
-    this.opts.logger.info({ endpoint: redactUrl(target.endpoint), region: this.region }, "otel: exporting check metrics");
-    return {
-      endpoint: target.endpoint,
-      provider,
-      duration: meter.createHistogram("vigil.check.duration", {
-        unit: "s",
-        description: "Duration of a check (connect time for TCP, response time for HTTP)",
-        advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-      }),
-      // Named per the OTel naming rules: a count of discrete things, no `_total`/`.count` suffix.
-      checks: meter.createCounter("vigil.checks", { unit: "{check}", description: "Checks run, by status", valueType: ValueType.INT }),
-    };
   }
 
   private async close(sink: Sink): Promise<void> {

@@ -53,6 +53,8 @@ export function membersAt(pool: ProbePool, slot: number): readonly string[] {
  */
 export class PoolShare {
   private pool: ProbePool | undefined;
+  /** False from a restart on the plans kept on disk until the server answers (or cannot be reached). */
+  private settled = true;
 
   constructor(readonly instance: string) {}
 
@@ -61,12 +63,29 @@ export class PoolShare {
     if (pool) this.pool = pool;
   }
 
+  /**
+   * Plans read from disk at a restart: meanwhile the pool may have run on without this probe, so whose a
+   * slot is stays unknown until `settle()` (the server's answer, or none to be had).
+   */
+  restore(pool: ProbePool | undefined): void {
+    this.set(pool);
+    this.settled = false;
+  }
+
+  settle(): void {
+    this.settled = true;
+  }
+
   get current(): ProbePool | undefined {
     return this.pool;
   }
 
-  /** True when this probe runs `slot` of the monitor; with no pool known, a probe runs everything, as alone. */
-  owns(monitorId: number, slot: number): boolean {
+  /**
+   * True when this probe runs `slot` of the monitor; with no pool known, a probe runs everything, as alone.
+   * Undefined while restored plans await the server's word.
+   */
+  owns(monitorId: number, slot: number): boolean | undefined {
+    if (!this.settled) return undefined;
     if (!this.pool) return true;
     return ownerOf(membersAt(this.pool, slot), monitorId) === this.instance;
   }

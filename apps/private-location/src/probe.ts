@@ -131,8 +131,11 @@ export class Probe {
     return this.location?.region;
   }
 
-  /** Starts syncing monitors with the server and sending the outbox to it. */
-  connect(): void {
+  /**
+   * Applies the monitor list kept on disk, then starts syncing monitors with the server and sending the outbox
+   * to it. Resolves once the kept list is in force, so /status never answers an empty schedule after a restart.
+   */
+  async connect(): Promise<void> {
     const { config, logger, metrics } = this;
     this.client = new ServerClient(config.SERVICE_INGEST_URL, config.SERVICE_KEY, this.share.instance);
     this.sender = new Sender({
@@ -150,6 +153,7 @@ export class Probe {
       },
       onRejected: (count) => metrics.outboxDropped.inc({ reason: "rejected" }, count),
       onError: (reason) => metrics.sendErrors.inc({ reason }),
+      onResent: (count) => metrics.resent.inc(count),
     });
     this.sync = new MonitorSync({
       client: this.client,
@@ -157,22 +161,28 @@ export class Probe {
       waitMs: config.PROBE_WAIT_MS,
       maxBackoffMs: config.PROBE_MAX_BACKOFF_MS,
       cacheFile: join(config.PROBE_DATA_DIR, "monitors.json"),
-      onMonitors: (list) => this.applyMonitors(list),
+      onMonitors: (list, restored) => this.applyMonitors(list, restored),
+      onSettled: () => {
+        this.share.settle();
+        this.scheduler.release();
+      },
       onRun: (run) => this.track(this.answerRun(run)),
       pool: { version: () => this.share.current?.version, onPool: (pool) => this.share.set(pool) },
       load: () => this.load.take(),
       onError: (reason) => metrics.syncErrors.inc({ reason }),
     });
+    await this.sync.restore();
     this.sender.start();
     this.sync.start();
   }
 
   /** Makes the schedule (and the OTLP exporters) match the server's list. */
-  applyMonitors(list: ProbeMonitorList): void {
+  applyMonitors(list: ProbeMonitorList, restored = false): void {
     this.location = list.location;
-    this.share.set(list.pool);
+    if (restored) this.share.restore(list.pool);
+    else this.share.set(list.pool);
     this.otel.setRegion(list.location.region);
-    this.otel.sync(list.monitors);
+    void this.otel.sync(list.monitors);
     const diff = this.scheduler.sync(list.monitors);
     const pool = this.share.current && { instance: this.share.instance, poolVersion: this.share.current.version };
     this.logger.info(

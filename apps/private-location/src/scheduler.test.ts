@@ -1,6 +1,6 @@
-import { type ProbeMonitor, TcpCheck } from "@vigil/api-contract";
+import { type ProbeMonitor, type ProbePool, TcpCheck } from "@vigil/api-contract";
 import { describe, expect, it } from "vitest";
-import { PoolShare } from "./pool";
+import { ownerOf, PoolShare } from "./pool";
 import { type Clock, type Job, Scheduler, type SkipReason, slotAtOrAfter, slotOffset } from "./scheduler";
 
 /** A clock whose timers fire only when the test advances time. */
@@ -256,6 +256,51 @@ describe("scheduler", () => {
     expect(h.jobs[1]!.slot).toBe(first + 10 * 30_000);
     const late = h.skips.filter((s) => s.reason === "late").reduce((n, s) => n + s.count, 0);
     expect(late).toBe(9);
+  });
+
+  it("a probe restarted on kept plans runs no slot the server's plans gave away meanwhile, and its own slots late rather than never", async () => {
+    const t0 = 1_800_000_000_500;
+    // Killed as a member of a, b.
+    const kept = { version: 1, plans: [{ from: 0, members: ["a", "b"] }] };
+    const monitors = Array.from({ length: 40 }, (_, i) => monitor(i + 1));
+    const mine = monitors.filter((m) => ownerOf(["a", "b"], m.id) === "a").map((m) => m.id);
+    /** Restarts `a` on the kept plans at t0; the server answers `server` after 3 s; one period passes. */
+    const restart = async (server: ProbePool) => {
+      const clock = new FakeClock(t0);
+      const share = new PoolShare("a");
+      share.restore(kept);
+      const h = harness({ clock, share });
+      h.scheduler.sync(monitors);
+      await clock.advance(3000);
+      const held = h.scheduler.holding;
+      expect(h.jobs).toEqual([]);
+      share.set(server);
+      share.settle();
+      h.scheduler.release();
+      await clock.advance(27_000);
+      await h.endAll();
+      await h.scheduler.stop(0);
+      expect(h.skips).toEqual([]);
+      return { held, jobs: h.jobs };
+    };
+
+    // The pool ran on without it and takes it back 10 s after it returns: the slots before that were b's.
+    const gone = await restart({
+      version: 3,
+      plans: [...kept.plans, { from: t0 - 60_000, members: ["b"] }, { from: t0 + 10_000, members: ["a", "b"] }],
+    });
+    expect(gone.held).toBeGreaterThan(0);
+    expect(gone.jobs.filter((j) => j.slot < t0 + 10_000)).toEqual([]);
+    expect(gone.jobs.length).toBeGreaterThan(0);
+    for (const j of gone.jobs) expect(mine).toContain(j.monitor.id);
+
+    // Back before the pool dropped it: its held slots run at the answer, each with its slot's time.
+    const back = await restart(kept);
+    expect(back.held).toBeGreaterThan(0);
+    const late = back.jobs.filter((j) => j.slot < t0 + 3000);
+    expect(late.length).toBeGreaterThan(0);
+    for (const j of late) expect(j.startedAt).toBe(t0 + 3000);
+    expect(back.jobs.map((j) => j.monitor.id).sort((x, y) => x - y)).toEqual(mine);
   });
 
   it("in a pool, a stalled loop counts as late only the missed slots that were this probe's", async () => {

@@ -80,8 +80,9 @@ export interface SchedulerOptions {
   /**
    * False for a slot another probe of the pool runs: it is passed over silently (not a skip). Asked per
    * slot, as it falls due, so a monitor moving between probes changes hands at a slot boundary.
+   * Undefined while the probe cannot tell yet: the slot is held until `release()` asks again.
    */
-  owns?(monitorId: number, slot: number): boolean;
+  owns?(monitorId: number, slot: number): boolean | undefined;
   onStart?(job: Job): void;
   onSkip?(monitor: ProbeMonitor, slot: number, reason: SkipReason, count: number): void;
   onError?(monitor: ProbeMonitor, err: unknown): void;
@@ -121,6 +122,8 @@ export class Scheduler {
   private readonly entries = new Map<number, Entry>();
   private readonly heap = new MinHeap<Due>((a, b) => a.at < b.at || (a.at === b.at && a.id < b.id));
   private readonly waiting: { entry: Entry; slot: number }[] = [];
+  /** Slots due while `owns` could not tell whose they are. */
+  private readonly held: { entry: Entry; slot: number; gen: number }[] = [];
   private waitingHead = 0;
   private readonly runs = new Set<Promise<void>>();
   private timer: unknown;
@@ -185,12 +188,27 @@ export class Scheduler {
     return e && slotAtOrAfter(this.clock.now(), e.monitor.intervalMs, e.offset);
   }
 
+  /** Slots held until `owns` can tell. */
+  get holding(): number {
+    return this.held.length;
+  }
+
+  /** Asks `owns` again for the held slots: each runs now if it is this probe's and its window is still open. */
+  release(): void {
+    if (this.stopped) return;
+    const now = this.clock.now();
+    for (const { entry, slot, gen } of this.held.splice(0)) {
+      if (this.entries.get(entry.monitor.id) === entry && entry.gen === gen) this.due(entry, slot, now);
+    }
+  }
+
   /** Stops scheduling; waits up to `graceMs` for running checks, then aborts what is left. */
   async stop(graceMs: number): Promise<void> {
     this.stopped = true;
     if (this.timer !== undefined) this.clock.clearTimer(this.timer);
     this.timer = undefined;
     this.heap.clear();
+    this.held.length = 0;
     this.waiting.length = 0;
     this.waitingHead = 0;
     const all = Promise.allSettled([...this.runs]);
@@ -287,7 +305,12 @@ export class Scheduler {
   }
 
   private due(e: Entry, slot: number, now: number): void {
-    if (this.opts.owns && !this.opts.owns(e.monitor.id, slot)) return;
+    const owned = this.opts.owns ? this.opts.owns(e.monitor.id, slot) : true;
+    if (owned === undefined) {
+      this.held.push({ entry: e, slot, gen: e.gen });
+      return;
+    }
+    if (!owned) return;
     const interval = e.monitor.intervalMs;
     if (slot + interval - this.guardOf(interval) <= now) {
       this.opts.onSkip?.(e.monitor, slot, "late", 1);

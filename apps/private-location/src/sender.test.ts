@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 /** A stand-in for the server's /v1/probe/results: rejects any batch holding a result of BAD_MONITOR. */
-async function fakeIngest(nameRows: boolean) {
+async function fakeIngest(nameRows: boolean, failFirst = 0) {
   const stored: IngestResult[] = [];
   const requests: number[] = [];
   const server: Server = createServer((req, res) => {
@@ -29,6 +29,11 @@ async function fakeIngest(nameRows: boolean) {
     req.on("end", () => {
       const { results } = JSON.parse(raw) as { results: IngestResult[] };
       requests.push(results.length);
+      if (requests.length <= failFirst) {
+        res.writeHead(503, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { code: "unavailable", message: "database busy" } }));
+        return;
+      }
       const bad = results.flatMap((r, i) => (r.monitorId === BAD_MONITOR ? [i] : []));
       if (bad.length > 0) {
         const issues = nameRows ? bad.map((i) => ({ path: `results.${i}.monitorId`, message: "is not allowed" })) : [];
@@ -55,6 +60,7 @@ async function sending(url: string, records: IngestResult[]) {
   closers.push(() => outbox.close());
   await Promise.all(records.map((r) => outbox.append(r)));
   let rejected = 0;
+  let resent = 0;
   const sender = new Sender({
     outbox,
     client: new ServerClient(url, "vgl_loc_test"),
@@ -65,11 +71,14 @@ async function sending(url: string, records: IngestResult[]) {
     onRejected: (n) => {
       rejected += n;
     },
+    onResent: (n) => {
+      resent += n;
+    },
   });
   sender.start();
   closers.push(() => sender.stop());
   await waitFor("the outbox to empty", () => outbox.depth === 0, 10_000, 20);
-  return { logs, rejected: () => rejected };
+  return { logs, rejected: () => rejected, resent: () => resent };
 }
 
 const rec = (i: number, monitorId = 1): IngestResult => ({
@@ -103,6 +112,15 @@ describe("sending results", () => {
     expect(s.rejected()).toBe(1);
     // 64 → 32 → 16 → 8 → 4 → 2 → 1: a handful of requests, not one per row.
     expect(server.requests.length).toBeLessThanOrEqual(2 * Math.log2(64) + 1);
+  });
+
+  it("counts the results it sends again after a failed send, the only doubles a probe makes", async () => {
+    const server = await fakeIngest(true, 2);
+    const records = Array.from({ length: 30 }, (_, i) => rec(i));
+    const s = await sending(server.url, records);
+    expect(server.stored.map((r) => r.id)).toEqual(records.map((r) => r.id));
+    expect(server.requests).toEqual([30, 30, 30]);
+    expect(s.resent()).toBe(60);
   });
 
   it("keeps results while the server is away and sends them, in order, once it answers", async () => {

@@ -18,6 +18,8 @@ export interface SenderOptions {
   onSent?(out: IngestOutput): void;
   onRejected?(count: number): void;
   onError?(reason: SendErrorReason): void;
+  /** Results of a batch sent again after its send failed: the server may have stored them (it drops doubles). */
+  onResent?(count: number): void;
 }
 
 /** Indexes of the rows a 400 names (`results.<i>.<field>`), so only those are dropped. */
@@ -100,13 +102,18 @@ export class Sender {
   /** Sends everything durable, batch after batch; returns when the outbox is empty or the probe stops. */
   private async drain(): Promise<void> {
     const { outbox } = this.opts;
+    // The size of the batch whose send failed: the outbox reads from the same first result again.
+    let failed = 0;
     while (!this.stopped) {
       const batch = await outbox.read(this.opts.batchSize);
       if (!batch) return;
+      if (failed > 0) this.opts.onResent?.(Math.min(failed, batch.records.length));
       if (!(await this.deliver(batch.records))) {
+        failed = batch.records.length;
         await sleep(this.backoff.next(), this.controller.signal);
         continue;
       }
+      failed = 0;
       this.backoff.reset();
       await outbox.ack(batch.end);
     }

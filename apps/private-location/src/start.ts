@@ -8,6 +8,8 @@ export async function startProbe(env: ProbeEnv, opts: { handleSignals?: boolean 
   const { app, registry } = createServiceApp("private-location", logger, () => ({ ingestUrl: env.SERVICE_INGEST_URL }));
   const probe = await Probe.open(env, logger, registry);
   app.get("/status", (c) => c.json(probe.status()));
+  // The kept monitor list is in force before the probe answers anyone.
+  await probe.connect();
   const started = await listen(app, {
     port: env.PORT,
     host: env.HOST,
@@ -15,7 +17,6 @@ export async function startProbe(env: ProbeEnv, opts: { handleSignals?: boolean 
     onShutdown: () => probe.stop(),
     handleSignals: opts.handleSignals,
   });
-  probe.connect();
   logger.info(
     { ingestUrl: env.SERVICE_INGEST_URL, dataDir: env.PROBE_DATA_DIR, concurrency: env.PROBE_CONCURRENCY },
     "probe started: syncing monitors with the server",
