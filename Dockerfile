@@ -93,7 +93,8 @@ RUN mkdir -p apps/dashboard/public apps/status-page/public \
  && pnpm exec turbo run build --filter=@vigil/dashboard --filter=@vigil/status-page
 
 FROM ${NODE_IMAGE} AS web-runtime
-ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 HOSTNAME=0.0.0.0
+# Idle connections are kept longer than a proxy's (60 s is common), or a reused one can be reset under it.
+ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 HOSTNAME=0.0.0.0 KEEP_ALIVE_TIMEOUT=65000
 WORKDIR /app
 
 # The standalone files stay root's; Next.js writes only .next/cache, a tmpfs in compose.

@@ -1,6 +1,7 @@
 // `pnpm start` on the embedded defaults: every service answers /healthz, Ctrl-C stops all, data survives.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from "node:fs";
+import { Agent, get as httpGet } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -57,19 +58,63 @@ function start(env: Record<string, string> = {}): Run {
   return { child, output: () => out, exited };
 }
 
+/**
+ * The service a port's /healthz names when it answers 200 within `ms`, else null. Its own connection and a
+ * timer that always fires: a fetch left pending by a connection the launcher held once stalled this test for good.
+ */
+function healthOf(port: number, ms = 1000): Promise<string | null> {
+  return new Promise((resolve) => {
+    const req = httpGet({ host: "127.0.0.1", port, path: "/healthz", agent: false }, (res) => {
+      let body = "";
+      res.on("data", (d) => (body += d));
+      res.on("end", () => {
+        try {
+          resolve(res.statusCode === 200 ? ((JSON.parse(body) as { service?: string }).service ?? null) : null);
+        } catch {
+          resolve(null);
+        }
+      });
+      res.on("error", () => resolve(null));
+    });
+    setTimeout(() => {
+      req.destroy();
+      resolve(null);
+    }, ms);
+    req.on("error", () => resolve(null));
+  });
+}
+
+/**
+ * Whether a kept-alive connection left idle for `idleMs` is still the one a second request goes on: a server
+ * that drops idle connections sooner resets the requests clients and proxies send on them meanwhile.
+ */
+async function keptAlive(port: number, idleMs: number): Promise<boolean> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const once = () =>
+    new Promise<boolean>((resolve, reject) => {
+      const req = httpGet({ host: "127.0.0.1", port, path: "/healthz", agent, timeout: 10_000 }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(req.reusedSocket && res.statusCode === 200));
+      });
+      req.on("timeout", () => req.destroy(new Error("no answer in 10 s")));
+      req.on("error", reject);
+    });
+  try {
+    await once();
+    await new Promise((r) => setTimeout(r, idleMs));
+    return await once();
+  } finally {
+    agent.destroy();
+  }
+}
+
 async function waitHealthy(run: Run, timeoutMs = 240_000, names = Object.keys(PORTS) as (keyof typeof PORTS)[]) {
   const deadline = Date.now() + timeoutMs;
   const pending = new Set(names);
   while (pending.size > 0) {
     if (Date.now() > deadline) throw new Error(`not healthy: ${[...pending].join(", ")}\n${run.output().slice(-3000)}`);
     if (run.child.exitCode !== null) throw new Error(`pnpm start exited\n${run.output().slice(-3000)}`);
-    for (const name of [...pending]) {
-      try {
-        const res = await fetch(`http://127.0.0.1:${PORTS[name]}/healthz`, { signal: AbortSignal.timeout(1000) });
-        const body = (await res.json()) as { status: string; service: string };
-        if (res.ok && body.service === name) pending.delete(name);
-      } catch {}
-    }
+    for (const name of [...pending]) if ((await healthOf(PORTS[name])) === name) pending.delete(name);
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -120,7 +165,8 @@ afterAll(async () => {
 });
 
 describe("pnpm start", () => {
-  it("brings every service up, stops them all on Ctrl-C, and a second start finds the same data", { timeout: 600_000 }, async () => {
+  // Above the sum of its steps' own bounds (about 900 s on a loaded machine), so a slow step fails with its own message.
+  it("brings every service up, stops them all on Ctrl-C, and a second start finds the same data", { timeout: 960_000 }, async () => {
     for (const port of [...Object.values(PORTS), db!, dbGrpc!]) {
       await expect(fetch(`http://127.0.0.1:${port}/healthz`), `port ${port} is already taken`).rejects.toThrow();
     }
@@ -131,6 +177,8 @@ describe("pnpm start", () => {
     expect(first).toMatch(/\[server\] .*"msg":"listening"/);
     expect(first).toMatch(/VIGIL_API_TOKEN=vgl_key_/);
     await sql(["INSERT INTO workspace (name) VALUES ('kept across restarts')"]);
+    // The web apps keep an idle connection past Node's 5 s default, as a proxy in front expects.
+    expect(await Promise.all([keptAlive(PORTS.dashboard, 6000), keptAlive(PORTS["status-page"], 6000)])).toEqual([true, true]);
     // Keys on disk are readable by their owner only (the database's public key is public).
     expect(statSync(join(dataDir, "local.json")).mode & 0o777).toBe(0o600);
     expect(statSync(join(dataDir, "auth-secret")).mode & 0o777).toBe(0o600);
@@ -163,7 +211,7 @@ describe("pnpm start", () => {
     process.kill(pid!, "SIGKILL");
     await new Promise((r) => setTimeout(r, 500));
     for (const name of ["dashboard", "status-page"] as const) {
-      expect((await fetch(`http://127.0.0.1:${PORTS[name]}/healthz`)).ok, `${name} still up`).toBe(true);
+      expect(await healthOf(PORTS[name], 10_000), `${name} still up`).toBe(name);
     }
     await waitHealthy(current, 60_000);
     expect(servicesPid()).not.toBe(pid);

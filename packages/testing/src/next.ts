@@ -21,18 +21,22 @@ export interface NextApp {
 export function spawnNextApp(name: string, port: number, env: Record<string, string>): Proc {
   const app = join(ROOT, "apps", name);
   return new Proc(
-    spawn(process.execPath, [join(app, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-      cwd: app,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "/tmp",
-        NEXT_TELEMETRY_DISABLED: "1",
-        NODE_ENV: "production",
-        ...(process.env.VIGIL_SECRET_KEY ? { VIGIL_SECRET_KEY: process.env.VIGIL_SECRET_KEY } : {}),
-        ...env,
+    spawn(
+      process.execPath,
+      [join(app, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"],
+      {
+        cwd: app,
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: process.env.HOME ?? "/tmp",
+          NEXT_TELEMETRY_DISABLED: "1",
+          NODE_ENV: "production",
+          ...(process.env.VIGIL_SECRET_KEY ? { VIGIL_SECRET_KEY: process.env.VIGIL_SECRET_KEY } : {}),
+          ...env,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
       },
-      stdio: ["ignore", "pipe", "pipe"],
-    }),
+    ),
   );
 }
 
