@@ -1,7 +1,8 @@
 // Socket activation for the local web apps (like systemd's): the launcher holds the app's port, starts the app
-// on the first connection and pipes connections to it on a loopback port of its own; with no connection open
-// for `idleMs` it stops the app, and the next connection starts it again. A connection that arrives while the
-// app starts (or stops) waits for it: none is refused or lost. A stack nobody is looking at holds no Next server.
+// on the first connection and pipes connections to it on a loopback port of its own; when no byte has moved for
+// `idleMs` it stops the app (a kept-alive connection left open between requests does not keep it up), and the
+// next connection starts it again. A connection that arrives while the app starts (or stops) waits for it: none
+// is refused or lost. A stack nobody is looking at holds no Next server.
 import { connect, createServer, type Server, type Socket } from "node:net";
 
 export interface OnDemandOptions {
@@ -26,6 +27,8 @@ export class OnDemand {
   private readonly waiting: Socket[] = [];
   private readonly open = new Set<Socket>();
   private idleTimer: NodeJS.Timeout | undefined;
+  /** When a connection last opened or moved a byte either way. */
+  private lastActivity = 0;
   private probeTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -72,12 +75,9 @@ export class OnDemand {
 
   private accept(socket: Socket) {
     this.open.add(socket);
-    socket.once("close", () => {
-      this.open.delete(socket);
-      this.armIdle();
-    });
+    socket.once("close", () => this.open.delete(socket));
     socket.on("error", () => socket.destroy());
-    clearTimeout(this.idleTimer);
+    this.lastActivity = Date.now();
     if (this.state === "up") return this.pipe(socket);
     this.waiting.push(socket);
     if (this.state === "off") this.boot();
@@ -116,18 +116,26 @@ export class OnDemand {
     socket.once("close", () => app.destroy());
     // The app has answered and hung up: so does the client's connection, once what is buffered has been sent.
     app.once("close", () => socket.end(() => socket.destroy()));
+    const active = () => {
+      this.lastActivity = Date.now();
+    };
+    socket.on("data", active);
+    app.on("data", active);
     socket.pipe(app);
     app.pipe(socket);
   }
 
-  private armIdle() {
+  /** Checks again when `idleMs` will have passed since the last activity; stops the app once it has. */
+  private armIdle(waitMs = this.o.idleMs) {
     clearTimeout(this.idleTimer);
-    if (this.closed || this.state !== "up" || this.open.size > 0) return;
+    if (this.closed || this.state !== "up") return;
     this.idleTimer = setTimeout(() => {
-      if (this.state !== "up" || this.open.size > 0) return;
+      if (this.state !== "up") return;
+      const quiet = Date.now() - this.lastActivity;
+      if (quiet < this.o.idleMs) return this.armIdle(this.o.idleMs - quiet);
       this.o.log(`stopped after ${this.o.idleMs / 1000} s without a request (it starts again on the next one)`);
       this.state = "stopping";
       this.o.stop();
-    }, this.o.idleMs);
+    }, waitMs);
   }
 }

@@ -14,6 +14,7 @@ const server = require("node:http").createServer((req, res) => {
   let body = "";
   req.on("data", (d) => (body += d)).on("end", () => res.end(process.pid + " " + req.method + " " + req.url + " " + body));
 });
+server.keepAliveTimeout = 65000; // as the web apps keep idle connections
 server.listen(Number(process.env.PORT), "127.0.0.1");
 process.on("SIGINT", () => setTimeout(() => process.exit(0), 300));
 `;
@@ -123,6 +124,28 @@ describe("web apps on demand", () => {
     await until("the answer and the app's hang-up", () => client.readableEnded, 10_000);
     expect(answer()).toMatch(/^HTTP\/1\.1 200 [\s\S]* GET \/half-open $/);
     await until("the idle app stopped", () => h.stops === 1 && h.app() === undefined, 10_000);
+    client.destroy();
+  });
+
+  it("a kept-alive connection left idle does not keep the app up, and requests on it until then are answered", async () => {
+    const h = await harness(1500);
+    const { client, answer } = rawClient(h.port);
+    const ask = async (path: string) => {
+      client.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      await until(`the answer to ${path}`, () => answer().includes(`GET ${path} `), 10_000, 20);
+    };
+    await ask("/kept");
+    const pid = h.app()!.pid;
+    // Requests on it keep the app up for longer than the idle time, as long as each comes within it.
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setTimeout(r, 600));
+      await ask(`/again${i}`);
+    }
+    expect(h.stops).toBe(0);
+    expect(answer()).toContain(`${pid} GET /again3 `);
+    // Then nothing moves on it: the app stops though the connection is open, and the connection ends with it.
+    await until("the idle app stopped", () => h.stops === 1 && h.app() === undefined, 10_000);
+    await until("the connection closed", () => client.readableEnded, 10_000);
     client.destroy();
   });
 
