@@ -128,7 +128,7 @@ describe("web apps on demand", () => {
   });
 
   it("a kept-alive connection left idle does not keep the app up, and requests on it until then are answered", async () => {
-    const h = await harness(1500);
+    const h = await harness(3000);
     const { client, answer } = rawClient(h.port);
     const ask = async (path: string) => {
       client.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
@@ -138,7 +138,7 @@ describe("web apps on demand", () => {
     const pid = h.app()!.pid;
     // Requests on it keep the app up for longer than the idle time, as long as each comes within it.
     for (let i = 0; i < 4; i++) {
-      await new Promise((r) => setTimeout(r, 600));
+      await new Promise((r) => setTimeout(r, 1000));
       await ask(`/again${i}`);
     }
     expect(h.stops).toBe(0);
