@@ -19,10 +19,11 @@ const INTERVAL = 30_000;
 type Plan = { from: number; members: string[] };
 // biome-ignore lint/suspicious/noExplicitAny: /status is read ad hoc
 const status = async (p: Service): Promise<any> => (await fetch(`http://127.0.0.1:${p.env.PORT}/status`)).json();
-/** The sum of a probe's counter `name` (every label set) since it started. */
-async function counter(p: Service, name: string): Promise<number> {
+/** The sum of a service's counter `name` since it started: every label set, or those starting with `labels`. */
+async function counter(p: Service, name: string, labels?: string): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${p.env.PORT}/metrics`)).text();
-  return [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)`, "gm"))].reduce((n, m) => n + Number(m[1]), 0);
+  const series = labels ? `\\{${labels}[^}]*\\}` : `(?:\\{[^}]*\\})?`;
+  return [...text.matchAll(new RegExp(`^${name}${series} (\\d+)`, "gm"))].reduce((n, m) => n + Number(m[1]), 0);
 }
 /** Checks a probe has run since it started. */
 const checksRun = (p: Service) => counter(p, "vigil_probe_checks_total");
@@ -65,6 +66,9 @@ describe("a pool of probes sharing one location", () => {
     await stack?.close();
     await Promise.all([targets.stop(), tcp.close(), hook.stop()]);
   });
+
+  /** Results the server received from probes, by outcome. */
+  const ingested = (outcome: "accepted" | "duplicate") => counter(stack.server, "vigil_ingest_rows_total", `outcome="${outcome}"`);
 
   it("runs every slot of every monitor exactly once when one probe is SIGKILLed mid-slot and when it comes back, hands its share over within one interval each time, and alerts nothing", {
     timeout: 150_000,
@@ -133,7 +137,10 @@ describe("a pool of probes sharing one location", () => {
     await new Promise((r) => setTimeout(r, end - Date.now() + 3000));
     expect(await checksRun(victim)).toBeGreaterThan(0);
 
+    // Probes keep sending while this reads: what ingest had accepted before the rows is stored, and no more than after.
+    const acceptedBefore = await ingested("accepted");
     const rows = await stack.db.$client.execute("select monitor_id, cron_timestamp from check_result order by cron_timestamp");
+    const acceptedAfter = await ingested("accepted");
     const stored = new Map<number, number[]>(ids.map((id) => [id, []]));
     for (const r of rows.rows) stored.get(Number(r.monitor_id))?.push(Number(r.cron_timestamp));
     let expected = 0;
@@ -157,14 +164,13 @@ describe("a pool of probes sharing one location", () => {
     expect(missing).toEqual([]);
 
     // Doubles are dropped by ingest's dedupe on (monitor, location, slot): assert that none even arrived.
-    const metrics = await (await fetch(`http://127.0.0.1:${stack.server.env.PORT}/metrics`)).text();
-    const duplicates = Number(/vigil_ingest_rows_total\{outcome="duplicate"[^}]*\} (\d+)/.exec(metrics)?.[1] ?? 0);
-    const accepted = Number(/vigil_ingest_rows_total\{outcome="accepted"[^}]*\} (\d+)/.exec(metrics)?.[1] ?? 0);
+    const duplicates = await ingested("duplicate");
     // And what any member sent again after a send that failed on a busy machine (a timeout after the server had
     // stored it): no other double, such as a slot run by two members, is allowed.
     const resends = resentBeforeKill + (await Promise.all(pool.map(resent))).reduce((a, b) => a + b, 0);
     expect(duplicates).toBeLessThanOrEqual(unacked + resends);
-    expect(accepted).toBe(rows.rows.length);
+    expect(rows.rows.length).toBeGreaterThanOrEqual(acceptedBefore);
+    expect(rows.rows.length).toBeLessThanOrEqual(acceptedAfter);
     console.log(
       `probe pool: ${expected} slots expected, ${storedCount} stored, ${expected - storedCount} lost to the kill, ${duplicates} doubled (${unacked} unacknowledged at the kill, ${resends} resent after a failed send); ` +
         `rebalanced ${rebalance - killedAt} ms after the kill, rejoined ${joined.from - rebalance} ms later`,
