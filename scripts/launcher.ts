@@ -9,6 +9,7 @@ import { connect, createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { ensureDbKeys, sqldBinary } from "@vigil/sqld";
 import { DATA_DIR, DATABASE_URL, DB_KEYS_DIR, PORTS, REDIS_URL, ROOT, SERVER_URL, WEB_IDLE_MS } from "./local";
+import { NEXT_START_FLAGS } from "./next-build";
 import { OnDemand } from "./on-demand";
 
 /** Whether something answers Redis's PING at `url` (a Redis that wants a password is there too). */
@@ -130,15 +131,13 @@ const web = {
   PUBLIC_INGEST_URL: SERVER_URL,
   HOST: local,
 };
-/** Idle connections outlive a client's or proxy's reuse of them (Node's 5 s resets reused ones under load). */
-const NEXT_KEEP_ALIVE = ["--keepAliveTimeout", "65000"];
 // Web apps start on their first request and stop when idle, unless VIGIL_WEB_IDLE_S=0 keeps them always on.
 const next = async (app: string, port: number, env: Record<string, string>): Promise<Command> => {
   const innerPort = WEB_IDLE_MS > 0 ? await freePort() : port;
   return {
     name: app,
     file: process.execPath,
-    args: ["node_modules/next/dist/bin/next", "start", "-p", String(innerPort), "-H", local, ...NEXT_KEEP_ALIVE],
+    args: ["node_modules/next/dist/bin/next", "start", "-p", String(innerPort), "-H", local, ...NEXT_START_FLAGS],
     cwd: `${ROOT}apps/${app}`,
     env: { ...web, PORT: String(innerPort), ...env, ...NODE_MALLOC },
     ...(innerPort !== port ? { onDemand: { port, innerPort } } : {}),

@@ -12,6 +12,12 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SKIP_IN_APP = new Set(["node_modules", ".next", ".turbo", "src", "next-env.d.ts", ".next-build.lock"]);
 const TIMEOUT_MS = 10 * 60_000;
 
+/**
+ * `next start` flags wherever it runs here (`pnpm start`, tests, benches): idle connections are kept 65 s, longer
+ * than a proxy's usual 60 s, so a client or proxy never reuses one just as the app closes it (Node's default: 5 s).
+ */
+export const NEXT_START_FLAGS = ["--keepAliveTimeout", "65000"];
+
 /** The app's own files, the packages' sources (tests aside) and the build's env: a change to any means a new build. */
 function sourceHash(app: string): string {
   const h = createHash("sha256");

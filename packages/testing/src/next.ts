@@ -2,6 +2,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { NEXT_START_FLAGS } from "../../../scripts/next-build";
 import { freePort, Proc, untilHealthy } from "./index";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -23,7 +24,7 @@ export function spawnNextApp(name: string, port: number, env: Record<string, str
   return new Proc(
     spawn(
       process.execPath,
-      [join(app, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"],
+      [join(app, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1", ...NEXT_START_FLAGS],
       {
         cwd: app,
         env: {
