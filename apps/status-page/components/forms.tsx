@@ -22,6 +22,31 @@ function subscribeNote(tr: Translator, note: string | undefined, wait: string | 
   return { text: tr.t(`subscribe.${key}`), ok: SUBSCRIBE_NOTES[key] };
 }
 
+const INPUT =
+  "rounded-md border b-line bg-surface px-3 py-2 t-heading focus:border-slate-500 focus:outline-none focus:ring-2 focus:ring-slate-300";
+const INLINE_INPUT =
+  "min-w-0 flex-1 rounded-md border b-line bg-surface px-3 py-2 t-heading placeholder:text-slate-400 focus:border-slate-500 focus:outline-none focus:ring-2 focus:ring-slate-300";
+
+/** An input beside a label only screen readers read (the inline subscribe forms). */
+function HiddenLabelInput(props: { id: string; label: string; type: string; placeholder: string; autoComplete?: string }) {
+  return (
+    <>
+      <label htmlFor={props.id} className="sr-only">
+        {props.label}
+      </label>
+      <input
+        id={props.id}
+        name={props.id}
+        type={props.type}
+        required
+        autoComplete={props.autoComplete}
+        placeholder={props.placeholder}
+        className={INLINE_INPUT}
+      />
+    </>
+  );
+}
+
 const ENDPOINT_NOTES = new Set(["slackSent", "invalidUrl", "invalidSlackUrl", "unverified", "taken"]);
 
 /** Plain forms (e-mail; webhook or Slack URL): they work without JavaScript. */
@@ -32,18 +57,7 @@ export function SubscribeForm({ base, note, wait, tr }: { base: string; note?: s
       <h2 className="font-semibold t-heading">{tr.t("subscribe.title")}</h2>
       <p className="mt-1 text-sm t-muted">{tr.t("subscribe.intro")}</p>
       <form method="post" action={`${base}/subscribe?lang=${tr.locale}`} className="mt-4 flex flex-col gap-2 sm:flex-row">
-        <label htmlFor="email" className="sr-only">
-          {tr.t("subscribe.email")}
-        </label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          required
-          autoComplete="email"
-          placeholder="you@example.com"
-          className="min-w-0 flex-1 rounded-md border b-line bg-surface px-3 py-2 t-heading placeholder:text-slate-400 focus:border-slate-500 focus:outline-none focus:ring-2 focus:ring-slate-300"
-        />
+        <HiddenLabelInput id="email" label={tr.t("subscribe.email")} type="email" autoComplete="email" placeholder="you@example.com" />
         <button type="submit" className="rounded-md bg-ink px-4 py-2 font-medium t-on-ink hover:opacity-90">
           {tr.t("subscribe.submit")}
         </button>
@@ -64,17 +78,7 @@ export function SubscribeForm({ base, note, wait, tr }: { base: string; note?: s
             <option value="webhook">{tr.t("subscribe.channelWebhook")}</option>
             <option value="slack">{tr.t("subscribe.channelSlack")}</option>
           </select>
-          <label htmlFor="url" className="sr-only">
-            {tr.t("subscribe.url")}
-          </label>
-          <input
-            id="url"
-            name="url"
-            type="url"
-            required
-            placeholder="https://"
-            className="min-w-0 flex-1 rounded-md border b-line bg-surface px-3 py-2 t-heading placeholder:text-slate-400 focus:border-slate-500 focus:outline-none focus:ring-2 focus:ring-slate-300"
-          />
+          <HiddenLabelInput id="url" label={tr.t("subscribe.url")} type="url" placeholder="https://" />
           <button type="submit" className="rounded-md border b-line bg-surface px-4 py-2 font-medium t-heading hover:bg-page">
             {tr.t("subscribe.endpointSubmit")}
           </button>
@@ -98,14 +102,7 @@ export function PasswordGate({ page, base, note, tr }: { page: PublicPageMeta; b
         <label htmlFor="password" className="mt-5 block text-sm font-medium t-text">
           {tr.t("gate.password")}
         </label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          required
-          autoComplete="current-password"
-          className="mt-1 w-full rounded-md border b-line bg-surface px-3 py-2 t-heading focus:border-slate-500 focus:outline-none focus:ring-2 focus:ring-slate-300"
-        />
+        <input id="password" name="password" type="password" required autoComplete="current-password" className={`mt-1 w-full ${INPUT}`} />
         {noteKey ? (
           <p role="alert" className="mt-2 text-sm text-red-700">
             {tr.t(noteKey)}
