@@ -14,7 +14,7 @@ import {
 } from "@vigil/db-schema";
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { channelsForEvent } from "./deliveries";
-import { planFollowUps, type TimerSend } from "./timers";
+import { planFollowUps, type TimerSend } from "./follow-ups";
 
 type Timer = typeof alertTimer.$inferSelect;
 
