@@ -1,7 +1,7 @@
-// The reminders and escalation steps planned when an alert is sent; below both the timers that fire them and
-// the dependency holds that release an alert late.
-import { alertTimer, type Db, escalationPolicy, monitor, monitorChannel, notificationChannel } from "@vigil/db-schema";
-import { and, eq } from "drizzle-orm";
+// What the timers and the dependency holds share: the reminders and escalation steps planned when an alert is
+// sent (or released late), and whether the alert still stands.
+import { alertTimer, type Db, escalationPolicy, monitor, monitorChannel, notificationChannel, statusEvent } from "@vigil/db-schema";
+import { and, desc, eq } from "drizzle-orm";
 
 /** One message a timer sends: the event again, to one channel, as round `round` (the timer's id). */
 export interface TimerSend {
@@ -65,3 +65,10 @@ export async function planFollowUps(db: Db, ev: { id: number; workspaceId: numbe
   const rows = followUpRows(ev, await reminderIntervals(db, ev.monitorId), await policyOf(db, ev.monitorId), baseMs);
   if (rows.length > 0) await db.insert(alertTimer).values(rows).onConflictDoNothing();
 }
+
+/** Whether a held or planned alert still stands: its monitor's status and newest event, as two statements of one batch. */
+export const monitorAndNewestEvent = (db: Db, monitorId: number) =>
+  [
+    db.select({ status: monitor.status, deletedAt: monitor.deletedAt }).from(monitor).where(eq(monitor.id, monitorId)),
+    db.select({ id: statusEvent.id }).from(statusEvent).where(eq(statusEvent.monitorId, monitorId)).orderBy(desc(statusEvent.id)).limit(1),
+  ] as const;

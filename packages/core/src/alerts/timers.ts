@@ -1,23 +1,17 @@
 // The stored deadlines of an alert (reminders, escalation steps, holds for a parent): planned when the alert is
 // sent, fired by the workflows' tick. Sending is queued before the timer is marked, with job ids and a delivery
 // log keyed by the timer, so a crash between the two repeats the queueing, never the message.
-import { alertAck, alertTimer, type Db, monitor, notificationDelivery, statusEvent, writeBatch } from "@vigil/db-schema";
-import { and, desc, eq, inArray, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
+import { alertAck, alertTimer, type Db, notificationDelivery, writeBatch } from "@vigil/db-schema";
+import { and, eq, inArray, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
 import { fireHold } from "./dependencies";
-import { policyOf, reminderIntervals, type TimerSend } from "./follow-ups";
+import { monitorAndNewestEvent, policyOf, reminderIntervals, type TimerSend } from "./follow-ups";
 
 type Timer = typeof alertTimer.$inferSelect;
 
 /** Is this timer's alert still worth sending: the monitor's newest event, still down, not acknowledged. */
 async function alertState(db: Db, t: Timer) {
   const [[m], [newest], [ack]] = await db.batch([
-    db.select({ status: monitor.status, deletedAt: monitor.deletedAt }).from(monitor).where(eq(monitor.id, t.monitorId)),
-    db
-      .select({ id: statusEvent.id })
-      .from(statusEvent)
-      .where(eq(statusEvent.monitorId, t.monitorId))
-      .orderBy(desc(statusEvent.id))
-      .limit(1),
+    ...monitorAndNewestEvent(db, t.monitorId),
     db.select({ id: alertAck.eventId }).from(alertAck).where(eq(alertAck.eventId, t.eventId)),
   ]);
   if (!m || m.deletedAt !== null || m.status === "active") return "recovered";
