@@ -208,25 +208,33 @@ export async function pendingSubscriberMails(db: Db, nowMs = Date.now(), limit =
     // A protected page mails only those who proved its current password.
     or(isNull(statusPage.passwordHash), eq(pageSubscriber.accessPasswordHash, statusPage.passwordHash)),
   );
+  // The columns both kinds of mail read.
+  const recipient = () => ({
+    subscriberId: pageSubscriber.id,
+    channel: pageSubscriber.channel,
+    email: pageSubscriber.email,
+    url: pageSubscriber.url,
+    secret: pageSubscriber.secret,
+    unsubscribeToken: pageSubscriber.unsubscribeToken,
+  });
+  const pageOf = () => ({
+    page: { id: statusPage.id, slug: statusPage.slug, title: statusPage.title },
+    language: sql<Locale>`coalesce(${pageSubscriber.language}, ${statusPage.language})`,
+  });
+  const attempts = () => sql<number>`coalesce(${subscriberDelivery.attempts}, 0)`;
   const u = notDone("report_update", statusReportUpdate.id);
   const m = notDone("maintenance", maintenance.id);
   const [updates, windows] = await db.batch([
     db
       .select({
-        subscriberId: pageSubscriber.id,
-        channel: pageSubscriber.channel,
-        email: pageSubscriber.email,
-        url: pageSubscriber.url,
-        secret: pageSubscriber.secret,
-        unsubscribeToken: pageSubscriber.unsubscribeToken,
+        ...recipient(),
         refId: statusReportUpdate.id,
-        page: { id: statusPage.id, slug: statusPage.slug, title: statusPage.title },
-        language: sql<Locale>`coalesce(${pageSubscriber.language}, ${statusPage.language})`,
+        ...pageOf(),
         title: statusReport.title,
         status: statusReportUpdate.status,
         message: statusReportUpdate.message,
         reportId: statusReport.id,
-        attempts: sql<number>`coalesce(${subscriberDelivery.attempts}, 0)`,
+        attempts: attempts(),
       })
       .from(statusReportUpdate)
       .innerJoin(statusReport, eq(statusReport.id, statusReportUpdate.reportId))
@@ -238,20 +246,14 @@ export async function pendingSubscriberMails(db: Db, nowMs = Date.now(), limit =
       .limit(limit),
     db
       .select({
-        subscriberId: pageSubscriber.id,
-        channel: pageSubscriber.channel,
-        email: pageSubscriber.email,
-        url: pageSubscriber.url,
-        secret: pageSubscriber.secret,
-        unsubscribeToken: pageSubscriber.unsubscribeToken,
+        ...recipient(),
         refId: maintenance.id,
-        page: { id: statusPage.id, slug: statusPage.slug, title: statusPage.title },
-        language: sql<Locale>`coalesce(${pageSubscriber.language}, ${statusPage.language})`,
+        ...pageOf(),
         title: maintenance.title,
         message: maintenance.message,
         startsAt: maintenance.startsAt,
         endsAt: maintenance.endsAt,
-        attempts: sql<number>`coalesce(${subscriberDelivery.attempts}, 0)`,
+        attempts: attempts(),
       })
       .from(maintenance)
       .innerJoin(statusPage, eq(statusPage.id, maintenance.pageId))
