@@ -1,20 +1,9 @@
 import { createServer, type Server } from "node:net";
+import type { BenchRow } from "@vigil/testing/bench-row";
+
 // Shared shape of a benchmark: each `bench/<name>.bench.ts` default-exports a function returning a report.
 
-export interface BenchRow {
-  /** What was measured, e.g. "TCP check latency p50". */
-  metric: string;
-  unit: string;
-  /** Our code. */
-  value: number;
-  /** The baseline measured in the same run, e.g. a raw net.connect. */
-  baseline: number;
-  baselineName: string;
-  /** Optional goal text, e.g. "< 1 ms added". */
-  goal?: string;
-  /** Whether the goal was met, when there is one. */
-  met?: boolean;
-}
+export type { BenchRow };
 
 export interface BenchReport {
   title: string;

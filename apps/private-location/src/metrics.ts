@@ -51,25 +51,16 @@ export function createProbeMetrics(registry: Registry, read: ProbeGauges) {
         this.set(value());
       },
     });
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+    new Counter<L>({ name, help, labelNames, registers });
   return {
-    checks: new Counter({
-      name: "vigil_probe_checks_total",
-      help: "Scheduled checks run, by kind and status",
-      labelNames: ["kind", "status"] as const,
-      registers,
-    }),
-    checkFailures: new Counter({
-      name: "vigil_probe_check_failures_total",
-      help: "Scheduled checks that ended in error (retries used up), by kind",
-      labelNames: ["kind"] as const,
-      registers,
-    }),
-    skipped: new Counter({
-      name: "vigil_probe_slots_skipped_total",
-      help: "Slots not run: overlap = the previous check still ran, late = the slot's window passed before it could start, deadline = it started with no time left for an attempt (the probe's own load; not a result, never an alert)",
-      labelNames: ["reason"] as const,
-      registers,
-    }),
+    checks: counter("vigil_probe_checks_total", "Scheduled checks run, by kind and status", ["kind", "status"]),
+    checkFailures: counter("vigil_probe_check_failures_total", "Scheduled checks that ended in error (retries used up), by kind", ["kind"]),
+    skipped: counter(
+      "vigil_probe_slots_skipped_total",
+      "Slots not run: overlap = the previous check still ran, late = the slot's window passed before it could start, deadline = it started with no time left for an attempt (the probe's own load; not a result, never an alert)",
+      ["reason"],
+    ),
     lag: new Histogram({
       name: "vigil_probe_schedule_lag_seconds",
       help: "Actual start of a check minus its planned slot time",
@@ -80,40 +71,18 @@ export function createProbeMetrics(registry: Registry, read: ProbeGauges) {
     monitors: gauge("vigil_probe_monitors", "Monitors scheduled on this probe", read.monitors),
     outboxDepth: gauge("vigil_probe_outbox_depth", "Results in the outbox not yet acknowledged by the server", read.outboxDepth),
     outboxBytes: gauge("vigil_probe_outbox_bytes", "Bytes of the outbox segments on disk", read.outboxBytes),
-    outboxDropped: new Counter({
-      name: "vigil_probe_outbox_dropped_total",
-      help: "Results dropped without reaching the server: size/age bound, rejected by the server, unreadable line, write error",
-      labelNames: ["reason"] as const,
-      registers,
-    }),
-    sent: new Counter({
-      name: "vigil_probe_results_sent_total",
-      help: "Results acknowledged by the server, by outcome",
-      labelNames: ["outcome"] as const,
-      registers,
-    }),
-    resent: new Counter({
-      name: "vigil_probe_results_resent_total",
-      help: "Results sent again after their batch's send failed (the server may have stored them before; it drops doubles)",
-      registers,
-    }),
-    sendErrors: new Counter({
-      name: "vigil_probe_send_errors_total",
-      help: "Failed result batch sends, by reason",
-      labelNames: ["reason"] as const,
-      registers,
-    }),
-    syncErrors: new Counter({
-      name: "vigil_probe_sync_errors_total",
-      help: "Failed monitor syncs with the server, by reason",
-      labelNames: ["reason"] as const,
-      registers,
-    }),
-    runs: new Counter({
-      name: "vigil_probe_on_demand_runs_total",
-      help: "On-demand runs answered, by outcome",
-      labelNames: ["outcome"] as const,
-      registers,
-    }),
+    outboxDropped: counter(
+      "vigil_probe_outbox_dropped_total",
+      "Results dropped without reaching the server: size/age bound, rejected by the server, unreadable line, write error",
+      ["reason"],
+    ),
+    sent: counter("vigil_probe_results_sent_total", "Results acknowledged by the server, by outcome", ["outcome"]),
+    resent: counter(
+      "vigil_probe_results_resent_total",
+      "Results sent again after their batch's send failed (the server may have stored them before; it drops doubles)",
+    ),
+    sendErrors: counter("vigil_probe_send_errors_total", "Failed result batch sends, by reason", ["reason"]),
+    syncErrors: counter("vigil_probe_sync_errors_total", "Failed monitor syncs with the server, by reason", ["reason"]),
+    runs: counter("vigil_probe_on_demand_runs_total", "On-demand runs answered, by outcome", ["outcome"]),
   };
 }

@@ -6,7 +6,7 @@ import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk
 import { redactUrl } from "@vigil/api-contract";
 import { egressHttpAgent } from "@vigil/egress";
 import type { Logger } from "@vigil/service";
-import type { OtelOptions, OtelTarget, Sink } from "./otel";
+import type { OtelOptions, OtelTarget, Sink } from "./otel-types";
 
 /** Seconds; finer at the low end, where healthy checks are. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 30, 60];

@@ -1,22 +1,7 @@
-import type { Attributes, Counter, Histogram } from "@opentelemetry/api";
-import type { MeterProvider } from "@opentelemetry/sdk-metrics";
+import type { Attributes } from "@opentelemetry/api";
 import { type CheckResult, kindOf, type ProbeMonitor, redactUrl } from "@vigil/api-contract";
-import type { EgressPolicy } from "@vigil/egress";
-import type { Logger } from "@vigil/service";
+import type { OtelOptions, OtelTarget, Sink } from "./otel-types";
 
-export interface Sink {
-  endpoint: string;
-  provider: MeterProvider;
-  duration: Histogram;
-  checks: Counter;
-}
-
-export type OtelTarget = NonNullable<ProbeMonitor["openTelemetry"]>;
-export interface OtelOptions {
-  intervalMs: number;
-  logger: Logger;
-  egress: EgressPolicy;
-}
 /** The OpenTelemetry SDK (~400 KB of code) loads when a monitor first exports: most probes never hold it. */
 const loadSdk = () => import("./otel-sdk");
 /** Results recorded while the SDK loads, replayed once it is there (bounded). */

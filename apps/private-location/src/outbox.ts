@@ -1,3 +1,4 @@
+// One file: the outbox's segments, group commit, ack cursor and bounds are one crash-safety rule, read together.
 import { type FileHandle, mkdir, open, readdir, readFile, rename, truncate, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { IngestResult } from "@vigil/api-contract";

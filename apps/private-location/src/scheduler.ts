@@ -1,3 +1,4 @@
+// The scheduler in one file: its clock, slots, min-heap loop, overlap and catch-up rules are one timing model.
 import type { ProbeMonitor } from "@vigil/api-contract";
 import { MinHeap } from "./heap";
 

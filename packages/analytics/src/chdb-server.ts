@@ -1,3 +1,4 @@
+// One file: ClickHouse's HTTP protocol (auth, compression, formats, errors) is one surface, kept whole to behave as :8123 does.
 // ClickHouse's HTTP interface in front of chdb (the ClickHouse engine in-process), for tests and local runs
 // where no ClickHouse server is installed: @clickhouse/client, curl and the apps talk to it as to :8123.
 import { randomUUID, timingSafeEqual } from "node:crypto";

@@ -42,6 +42,17 @@ export interface ClickHouseAnalyticsOptions {
   where?: string;
 }
 
+/** The condition selecting raw results in `raw`'s ranges, its bounds added to `params` as rf<i> / rt<i>. */
+function rawRanges(raw: [number, number][], params: Record<string, unknown>): string {
+  return raw
+    .map(([a, b], i) => {
+      params[`rf${i}`] = a;
+      params[`rt${i}`] = b;
+      return `(cron_timestamp >= fromUnixTimestamp64Milli({rf${i}:Int64}, 'UTC') AND cron_timestamp < fromUnixTimestamp64Milli({rt${i}:Int64}, 'UTC'))`;
+    })
+    .join(" OR ");
+}
+
 /** Raw rows serve buckets that only partly lie inside [from, to); whole buckets come from the views. */
 function splitRange(from: number, to: number, size: number) {
   const up = Math.ceil(from / size) * size;
@@ -95,13 +106,7 @@ export function clickhouseAnalytics(opts: ClickHouseAnalyticsOptions): ClickHous
     const locFilter = byLocation ? "AND location_id = {location:UInt32}" : "";
     const parts: string[] = [];
     if (raw.length > 0) {
-      const ranges = raw
-        .map(([a, b], i) => {
-          params[`rf${i}`] = a;
-          params[`rt${i}`] = b;
-          return `(cron_timestamp >= fromUnixTimestamp64Milli({rf${i}:Int64}, 'UTC') AND cron_timestamp < fromUnixTimestamp64Milli({rt${i}:Int64}, 'UTC'))`;
-        })
-        .join(" OR ");
+      const ranges = rawRanges(raw, params);
       parts.push(`SELECT monitor_id, start, total, success, degraded, error, ${rankFromSorted(0.5)} AS p50, ${rankFromSorted(0.95)} AS p95, ${rankFromSorted(0.99)} AS p99
         FROM (
           SELECT monitor_id, intDiv(toUnixTimestamp64Milli(cron_timestamp), ${size}) * ${size} AS start, count() AS total,
@@ -148,13 +153,7 @@ export function clickhouseAnalytics(opts: ClickHouseAnalyticsOptions): ClickHous
     const params: Record<string, unknown> = { monitors: q.monitorIds };
     const parts: string[] = [];
     if (raw.length > 0) {
-      const ranges = raw
-        .map(([a, b], i) => {
-          params[`rf${i}`] = a;
-          params[`rt${i}`] = b;
-          return `(cron_timestamp >= fromUnixTimestamp64Milli({rf${i}:Int64}, 'UTC') AND cron_timestamp < fromUnixTimestamp64Milli({rt${i}:Int64}, 'UTC'))`;
-        })
-        .join(" OR ");
+      const ranges = rawRanges(raw, params);
       parts.push(`SELECT monitor_id, intDiv(toUnixTimestamp64Milli(cron_timestamp), ${size}) * ${size} AS day, count() AS total,
           countIf(status = 'success') AS success, countIf(status = 'degraded') AS degraded, countIf(status = 'error') AS error
         FROM ${t("check_results")} FINAL

@@ -1,3 +1,4 @@
+// Analytics over libSQL in one file: the rollup, retention and every read share the same hour, watermark and newest-row rules.
 import { checkResultRow, type Db, monitorEvaluation, writeBatch } from "@vigil/db-schema";
 import { sql } from "drizzle-orm";
 import { type Analytics, BUCKET_MS, type DailyUptime, type MonitorSeriesPoint, type MonitorsSeriesQuery, uptimeOf } from "./types";

@@ -2,7 +2,8 @@
 // (rotation), and checking at start that every row reads.
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type Db, retryThroughOutage } from "./index";
+import type { Db } from "./db";
+import { retryThroughOutage } from "./retry";
 import { heartbeat, monitor, notificationChannel, pageSubscriber } from "./schema";
 import { currentKeyring, decryptSecret, isEncrypted, keyIdOf, parseSecretKey, SecretKeyError, setSecretKeyring } from "./secrets";
 

@@ -1,7 +1,7 @@
 // Next hides the socket from route handlers and server actions, and passes a client-sent X-Forwarded-For
 // through: without the socket's address a per-client limit would count only behind a named proxy.
 import { type IncomingMessage, Server } from "node:http";
-import { clientAddress } from "./index";
+import { clientAddress } from "./client-address";
 
 /** Set from the socket on every request before the app sees it; a client-sent value is overwritten. */
 const CLIENT_HEADER = "x-vigil-client";

@@ -2,8 +2,6 @@
 // workspace), and who the client is. One sliding window: at most `limit` in any `windowMs`, counted in
 // Redis when there is one (all processes share it), in this process otherwise (the lite deployment).
 import { randomBytes } from "node:crypto";
-import { type BlockList, isIP } from "node:net";
-import { blockList } from "@vigil/egress";
 import { createRedis, logRedisOutages, optionalRedisRetry } from "@vigil/queue";
 import type { Redis } from "ioredis";
 
@@ -109,44 +107,5 @@ export function rateLimiterFor(
   return { take: async (...args) => (await get()).take(...args) };
 }
 
-const bare = (a: string) => {
-  const s = a.trim().replace(/^\[|\]$/g, "");
-  return s.startsWith("::ffff:") && isIP(s.slice(7)) === 4 ? s.slice(7) : s;
-};
-
-// TRUSTED_PROXIES is parsed once per process: one list per configured array, not one per request.
-const lists = new WeakMap<readonly string[], BlockList>();
-const trustedList = (trusted: readonly string[]): BlockList => {
-  const known = lists.get(trusted);
-  if (known) return known;
-  const list = blockList(trusted);
-  lists.set(trusted, list);
-  return list;
-};
-
-/**
- * The address of the client a request came from: the socket's peer, unless that peer is a proxy the
- * operator named (TRUSTED_PROXIES); then the nearest X-Forwarded-For hop that is not such a proxy.
- * A client-sent X-Forwarded-For is never believed on its own. `socketAddress` undefined means the
- * runtime hides the socket (Next): the peer is then taken to be a named proxy if any is named, and
- * with none named the answer is null (unknown), since Next passes a client-sent X-Forwarded-For through.
- */
-export function clientAddress(
-  headers: Pick<Headers, "get">,
-  socketAddress: string | undefined,
-  trustedProxies: readonly string[],
-): string | null {
-  const list = trustedList(trustedProxies);
-  const trusted = (a: string) => isIP(a) !== 0 && list.check(a, isIP(a) === 6 ? "ipv6" : "ipv4");
-  const peer = socketAddress ? bare(socketAddress) : undefined;
-  if (peer !== undefined && !trusted(peer)) return peer;
-  if (peer === undefined && trustedProxies.length === 0) return null;
-  const hops = (headers.get("x-forwarded-for") ?? "").split(",").map(bare).filter(Boolean);
-  for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = hops[i]!;
-    if (isIP(hop) === 0) return null;
-    if (!trusted(hop)) return hop;
-  }
-  return hops[0] ?? peer ?? null;
-}
+export { clientAddress } from "./client-address";
 export { installClientStamp, stampedClient } from "./client-stamp";

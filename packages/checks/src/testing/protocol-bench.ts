@@ -3,12 +3,12 @@
 import { spawn } from "node:child_process";
 import type { AddressInfo } from "node:net";
 import { credentials, makeGenericClientConstructor, Server, ServerCredentials } from "@grpc/grpc-js";
+import type { BenchRow } from "@vigil/testing/bench-row";
 import { HealthImplementation, service } from "grpc-health-check";
 import { Redis } from "ioredis";
 import { createConnection } from "mysql2";
 import pg from "pg";
 import WebSocket, { WebSocketServer } from "ws";
-import type { BenchRow } from "../../../../bench/lib";
 import { runCheck } from "../index";
 import { CheckDefinition } from "../kinds";
 import type { CheckResult } from "../schema";

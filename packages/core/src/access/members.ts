@@ -1,4 +1,4 @@
-// Members, invitations and roles of a workspace (dashboard sign-in shell).
+// Members, invitations and roles of a workspace in one file: every change is checked against the same role ladder and seat count.
 import { apiKey, type Db, invitation, MEMBER_ROLES, monitor, user, workspace, workspaceMember, writeBatch } from "@vigil/db-schema";
 import { assertWithinLimits } from "@vigil/limits";
 import { and, asc, eq, gt, isNull, type SQL, sql } from "drizzle-orm";

@@ -5,7 +5,7 @@ import { CHANNEL_KINDS, type ChannelKind, channels, redactConfig, validateChanne
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { getWorkspace, limitsOf } from "../access";
-import { type Actor, auditInsert } from "../audit";
+import { type Actor, audited, auditInsert } from "../audit";
 import { ConflictError, NotFoundError, parseInput, ValidationError } from "../errors";
 
 type Row = typeof notificationChannel.$inferSelect;
@@ -168,32 +168,27 @@ async function assertNameFree(tx: Conn, workspaceId: number, channelName: string
 export async function createChannel(db: Db, workspaceId: number, raw: unknown, actor: Actor): Promise<ChannelView> {
   const input = parseInput(ChannelInput, raw, "channel");
   const config = validConfig(input.kind, keepSecrets(input.kind, input.config, {}));
-  const row = await db.transaction(
-    async (tx) => {
-      const ws = await getWorkspace(tx, workspaceId);
-      const [{ n } = { n: 0 }] = await tx
-        .select({ n: count() })
-        .from(notificationChannel)
-        .where(eq(notificationChannel.workspaceId, workspaceId));
-      assertWithinLimits(limitsOf(ws).limits, channelChecks(input.kind, n + 1));
-      await assertNameFree(tx, workspaceId, input.name);
-      const [created] = await tx
-        .insert(notificationChannel)
-        .values({ workspaceId, name: input.name, kind: input.kind, config, enabled: input.enabled, timeoutMs: input.timeoutMs })
-        .returning();
-      if (input.monitors) await setLinks(tx, workspaceId, created!.id, input.monitors);
-      await auditInsert(tx, {
-        workspaceId,
-        actor,
-        action: "channel.create",
-        targetType: "channel",
-        targetId: created!.id,
-        metadata: { kind: input.kind, name: input.name },
-      });
-      return created!;
-    },
-    { behavior: "immediate" },
-  );
+  const row = await audited(db, workspaceId, actor, async (tx, audit) => {
+    const ws = await getWorkspace(tx, workspaceId);
+    const [{ n } = { n: 0 }] = await tx
+      .select({ n: count() })
+      .from(notificationChannel)
+      .where(eq(notificationChannel.workspaceId, workspaceId));
+    assertWithinLimits(limitsOf(ws).limits, channelChecks(input.kind, n + 1));
+    await assertNameFree(tx, workspaceId, input.name);
+    const [created] = await tx
+      .insert(notificationChannel)
+      .values({ workspaceId, name: input.name, kind: input.kind, config, enabled: input.enabled, timeoutMs: input.timeoutMs })
+      .returning();
+    if (input.monitors) await setLinks(tx, workspaceId, created!.id, input.monitors);
+    await audit({
+      action: "channel.create",
+      targetType: "channel",
+      targetId: created!.id,
+      metadata: { kind: input.kind, name: input.name },
+    });
+    return created!;
+  });
   return toView(row, (await linkedMonitors(db, [row.id])).get(row.id) ?? []);
 }
 
@@ -231,34 +226,29 @@ export async function listChannels(db: Db, workspaceId: number): Promise<Channel
 
 export async function updateChannel(db: Db, workspaceId: number, id: number, raw: unknown, actor: Actor): Promise<ChannelView> {
   const patch = parseInput(ChannelPatch, raw, "channel");
-  await db.transaction(
-    async (tx) => {
-      const row = await getRow(tx, workspaceId, id);
-      const set: Partial<typeof notificationChannel.$inferInsert> = { updatedAt: Date.now() };
-      if (patch.name !== undefined && patch.name !== row.name) {
-        await assertNameFree(tx, workspaceId, patch.name, id);
-        set.name = patch.name;
-      }
-      if (patch.timeoutMs !== undefined) set.timeoutMs = patch.timeoutMs;
-      if (patch.config !== undefined) set.config = validConfig(row.kind, keepSecrets(row.kind, patch.config, row.config));
-      if (patch.enabled !== undefined) {
-        set.enabled = patch.enabled;
-        // Re-enabling is the user saying "try again": clear the failing mark.
-        if (patch.enabled) set.failingSince = null;
-      }
-      await tx.update(notificationChannel).set(set).where(eq(notificationChannel.id, id));
-      if (patch.monitors) await setLinks(tx, workspaceId, id, patch.monitors);
-      await auditInsert(tx, {
-        workspaceId,
-        actor,
-        action: "channel.update",
-        targetType: "channel",
-        targetId: id,
-        metadata: { fields: Object.keys(patch) },
-      });
-    },
-    { behavior: "immediate" },
-  );
+  await audited(db, workspaceId, actor, async (tx, audit) => {
+    const row = await getRow(tx, workspaceId, id);
+    const set: Partial<typeof notificationChannel.$inferInsert> = { updatedAt: Date.now() };
+    if (patch.name !== undefined && patch.name !== row.name) {
+      await assertNameFree(tx, workspaceId, patch.name, id);
+      set.name = patch.name;
+    }
+    if (patch.timeoutMs !== undefined) set.timeoutMs = patch.timeoutMs;
+    if (patch.config !== undefined) set.config = validConfig(row.kind, keepSecrets(row.kind, patch.config, row.config));
+    if (patch.enabled !== undefined) {
+      set.enabled = patch.enabled;
+      // Re-enabling is the user saying "try again": clear the failing mark.
+      if (patch.enabled) set.failingSince = null;
+    }
+    await tx.update(notificationChannel).set(set).where(eq(notificationChannel.id, id));
+    if (patch.monitors) await setLinks(tx, workspaceId, id, patch.monitors);
+    await audit({
+      action: "channel.update",
+      targetType: "channel",
+      targetId: id,
+      metadata: { fields: Object.keys(patch) },
+    });
+  });
   return getChannel(db, workspaceId, id);
 }
 

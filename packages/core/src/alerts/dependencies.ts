@@ -12,9 +12,9 @@ import {
   statusEvent,
   writeBatch,
 } from "@vigil/db-schema";
-import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { channelsForEvent } from "./deliveries";
-import { planFollowUps, type TimerSend } from "./timers";
+import { monitorAndNewestEvent, planFollowUps, type TimerSend } from "./follow-ups";
 
 type Timer = typeof alertTimer.$inferSelect;
 
@@ -45,15 +45,7 @@ export async function fireHold(
   nowMs: number,
   recheckMs: number,
 ): Promise<"closed" | "held" | "released"> {
-  const [[child], [newest]] = await db.batch([
-    db.select({ status: monitor.status, deletedAt: monitor.deletedAt }).from(monitor).where(eq(monitor.id, t.monitorId)),
-    db
-      .select({ id: statusEvent.id })
-      .from(statusEvent)
-      .where(eq(statusEvent.monitorId, t.monitorId))
-      .orderBy(desc(statusEvent.id))
-      .limit(1),
-  ]);
+  const [[child], [newest]] = await db.batch(monitorAndNewestEvent(db, t.monitorId));
   const wait = db
     .update(alertTimer)
     .set({ dueAt: nowMs + recheckMs })

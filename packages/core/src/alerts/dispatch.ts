@@ -19,7 +19,7 @@ import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { markDispatched } from "./delivery-context";
 import { HOLD_GRACE_MS } from "./dependencies";
-import { followUpRows, type TimerSend } from "./timers";
+import { followUpRows, type TimerSend } from "./follow-ups";
 
 /** Where an event's alert goes: queued to `send`, held for a parent, or suppressed with a reason. */
 export type Route = { send: number[] } | { held: true } | { suppressed: string };

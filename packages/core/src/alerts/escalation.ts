@@ -2,7 +2,7 @@
 import { type EscalationPolicy, EscalationPolicyInput } from "@vigil/api-contract";
 import { type Conn, type Db, escalationPolicy, monitor, notificationChannel } from "@vigil/db-schema";
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { type Actor, auditInsert } from "../audit";
+import { type Actor, audited } from "../audit";
 import { ConflictError, NotFoundError, parseInput, ValidationError } from "../errors";
 
 type Row = typeof escalationPolicy.$inferSelect;
@@ -90,19 +90,16 @@ export async function getEscalationPolicy(db: Db, workspaceId: number, id: numbe
 
 export async function createEscalationPolicy(db: Db, workspaceId: number, raw: unknown, actor: Actor): Promise<EscalationPolicy> {
   const input = parseInput(EscalationPolicyInput, raw, "escalation policy");
-  const created = await db.transaction(
-    async (tx) => {
-      await assertNameFree(tx, workspaceId, input.name);
-      const steps = await channelIds(tx, workspaceId, input);
-      const [r] = await tx
-        .insert(escalationPolicy)
-        .values({ workspaceId, name: input.name, steps, repeatLastEveryMinutes: input.repeatLastEveryMinutes })
-        .returning();
-      await auditInsert(tx, { workspaceId, actor, action: "escalation-policy.create", targetType: "escalation-policy", targetId: r!.id });
-      return r!;
-    },
-    { behavior: "immediate" },
-  );
+  const created = await audited(db, workspaceId, actor, async (tx, audit) => {
+    await assertNameFree(tx, workspaceId, input.name);
+    const steps = await channelIds(tx, workspaceId, input);
+    const [r] = await tx
+      .insert(escalationPolicy)
+      .values({ workspaceId, name: input.name, steps, repeatLastEveryMinutes: input.repeatLastEveryMinutes })
+      .returning();
+    await audit({ action: "escalation-policy.create", targetType: "escalation-policy", targetId: r!.id });
+    return r!;
+  });
   return (await view(db, [created]))[0]!;
 }
 
@@ -115,33 +112,27 @@ export async function updateEscalationPolicy(
   actor: Actor,
 ): Promise<EscalationPolicy> {
   const input = parseInput(EscalationPolicyInput, raw, "escalation policy");
-  const updated = await db.transaction(
-    async (tx) => {
-      await row(tx, workspaceId, id);
-      await assertNameFree(tx, workspaceId, input.name, id);
-      const steps = await channelIds(tx, workspaceId, input);
-      const [r] = await tx
-        .update(escalationPolicy)
-        .set({ name: input.name, steps, repeatLastEveryMinutes: input.repeatLastEveryMinutes, updatedAt: Date.now() })
-        .where(eq(escalationPolicy.id, id))
-        .returning();
-      await auditInsert(tx, { workspaceId, actor, action: "escalation-policy.update", targetType: "escalation-policy", targetId: id });
-      return r!;
-    },
-    { behavior: "immediate" },
-  );
+  const updated = await audited(db, workspaceId, actor, async (tx, audit) => {
+    await row(tx, workspaceId, id);
+    await assertNameFree(tx, workspaceId, input.name, id);
+    const steps = await channelIds(tx, workspaceId, input);
+    const [r] = await tx
+      .update(escalationPolicy)
+      .set({ name: input.name, steps, repeatLastEveryMinutes: input.repeatLastEveryMinutes, updatedAt: Date.now() })
+      .where(eq(escalationPolicy.id, id))
+      .returning();
+    await audit({ action: "escalation-policy.update", targetType: "escalation-policy", targetId: id });
+    return r!;
+  });
   return (await view(db, [updated]))[0]!;
 }
 
 /** Deletes the policy; its monitors keep alerting their own channels. */
 export async function deleteEscalationPolicy(db: Db, workspaceId: number, id: number, actor: Actor): Promise<void> {
-  await db.transaction(
-    async (tx) => {
-      await row(tx, workspaceId, id);
-      await tx.update(monitor).set({ escalationPolicyId: null }).where(eq(monitor.escalationPolicyId, id));
-      await tx.delete(escalationPolicy).where(eq(escalationPolicy.id, id));
-      await auditInsert(tx, { workspaceId, actor, action: "escalation-policy.delete", targetType: "escalation-policy", targetId: id });
-    },
-    { behavior: "immediate" },
-  );
+  await audited(db, workspaceId, actor, async (tx, audit) => {
+    await row(tx, workspaceId, id);
+    await tx.update(monitor).set({ escalationPolicyId: null }).where(eq(monitor.escalationPolicyId, id));
+    await tx.delete(escalationPolicy).where(eq(escalationPolicy.id, id));
+    await audit({ action: "escalation-policy.delete", targetType: "escalation-policy", targetId: id });
+  });
 }

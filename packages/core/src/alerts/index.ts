@@ -10,5 +10,6 @@ export { dependenciesOf, dependentsOf, parentsDown } from "./dependencies";
 export { type Dispatched, dispatchEvents, type Route, routeAlert } from "./dispatch";
 export * from "./escalation";
 export * from "./evaluate";
+export { planFollowUps, type TimerSend } from "./follow-ups";
 export { type AlertLinks, alertLinksFor, storeAlertLinks } from "./monitor-links";
-export { dropStaleFollowUp, fireDueTimers, pendingTimers, planFollowUps, type TimerSend, timerOf } from "./timers";
+export { dropStaleFollowUp, fireDueTimers, pendingTimers, timerOf } from "./timers";

@@ -1,4 +1,4 @@
-import { auditLog, type Conn, type Db } from "@vigil/db-schema";
+import { auditLog, type Conn, type Db, type Tx } from "@vigil/db-schema";
 import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 
 /** Who made a change: `user:<id>`, `api-key:<id>`, `location:<id>`, `operator`, `system`. */
@@ -23,6 +23,28 @@ export function auditInsert(db: Conn, e: AuditEntry) {
     targetId: e.targetId === undefined || e.targetId === null ? null : String(e.targetId),
     metadata: e.metadata ?? null,
   });
+}
+
+/** What a change records; `audited` adds the workspace and the actor. */
+export type AuditRecord = Omit<AuditEntry, "workspaceId" | "actor">;
+
+/**
+ * Runs `change` in one immediate transaction (SQLite's write lock taken at the start, so what it reads stays
+ * true until it writes); what it records with `audit` is written in the same transaction, or not at all.
+ */
+export function audited<T>(
+  db: Db,
+  workspaceId: number,
+  actor: Actor,
+  change: (tx: Tx, audit: (record: AuditRecord) => Promise<void>) => Promise<T>,
+): Promise<T> {
+  return db.transaction(
+    (tx) =>
+      change(tx, async (record) => {
+        await auditInsert(tx, { workspaceId, actor, ...record });
+      }),
+    { behavior: "immediate" },
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+// The Prometheus scrape in one file: folding results into counters, the series query and the streamed text share one series layout.
 import { type Db, writeBatch } from "@vigil/db-schema";
 import { ValidationError } from "../errors";
 

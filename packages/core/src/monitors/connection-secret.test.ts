@@ -2,7 +2,8 @@ import { monitor } from "@vigil/db-schema";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMonitor, createWorkspace, getMonitor, monitorsForLocation, setLimits, updateMonitor } from "../index";
+import { createMonitor, getMonitor, monitorsForLocation, updateMonitor } from "../index";
+import { unlimitedWorkspace } from "../testing";
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -20,11 +21,7 @@ const pgMonitor = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function workspace() {
-  const ws = await createWorkspace(t.db, { name: `ws-${Math.random()}` }, "operator");
-  await setLimits(t.db, ws.id, "unlimited", "operator");
-  return ws.id;
-}
+const workspace = () => unlimitedWorkspace(t.db);
 
 describe("a database monitor's connection string is a secret", () => {
   it("is shown as *** in every answer, stored encrypted, and given in full only to the probe", async () => {

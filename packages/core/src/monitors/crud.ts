@@ -4,7 +4,7 @@ import { assertWithinLimits } from "@vigil/limits";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getWorkspace, limitsOf } from "../access";
 import { alertLinksFor, storeAlertLinks } from "../alerts";
-import { type Actor, auditInsert } from "../audit";
+import { type Actor, audited, auditInsert } from "../audit";
 import { NotFoundError, ValidationError } from "../errors";
 import { type Row, toColumns, toInput, toMonitor } from "./mapping";
 import { activeCount, channelNamesFor, coverage, getRow, linkChannels } from "./queries";
@@ -16,43 +16,38 @@ export async function createMonitors(db: Db, workspaceId: number, raw: unknown[]
     input: parseMonitor(r, raw.length === 1 ? "" : `monitors.${i}`),
     path: raw.length === 1 ? "" : `monitors.${i}`,
   }));
-  const created = await db.transaction(
-    async (tx) => {
-      const ws = await getWorkspace(tx, workspaceId);
-      const existing = await activeCount(tx, workspaceId);
-      assertWithinLimits(
-        limitsOf(ws).limits,
-        limitChecks(
-          inputs.map((x) => x.input),
-          existing + inputs.length,
-        ),
-      );
-      await assertKeysFree(tx, workspaceId, inputs);
-      const byName = await channelIdsByName(tx, workspaceId, inputs);
-      // 100 monitors per statement: the write lock is held for a few round trips, not one per monitor.
-      const rows: Row[] = [];
-      for (let i = 0; i < inputs.length; i += 100) {
-        const chunk = inputs.slice(i, i + 100).map(({ input, path }) => ({ workspaceId, ...toColumns(input, undefined, path) }));
-        rows.push(...(await tx.insert(monitor).values(chunk).returning()).sort((a, b) => a.id - b.id));
-      }
-      for (const [i, { input }] of inputs.entries()) await linkChannels(tx, rows[i]!.id, input, byName, false);
-      await storeAlertLinks(
-        tx,
-        workspaceId,
-        inputs.map(({ input, path }, i) => ({ monitorId: rows[i]!.id, input, path })),
-      );
-      await auditInsert(tx, {
-        workspaceId,
-        actor,
-        action: "monitor.create",
-        targetType: "monitor",
-        targetId: rows.map((r) => r.id).join(","),
-        metadata: { count: rows.length },
-      });
-      return rows;
-    },
-    { behavior: "immediate" },
-  );
+  const created = await audited(db, workspaceId, actor, async (tx, audit) => {
+    const ws = await getWorkspace(tx, workspaceId);
+    const existing = await activeCount(tx, workspaceId);
+    assertWithinLimits(
+      limitsOf(ws).limits,
+      limitChecks(
+        inputs.map((x) => x.input),
+        existing + inputs.length,
+      ),
+    );
+    await assertKeysFree(tx, workspaceId, inputs);
+    const byName = await channelIdsByName(tx, workspaceId, inputs);
+    // 100 monitors per statement: the write lock is held for a few round trips, not one per monitor.
+    const rows: Row[] = [];
+    for (let i = 0; i < inputs.length; i += 100) {
+      const chunk = inputs.slice(i, i + 100).map(({ input, path }) => ({ workspaceId, ...toColumns(input, undefined, path) }));
+      rows.push(...(await tx.insert(monitor).values(chunk).returning()).sort((a, b) => a.id - b.id));
+    }
+    for (const [i, { input }] of inputs.entries()) await linkChannels(tx, rows[i]!.id, input, byName, false);
+    await storeAlertLinks(
+      tx,
+      workspaceId,
+      inputs.map(({ input, path }, i) => ({ monitorId: rows[i]!.id, input, path })),
+    );
+    await audit({
+      action: "monitor.create",
+      targetType: "monitor",
+      targetId: rows.map((r) => r.id).join(","),
+      metadata: { count: rows.length },
+    });
+    return rows;
+  });
   const names = await channelNamesFor(
     db,
     created.map((r) => r.id),
@@ -128,42 +123,37 @@ export async function updateMonitor(db: Db, workspaceId: number, id: number, pat
   if (typeof patch !== "object" || patch === null || Array.isArray(patch)) {
     throw new ValidationError("monitor: body must be a JSON object", [{ path: "", message: "must be a JSON object" }]);
   }
-  const updated = await db.transaction(
-    async (tx) => {
-      const row = await getRow(tx, workspaceId, id);
-      const current = toInput({
-        ...toMonitor(row, (await channelNamesFor(tx, [id])).get(id) ?? []),
-        ...(await alertLinksFor(tx, [id])).get(id),
-      });
-      const p = patch as Record<string, unknown>;
-      const merged: Record<string, unknown> = { ...current, ...p };
-      if (p.request && typeof p.request === "object" && !Array.isArray(p.request) && (p.kind === undefined || p.kind === current.kind)) {
-        merged.request = mergeRequest(current.request, p.request as Record<string, unknown>, kindOf(current.kind).requestAlternatives);
-      }
-      const input = parseMonitor(merged, "");
-      const ws = await getWorkspace(tx, workspaceId);
-      assertWithinLimits(limitsOf(ws).limits, limitChecks([input], await activeCount(tx, workspaceId)));
-      await assertKeysFree(tx, workspaceId, [{ input, path: "" }], id);
-      const byName = await channelIdsByName(tx, workspaceId, [{ input, path: "" }]);
-      const [next] = await tx
-        .update(monitor)
-        .set({ ...toColumns(input, row), version: sql`${monitor.version} + 1`, updatedAt: Date.now() })
-        .where(eq(monitor.id, id))
-        .returning();
-      await linkChannels(tx, id, input, byName, true);
-      await storeAlertLinks(tx, workspaceId, [{ monitorId: id, input, path: "" }]);
-      await auditInsert(tx, {
-        workspaceId,
-        actor,
-        action: "monitor.update",
-        targetType: "monitor",
-        targetId: id,
-        metadata: { fields: Object.keys(p) },
-      });
-      return next!;
-    },
-    { behavior: "immediate" },
-  );
+  const updated = await audited(db, workspaceId, actor, async (tx, audit) => {
+    const row = await getRow(tx, workspaceId, id);
+    const current = toInput({
+      ...toMonitor(row, (await channelNamesFor(tx, [id])).get(id) ?? []),
+      ...(await alertLinksFor(tx, [id])).get(id),
+    });
+    const p = patch as Record<string, unknown>;
+    const merged: Record<string, unknown> = { ...current, ...p };
+    if (p.request && typeof p.request === "object" && !Array.isArray(p.request) && (p.kind === undefined || p.kind === current.kind)) {
+      merged.request = mergeRequest(current.request, p.request as Record<string, unknown>, kindOf(current.kind).requestAlternatives);
+    }
+    const input = parseMonitor(merged, "");
+    const ws = await getWorkspace(tx, workspaceId);
+    assertWithinLimits(limitsOf(ws).limits, limitChecks([input], await activeCount(tx, workspaceId)));
+    await assertKeysFree(tx, workspaceId, [{ input, path: "" }], id);
+    const byName = await channelIdsByName(tx, workspaceId, [{ input, path: "" }]);
+    const [next] = await tx
+      .update(monitor)
+      .set({ ...toColumns(input, row), version: sql`${monitor.version} + 1`, updatedAt: Date.now() })
+      .where(eq(monitor.id, id))
+      .returning();
+    await linkChannels(tx, id, input, byName, true);
+    await storeAlertLinks(tx, workspaceId, [{ monitorId: id, input, path: "" }]);
+    await audit({
+      action: "monitor.update",
+      targetType: "monitor",
+      targetId: id,
+      metadata: { fields: Object.keys(p) },
+    });
+    return next!;
+  });
   return {
     ...toMonitor(updated, (await channelNamesFor(db, [id])).get(id) ?? [], { locations: await coverage(db, workspaceId) }),
     ...(await alertLinksFor(db, [id])).get(id),

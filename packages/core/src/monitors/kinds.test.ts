@@ -2,16 +2,8 @@ import { monitor } from "@vigil/db-schema";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createMonitor,
-  createMonitors,
-  createWorkspace,
-  listMonitors,
-  monitorsForLocation,
-  setLimits,
-  updateMonitor,
-  ValidationError,
-} from "../index";
+import { createMonitor, createMonitors, listMonitors, monitorsForLocation, updateMonitor, ValidationError } from "../index";
+import { unlimitedWorkspace } from "../testing";
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -19,11 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function workspace() {
-  const ws = await createWorkspace(t.db, { name: `ws-${Math.random()}` }, "operator");
-  await setLimits(t.db, ws.id, "unlimited", "operator");
-  return ws.id;
-}
+const workspace = () => unlimitedWorkspace(t.db);
 const base = { frequency: "1m", regions: ["iad"] };
 
 describe("TLS, DNS and domain monitors", () => {

@@ -6,14 +6,13 @@ import {
   createChannel,
   createMonitor,
   createPrivateLocation,
-  createWorkspace,
   listMonitorPage,
   monitorCheck,
   monitorEvents,
   NotFoundError,
-  setLimits,
   workspaceTags,
 } from "../index";
+import { unlimitedWorkspace } from "../testing";
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -21,11 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function workspace() {
-  const ws = await createWorkspace(t.db, { name: `ws-${Math.random()}` }, "operator");
-  await setLimits(t.db, ws.id, "unlimited", "operator");
-  return ws.id;
-}
+const workspace = () => unlimitedWorkspace(t.db);
 
 const names = (p: Awaited<ReturnType<typeof listMonitorPage>>) => p.rows.map((r) => r.name);
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Conn, statusPage, statusPageComponent } from "@vigil/db-schema";
 import { and, eq } from "drizzle-orm";
 import { NotFoundError } from "../errors";
-import type { DomainVerification } from "./domains";
+import type { DomainVerification } from "./domain-verification";
 
 export type PageRow = typeof statusPage.$inferSelect;
 export type ComponentRow = typeof statusPageComponent.$inferSelect;

@@ -6,9 +6,10 @@ import { type Db, statusPage } from "@vigil/db-schema";
 import { type EgressPolicy, EgressRefusedError, egressDispatcher } from "@vigil/egress";
 import { and, eq, isNotNull, ne } from "drizzle-orm";
 import { request } from "undici";
-import { type Actor, auditInsert } from "../audit";
+import { type Actor, audited } from "../audit";
 import { ValidationError } from "../errors";
 import { type PageRow, pageRow } from "./common";
+import type { DomainVerification } from "./domain-verification";
 
 export const DOMAIN_PROOF_PATH = "/.well-known/vigil-domain-verification/";
 const TXT_LABEL = "_vigil";
@@ -19,21 +20,6 @@ const TIMEOUT_MS = 5_000;
 
 /** A fresh token for every claim: a token proves this claim only, never another page's. */
 export const newDomainToken = (): string => randomBytes(16).toString("hex");
-
-/** What the claimant publishes, and where the claim stands. */
-export interface DomainVerification {
-  state: "pending" | "verified" | "failed";
-  token: string;
-  /** Serve `token` as the body of this URL (HTTP 200, no redirect)… */
-  httpUrl: string;
-  /** …or add this TXT record. */
-  txtName: string;
-  txtValue: string;
-  verifiedAt: number | null;
-  checkedAt: number | null;
-  /** Why the last check failed. */
-  error: string | null;
-}
 
 export function domainVerification(
   row: Pick<PageRow, "customDomain" | "customDomainToken" | "customDomainVerifiedAt" | "customDomainCheckedAt" | "customDomainError">,
@@ -148,44 +134,39 @@ export async function verifyCustomDomain(
     ]);
   const { customDomain: domain, customDomainToken: token } = claim;
   const failure = await checkDomainProof(domain, token, opts);
-  const row = await db.transaction(
-    async (tx) => {
-      const now = Date.now();
-      const current = await pageRow(tx, workspaceId, pageId);
-      // The claim changed while we checked: the proof was for a claim that no longer exists.
-      if (current.customDomain !== domain || current.customDomainToken !== token) return current;
-      if (failure !== null) {
-        const [updated] = await tx
-          .update(statusPage)
-          .set({ customDomainCheckedAt: now, customDomainError: failure })
-          .where(eq(statusPage.id, pageId))
-          .returning();
-        return updated!;
-      }
-      await tx
-        .update(statusPage)
-        .set({
-          customDomainVerifiedAt: null,
-          customDomainError: `another status page proved ${domain} on ${new Date(now).toISOString()}`,
-        })
-        .where(and(eq(statusPage.customDomain, domain), ne(statusPage.id, pageId), isNotNull(statusPage.customDomainVerifiedAt)));
+  const row = await audited(db, workspaceId, actor, async (tx, audit) => {
+    const now = Date.now();
+    const current = await pageRow(tx, workspaceId, pageId);
+    // The claim changed while we checked: the proof was for a claim that no longer exists.
+    if (current.customDomain !== domain || current.customDomainToken !== token) return current;
+    if (failure !== null) {
       const [updated] = await tx
         .update(statusPage)
-        .set({ customDomainVerifiedAt: current.customDomainVerifiedAt ?? now, customDomainCheckedAt: now, customDomainError: null })
+        .set({ customDomainCheckedAt: now, customDomainError: failure })
         .where(eq(statusPage.id, pageId))
         .returning();
-      if (current.customDomainVerifiedAt === null)
-        await auditInsert(tx, {
-          workspaceId,
-          actor,
-          action: "status_page.domain.verify",
-          targetType: "status_page",
-          targetId: pageId,
-          metadata: { domain },
-        });
       return updated!;
-    },
-    { behavior: "immediate" },
-  );
+    }
+    await tx
+      .update(statusPage)
+      .set({
+        customDomainVerifiedAt: null,
+        customDomainError: `another status page proved ${domain} on ${new Date(now).toISOString()}`,
+      })
+      .where(and(eq(statusPage.customDomain, domain), ne(statusPage.id, pageId), isNotNull(statusPage.customDomainVerifiedAt)));
+    const [updated] = await tx
+      .update(statusPage)
+      .set({ customDomainVerifiedAt: current.customDomainVerifiedAt ?? now, customDomainCheckedAt: now, customDomainError: null })
+      .where(eq(statusPage.id, pageId))
+      .returning();
+    if (current.customDomainVerifiedAt === null)
+      await audit({
+        action: "status_page.domain.verify",
+        targetType: "status_page",
+        targetId: pageId,
+        metadata: { domain },
+      });
+    return updated!;
+  });
   return domainVerification(row)!;
 }

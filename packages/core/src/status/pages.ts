@@ -5,7 +5,7 @@ import { type Conn, type Db, monitor, statusPage, statusPageComponent, statusPag
 import { assertWithinLimits, type LimitCheck } from "@vigil/limits";
 import { and, count, eq, isNull, max } from "drizzle-orm";
 import { getWorkspace, limitsOf } from "../access";
-import { type Actor, auditInsert } from "../audit";
+import { type Actor, audited } from "../audit";
 import { ConflictError, NotFoundError, parseInput, ValidationError } from "../errors";
 import { type ComponentRow, componentRow, type PageRow, pageRow, type StatusPageView } from "./common";
 import { claimColumns, domainVerification } from "./domains";
@@ -100,29 +100,24 @@ async function assertUniqueSlug(tx: Conn, slug: string | undefined, exceptId?: n
 export async function createStatusPage(db: Db, workspaceId: number, raw: unknown, actor: Actor): Promise<StatusPageView> {
   const input = parseInput(StatusPageInput, raw, "status page");
   const passwordHash = input.password ? await hashPagePassword(input.password) : null;
-  const row = await db.transaction(
-    async (tx) => {
-      const ws = await getWorkspace(tx, workspaceId);
-      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(statusPage).where(eq(statusPage.workspaceId, workspaceId));
-      assertWithinLimits(limitsOf(ws).limits, [{ kind: "count", key: "status-pages", total: n + 1 }, ...featureChecks(input)]);
-      await assertUniqueSlug(tx, input.slug);
-      const { password: _, ...fields } = input;
-      const [created] = await tx
-        .insert(statusPage)
-        .values({ ...fields, ...claimColumns(input.customDomain), workspaceId, passwordHash })
-        .returning();
-      await auditInsert(tx, {
-        workspaceId,
-        actor,
-        action: "status_page.create",
-        targetType: "status_page",
-        targetId: created!.id,
-        metadata: { slug: input.slug },
-      });
-      return created!;
-    },
-    { behavior: "immediate" },
-  );
+  const row = await audited(db, workspaceId, actor, async (tx, audit) => {
+    const ws = await getWorkspace(tx, workspaceId);
+    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(statusPage).where(eq(statusPage.workspaceId, workspaceId));
+    assertWithinLimits(limitsOf(ws).limits, [{ kind: "count", key: "status-pages", total: n + 1 }, ...featureChecks(input)]);
+    await assertUniqueSlug(tx, input.slug);
+    const { password: _, ...fields } = input;
+    const [created] = await tx
+      .insert(statusPage)
+      .values({ ...fields, ...claimColumns(input.customDomain), workspaceId, passwordHash })
+      .returning();
+    await audit({
+      action: "status_page.create",
+      targetType: "status_page",
+      targetId: created!.id,
+      metadata: { slug: input.slug },
+    });
+    return created!;
+  });
   return toPageView(row);
 }
 
@@ -138,60 +133,50 @@ export async function listStatusPages(db: Db, workspaceId: number): Promise<Stat
 export async function updateStatusPage(db: Db, workspaceId: number, id: number, raw: unknown, actor: Actor): Promise<StatusPageView> {
   const patch = parseInput(StatusPagePatch, raw, "status page");
   const passwordHash = patch.password === undefined ? undefined : patch.password === null ? null : await hashPagePassword(patch.password);
-  const row = await db.transaction(
-    async (tx) => {
-      const current = await pageRow(tx, workspaceId, id);
-      const ws = await getWorkspace(tx, workspaceId);
-      // Only what this edit turns on is checked: a page keeps what it had when the plan allowed it.
-      assertWithinLimits(
-        limitsOf(ws).limits,
-        featureChecks({
-          customDomain: patch.customDomain && patch.customDomain !== current.customDomain ? patch.customDomain : null,
-          password: patch.password,
-          whiteLabel: patch.whiteLabel && !current.whiteLabel,
-        }),
-      );
-      await assertUniqueSlug(tx, patch.slug, id);
-      const { password: _, ...fields } = patch;
-      // A different domain is a new claim: unverified, with a new token.
-      const claim = patch.customDomain === undefined || patch.customDomain === current.customDomain ? {} : claimColumns(patch.customDomain);
-      const [updated] = await tx
-        .update(statusPage)
-        .set({ ...fields, ...claim, ...(passwordHash === undefined ? {} : { passwordHash }), updatedAt: Date.now() })
-        .where(eq(statusPage.id, id))
-        .returning();
-      await auditInsert(tx, {
-        workspaceId,
-        actor,
-        action: "status_page.update",
-        targetType: "status_page",
-        targetId: id,
-        // Which fields changed, never the password itself.
-        metadata: { fields: Object.keys(patch) },
-      });
-      return updated!;
-    },
-    { behavior: "immediate" },
-  );
+  const row = await audited(db, workspaceId, actor, async (tx, audit) => {
+    const current = await pageRow(tx, workspaceId, id);
+    const ws = await getWorkspace(tx, workspaceId);
+    // Only what this edit turns on is checked: a page keeps what it had when the plan allowed it.
+    assertWithinLimits(
+      limitsOf(ws).limits,
+      featureChecks({
+        customDomain: patch.customDomain && patch.customDomain !== current.customDomain ? patch.customDomain : null,
+        password: patch.password,
+        whiteLabel: patch.whiteLabel && !current.whiteLabel,
+      }),
+    );
+    await assertUniqueSlug(tx, patch.slug, id);
+    const { password: _, ...fields } = patch;
+    // A different domain is a new claim: unverified, with a new token.
+    const claim = patch.customDomain === undefined || patch.customDomain === current.customDomain ? {} : claimColumns(patch.customDomain);
+    const [updated] = await tx
+      .update(statusPage)
+      .set({ ...fields, ...claim, ...(passwordHash === undefined ? {} : { passwordHash }), updatedAt: Date.now() })
+      .where(eq(statusPage.id, id))
+      .returning();
+    await audit({
+      action: "status_page.update",
+      targetType: "status_page",
+      targetId: id,
+      // Which fields changed, never the password itself.
+      metadata: { fields: Object.keys(patch) },
+    });
+    return updated!;
+  });
   return toPageView(row);
 }
 
 export async function deleteStatusPage(db: Db, workspaceId: number, id: number, actor: Actor): Promise<void> {
-  await db.transaction(
-    async (tx) => {
-      const row = await pageRow(tx, workspaceId, id);
-      await tx.delete(statusPage).where(eq(statusPage.id, id));
-      await auditInsert(tx, {
-        workspaceId,
-        actor,
-        action: "status_page.delete",
-        targetType: "status_page",
-        targetId: id,
-        metadata: { slug: row.slug },
-      });
-    },
-    { behavior: "immediate" },
-  );
+  await audited(db, workspaceId, actor, async (tx, audit) => {
+    const row = await pageRow(tx, workspaceId, id);
+    await tx.delete(statusPage).where(eq(statusPage.id, id));
+    await audit({
+      action: "status_page.delete",
+      targetType: "status_page",
+      targetId: id,
+      metadata: { slug: row.slug },
+    });
+  });
 }
 
 // ── Groups and components ────────────────────────────────────────────────────
@@ -206,18 +191,15 @@ async function nextOrder(tx: Conn, table: typeof statusPageGroup | typeof status
 
 export async function createComponentGroup(db: Db, workspaceId: number, pageId: number, raw: unknown, actor: Actor): Promise<GroupRow> {
   const input = parseInput(ComponentGroupInput, raw, "group");
-  return db.transaction(
-    async (tx) => {
-      await pageRow(tx, workspaceId, pageId);
-      const [row] = await tx
-        .insert(statusPageGroup)
-        .values({ pageId, name: input.name, order: input.order ?? (await nextOrder(tx, statusPageGroup, pageId)) })
-        .returning();
-      await auditInsert(tx, { workspaceId, actor, action: "status_page.group.create", targetType: "status_page_group", targetId: row!.id });
-      return row!;
-    },
-    { behavior: "immediate" },
-  );
+  return audited(db, workspaceId, actor, async (tx, audit) => {
+    await pageRow(tx, workspaceId, pageId);
+    const [row] = await tx
+      .insert(statusPageGroup)
+      .values({ pageId, name: input.name, order: input.order ?? (await nextOrder(tx, statusPageGroup, pageId)) })
+      .returning();
+    await audit({ action: "status_page.group.create", targetType: "status_page_group", targetId: row!.id });
+    return row!;
+  });
 }
 
 async function groupRow(tx: Conn, workspaceId: number, id: number): Promise<GroupRow> {
@@ -232,28 +214,22 @@ async function groupRow(tx: Conn, workspaceId: number, id: number): Promise<Grou
 
 export async function updateComponentGroup(db: Db, workspaceId: number, id: number, raw: unknown, actor: Actor): Promise<GroupRow> {
   const input = parseInput(ComponentGroupInput.partial(), raw, "group");
-  return db.transaction(
-    async (tx) => {
-      await groupRow(tx, workspaceId, id);
-      const [row] = await tx.update(statusPageGroup).set(input).where(eq(statusPageGroup.id, id)).returning();
-      await auditInsert(tx, { workspaceId, actor, action: "status_page.group.update", targetType: "status_page_group", targetId: id });
-      return row!;
-    },
-    { behavior: "immediate" },
-  );
+  return audited(db, workspaceId, actor, async (tx, audit) => {
+    await groupRow(tx, workspaceId, id);
+    const [row] = await tx.update(statusPageGroup).set(input).where(eq(statusPageGroup.id, id)).returning();
+    await audit({ action: "status_page.group.update", targetType: "status_page_group", targetId: id });
+    return row!;
+  });
 }
 
 /** Its components stay on the page, ungrouped. */
 export async function deleteComponentGroup(db: Db, workspaceId: number, id: number, actor: Actor): Promise<void> {
-  await db.transaction(
-    async (tx) => {
-      await groupRow(tx, workspaceId, id);
-      await tx.update(statusPageComponent).set({ groupId: null }).where(eq(statusPageComponent.groupId, id));
-      await tx.delete(statusPageGroup).where(eq(statusPageGroup.id, id));
-      await auditInsert(tx, { workspaceId, actor, action: "status_page.group.delete", targetType: "status_page_group", targetId: id });
-    },
-    { behavior: "immediate" },
-  );
+  await audited(db, workspaceId, actor, async (tx, audit) => {
+    await groupRow(tx, workspaceId, id);
+    await tx.update(statusPageComponent).set({ groupId: null }).where(eq(statusPageComponent.groupId, id));
+    await tx.delete(statusPageGroup).where(eq(statusPageGroup.id, id));
+    await audit({ action: "status_page.group.delete", targetType: "status_page_group", targetId: id });
+  });
 }
 
 async function assertMonitorOwned(tx: Conn, workspaceId: number, monitorId: number | null | undefined) {
@@ -279,66 +255,51 @@ async function assertGroupOnPage(tx: Conn, pageId: number, groupId: number | nul
 
 export async function createComponent(db: Db, workspaceId: number, pageId: number, raw: unknown, actor: Actor): Promise<ComponentRow> {
   const input = parseInput(ComponentInput, raw, "component");
-  return db.transaction(
-    async (tx) => {
-      await pageRow(tx, workspaceId, pageId);
-      await assertMonitorOwned(tx, workspaceId, input.monitorId);
-      await assertGroupOnPage(tx, pageId, input.groupId);
-      const [row] = await tx
-        .insert(statusPageComponent)
-        .values({ ...input, pageId, order: input.order ?? (await nextOrder(tx, statusPageComponent, pageId)) })
-        .returning();
-      await auditInsert(tx, {
-        workspaceId,
-        actor,
-        action: "status_page.component.create",
-        targetType: "status_page_component",
-        targetId: row!.id,
-        metadata: { pageId, monitorId: input.monitorId },
-      });
-      return row!;
-    },
-    { behavior: "immediate" },
-  );
+  return audited(db, workspaceId, actor, async (tx, audit) => {
+    await pageRow(tx, workspaceId, pageId);
+    await assertMonitorOwned(tx, workspaceId, input.monitorId);
+    await assertGroupOnPage(tx, pageId, input.groupId);
+    const [row] = await tx
+      .insert(statusPageComponent)
+      .values({ ...input, pageId, order: input.order ?? (await nextOrder(tx, statusPageComponent, pageId)) })
+      .returning();
+    await audit({
+      action: "status_page.component.create",
+      targetType: "status_page_component",
+      targetId: row!.id,
+      metadata: { pageId, monitorId: input.monitorId },
+    });
+    return row!;
+  });
 }
 
 export async function updateComponent(db: Db, workspaceId: number, id: number, raw: unknown, actor: Actor): Promise<ComponentRow> {
   const patch = parseInput(ComponentPatch, raw, "component");
-  return db.transaction(
-    async (tx) => {
-      const current = await componentRow(tx, workspaceId, id);
-      await assertMonitorOwned(tx, workspaceId, patch.monitorId);
-      await assertGroupOnPage(tx, current.pageId, patch.groupId);
-      const [row] = await tx.update(statusPageComponent).set(patch).where(eq(statusPageComponent.id, id)).returning();
-      await auditInsert(tx, {
-        workspaceId,
-        actor,
-        action: "status_page.component.update",
-        targetType: "status_page_component",
-        targetId: id,
-        metadata: { fields: Object.keys(patch) },
-      });
-      return row!;
-    },
-    { behavior: "immediate" },
-  );
+  return audited(db, workspaceId, actor, async (tx, audit) => {
+    const current = await componentRow(tx, workspaceId, id);
+    await assertMonitorOwned(tx, workspaceId, patch.monitorId);
+    await assertGroupOnPage(tx, current.pageId, patch.groupId);
+    const [row] = await tx.update(statusPageComponent).set(patch).where(eq(statusPageComponent.id, id)).returning();
+    await audit({
+      action: "status_page.component.update",
+      targetType: "status_page_component",
+      targetId: id,
+      metadata: { fields: Object.keys(patch) },
+    });
+    return row!;
+  });
 }
 
 export async function deleteComponent(db: Db, workspaceId: number, id: number, actor: Actor): Promise<void> {
-  await db.transaction(
-    async (tx) => {
-      await componentRow(tx, workspaceId, id);
-      await tx.delete(statusPageComponent).where(eq(statusPageComponent.id, id));
-      await auditInsert(tx, {
-        workspaceId,
-        actor,
-        action: "status_page.component.delete",
-        targetType: "status_page_component",
-        targetId: id,
-      });
-    },
-    { behavior: "immediate" },
-  );
+  await audited(db, workspaceId, actor, async (tx, audit) => {
+    await componentRow(tx, workspaceId, id);
+    await tx.delete(statusPageComponent).where(eq(statusPageComponent.id, id));
+    await audit({
+      action: "status_page.component.delete",
+      targetType: "status_page_component",
+      targetId: id,
+    });
+  });
 }
 
 /** Orders a page's components (or groups) as listed; ids not on the page are refused. */
@@ -351,21 +312,18 @@ export async function reorderComponents(
   what: "components" | "groups" = "components",
 ): Promise<void> {
   const table = what === "groups" ? statusPageGroup : statusPageComponent;
-  await db.transaction(
-    async (tx) => {
-      await pageRow(tx, workspaceId, pageId);
-      const rows = await tx.select({ id: table.id }).from(table).where(eq(table.pageId, pageId));
-      const onPage = new Set(rows.map((r) => r.id));
-      const bad = ids.findIndex((id) => !onPage.has(id));
-      if (bad >= 0)
-        throw new ValidationError(`${what}.${bad} not on this page`, [
-          { path: `${what}.${bad}`, message: `${ids[bad]} is not on this page` },
-        ]);
-      for (const [order, id] of ids.entries()) await tx.update(table).set({ order }).where(eq(table.id, id));
-      await auditInsert(tx, { workspaceId, actor, action: `status_page.${what}.reorder`, targetType: "status_page", targetId: pageId });
-    },
-    { behavior: "immediate" },
-  );
+  await audited(db, workspaceId, actor, async (tx, audit) => {
+    await pageRow(tx, workspaceId, pageId);
+    const rows = await tx.select({ id: table.id }).from(table).where(eq(table.pageId, pageId));
+    const onPage = new Set(rows.map((r) => r.id));
+    const bad = ids.findIndex((id) => !onPage.has(id));
+    if (bad >= 0)
+      throw new ValidationError(`${what}.${bad} not on this page`, [
+        { path: `${what}.${bad}`, message: `${ids[bad]} is not on this page` },
+      ]);
+    for (const [order, id] of ids.entries()) await tx.update(table).set({ order }).where(eq(table.id, id));
+    await audit({ action: `status_page.${what}.reorder`, targetType: "status_page", targetId: pageId });
+  });
 }
 
 export async function listComponents(db: Db, workspaceId: number, pageId: number) {

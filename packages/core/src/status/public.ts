@@ -99,6 +99,24 @@ export interface PublicReport {
   updates: PublicUpdate[];
 }
 
+/** A report as visitors see it: its components as given, its own updates in the order given. */
+function publicReport(
+  r: Omit<PublicReport, "components" | "updates">,
+  components: PublicReport["components"],
+  updates: (PublicUpdate & { reportId: number })[],
+): PublicReport {
+  return {
+    id: r.id,
+    title: r.title,
+    status: r.status,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    resolvedAt: r.resolvedAt,
+    components,
+    updates: updates.filter((u) => u.reportId === r.id).map((u) => ({ id: u.id, status: u.status, message: u.message, date: u.date })),
+  };
+}
+
 export interface PublicMaintenance {
   id: number;
   title: string;
@@ -246,18 +264,14 @@ export async function loadPublicPage(
   for (const d of daily) series.set(d.monitorId, [...(series.get(d.monitorId) ?? []), d]);
 
   const names = new Map(components.map((c) => [c.c.id, c.c.name]));
-  const toReport = (r: (typeof reports)[number]): PublicReport => ({
-    id: r.id,
-    title: r.title,
-    status: r.status,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-    resolvedAt: r.resolvedAt,
-    components: reportComponents
-      .filter((rc) => rc.reportId === r.id && names.has(rc.componentId))
-      .map((rc) => ({ id: rc.componentId, name: names.get(rc.componentId)!, impact: rc.impact })),
-    updates: updates.filter((u) => u.reportId === r.id).map((u) => ({ id: u.id, status: u.status, message: u.message, date: u.date })),
-  });
+  const toReport = (r: (typeof reports)[number]): PublicReport =>
+    publicReport(
+      r,
+      reportComponents
+        .filter((rc) => rc.reportId === r.id && names.has(rc.componentId))
+        .map((rc) => ({ id: rc.componentId, name: names.get(rc.componentId)!, impact: rc.impact })),
+      updates,
+    );
   const allReports = reports.map(toReport);
   const activeReports = allReports.filter((r) => r.resolvedAt === null);
   const recentReports = allReports.filter((r) => r.resolvedAt !== null);
@@ -435,16 +449,13 @@ export async function loadReportHistory(db: Db, pageId: number, opts: { limit?: 
       .innerJoin(statusPageComponent, eq(statusPageComponent.id, statusReportComponent.componentId))
       .where(inArray(statusReportComponent.reportId, ids)),
   ]);
-  return reports.map((r) => ({
-    id: r.id,
-    title: r.title,
-    status: r.status,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-    resolvedAt: r.resolvedAt,
-    components: comps.filter((c) => c.reportId === r.id).map(({ id, impact, name }) => ({ id, impact, name })),
-    updates: updates.filter((u) => u.reportId === r.id).map((u) => ({ id: u.id, status: u.status, message: u.message, date: u.date })),
-  }));
+  return reports.map((r) =>
+    publicReport(
+      r,
+      comps.filter((c) => c.reportId === r.id).map(({ id, impact, name }) => ({ id, impact, name })),
+      updates,
+    ),
+  );
 }
 
 /** The page's maintenance windows, newest first (feeds and the history page). */

@@ -23,7 +23,7 @@ import {
 import { assertWithinLimits } from "@vigil/limits";
 import { and, desc, eq, gte, inArray, isNull, or } from "drizzle-orm";
 import { getWorkspace, limitsOf } from "../access";
-import { type Actor, auditInsert } from "../audit";
+import { type Actor, audited } from "../audit";
 import { ConflictError, NotFoundError, parseInput, ValidationError } from "../errors";
 import { pageRow } from "./common";
 
@@ -95,33 +95,30 @@ export async function createStatusReport(
   const input = parseInput(StatusReportInput, raw, "status report");
   const date = input.date ?? nowMs;
   const components = dedupe(input.components);
-  const row = await db.transaction(
-    async (tx) => {
-      await pageRow(tx, workspaceId, input.pageId);
-      await assertComponentsOnPage(
-        tx,
-        input.pageId,
-        components.map((c) => c.componentId),
-      );
-      const [report] = await tx
-        .insert(statusReport)
-        .values({
-          workspaceId,
-          pageId: input.pageId,
-          title: input.title,
-          status: input.status,
-          resolvedAt: input.status === "resolved" ? date : null,
-          createdAt: date,
-          updatedAt: date,
-        })
-        .returning();
-      await tx.insert(statusReportUpdate).values({ reportId: report!.id, status: input.status, message: input.message, date });
-      if (components.length > 0) await tx.insert(statusReportComponent).values(components.map((c) => ({ reportId: report!.id, ...c })));
-      await auditInsert(tx, { workspaceId, actor, action: "status_report.create", targetType: "status_report", targetId: report!.id });
-      return report!;
-    },
-    { behavior: "immediate" },
-  );
+  const row = await audited(db, workspaceId, actor, async (tx, audit) => {
+    await pageRow(tx, workspaceId, input.pageId);
+    await assertComponentsOnPage(
+      tx,
+      input.pageId,
+      components.map((c) => c.componentId),
+    );
+    const [report] = await tx
+      .insert(statusReport)
+      .values({
+        workspaceId,
+        pageId: input.pageId,
+        title: input.title,
+        status: input.status,
+        resolvedAt: input.status === "resolved" ? date : null,
+        createdAt: date,
+        updatedAt: date,
+      })
+      .returning();
+    await tx.insert(statusReportUpdate).values({ reportId: report!.id, status: input.status, message: input.message, date });
+    if (components.length > 0) await tx.insert(statusReportComponent).values(components.map((c) => ({ reportId: report!.id, ...c })));
+    await audit({ action: "status_report.create", targetType: "status_report", targetId: report!.id });
+    return report!;
+  });
   return (await reportViews(db, [row]))[0]!;
 }
 
@@ -135,83 +132,70 @@ export async function addStatusReportUpdate(
 ): Promise<StatusReportView> {
   const input = parseInput(StatusReportUpdateInput, raw, "update");
   const date = input.date ?? nowMs;
-  const row = await db.transaction(
-    async (tx) => {
-      await reportRow(tx, workspaceId, reportId);
-      await tx.insert(statusReportUpdate).values({ reportId, status: input.status, message: input.message, date });
-      // The report takes the state of its newest update; an update after "resolved" reopens it.
-      const [latest] = await tx
-        .select()
-        .from(statusReportUpdate)
-        .where(eq(statusReportUpdate.reportId, reportId))
-        .orderBy(desc(statusReportUpdate.date), desc(statusReportUpdate.id))
-        .limit(1);
-      const [updated] = await tx
-        .update(statusReport)
-        .set({ status: latest!.status, resolvedAt: latest!.status === "resolved" ? latest!.date : null, updatedAt: nowMs })
-        .where(eq(statusReport.id, reportId))
-        .returning();
-      await auditInsert(tx, {
-        workspaceId,
-        actor,
-        action: "status_report.update",
-        targetType: "status_report",
-        targetId: reportId,
-        metadata: { status: input.status },
-      });
-      return updated!;
-    },
-    { behavior: "immediate" },
-  );
+  const row = await audited(db, workspaceId, actor, async (tx, audit) => {
+    await reportRow(tx, workspaceId, reportId);
+    await tx.insert(statusReportUpdate).values({ reportId, status: input.status, message: input.message, date });
+    // The report takes the state of its newest update; an update after "resolved" reopens it.
+    const [latest] = await tx
+      .select()
+      .from(statusReportUpdate)
+      .where(eq(statusReportUpdate.reportId, reportId))
+      .orderBy(desc(statusReportUpdate.date), desc(statusReportUpdate.id))
+      .limit(1);
+    const [updated] = await tx
+      .update(statusReport)
+      .set({ status: latest!.status, resolvedAt: latest!.status === "resolved" ? latest!.date : null, updatedAt: nowMs })
+      .where(eq(statusReport.id, reportId))
+      .returning();
+    await audit({
+      action: "status_report.update",
+      targetType: "status_report",
+      targetId: reportId,
+      metadata: { status: input.status },
+    });
+    return updated!;
+  });
   return (await reportViews(db, [row]))[0]!;
 }
 
 export async function updateStatusReport(db: Db, workspaceId: number, id: number, raw: unknown, actor: Actor): Promise<StatusReportView> {
   const patch = parseInput(StatusReportPatch, raw, "status report");
-  const row = await db.transaction(
-    async (tx) => {
-      const current = await reportRow(tx, workspaceId, id);
-      if (patch.components) {
-        const components = dedupe(patch.components);
-        if (current.pageId === null)
-          throw new ValidationError("components the report has no page", [{ path: "components", message: "the report has no page" }]);
-        await assertComponentsOnPage(
-          tx,
-          current.pageId,
-          components.map((c) => c.componentId),
-        );
-        await tx.delete(statusReportComponent).where(eq(statusReportComponent.reportId, id));
-        if (components.length > 0) await tx.insert(statusReportComponent).values(components.map((c) => ({ reportId: id, ...c })));
-      }
-      const [updated] = await tx
-        .update(statusReport)
-        .set({ ...(patch.title ? { title: patch.title } : {}), updatedAt: Date.now() })
-        .where(eq(statusReport.id, id))
-        .returning();
-      await auditInsert(tx, {
-        workspaceId,
-        actor,
-        action: "status_report.edit",
-        targetType: "status_report",
-        targetId: id,
-        metadata: { fields: Object.keys(patch) },
-      });
-      return updated!;
-    },
-    { behavior: "immediate" },
-  );
+  const row = await audited(db, workspaceId, actor, async (tx, audit) => {
+    const current = await reportRow(tx, workspaceId, id);
+    if (patch.components) {
+      const components = dedupe(patch.components);
+      if (current.pageId === null)
+        throw new ValidationError("components the report has no page", [{ path: "components", message: "the report has no page" }]);
+      await assertComponentsOnPage(
+        tx,
+        current.pageId,
+        components.map((c) => c.componentId),
+      );
+      await tx.delete(statusReportComponent).where(eq(statusReportComponent.reportId, id));
+      if (components.length > 0) await tx.insert(statusReportComponent).values(components.map((c) => ({ reportId: id, ...c })));
+    }
+    const [updated] = await tx
+      .update(statusReport)
+      .set({ ...(patch.title ? { title: patch.title } : {}), updatedAt: Date.now() })
+      .where(eq(statusReport.id, id))
+      .returning();
+    await audit({
+      action: "status_report.edit",
+      targetType: "status_report",
+      targetId: id,
+      metadata: { fields: Object.keys(patch) },
+    });
+    return updated!;
+  });
   return (await reportViews(db, [row]))[0]!;
 }
 
 export async function deleteStatusReport(db: Db, workspaceId: number, id: number, actor: Actor): Promise<void> {
-  await db.transaction(
-    async (tx) => {
-      await reportRow(tx, workspaceId, id);
-      await tx.delete(statusReport).where(eq(statusReport.id, id));
-      await auditInsert(tx, { workspaceId, actor, action: "status_report.delete", targetType: "status_report", targetId: id });
-    },
-    { behavior: "immediate" },
-  );
+  await audited(db, workspaceId, actor, async (tx, audit) => {
+    await reportRow(tx, workspaceId, id);
+    await tx.delete(statusReport).where(eq(statusReport.id, id));
+    await audit({ action: "status_report.delete", targetType: "status_report", targetId: id });
+  });
 }
 
 export async function getStatusReport(db: Db, workspaceId: number, id: number): Promise<StatusReportView> {
@@ -251,57 +235,52 @@ export async function promoteIncident(
   nowMs = Date.now(),
 ): Promise<StatusReportView> {
   const input = parseInput(PromoteIncidentInput, raw, "promotion");
-  const row = await db.transaction(
-    async (tx) => {
-      const [found] = await tx
-        .select({ incident, monitorName: monitor.name })
-        .from(incident)
-        .innerJoin(monitor, eq(monitor.id, incident.monitorId))
-        .where(and(eq(incident.id, incidentId), eq(incident.workspaceId, workspaceId)));
-      if (!found) throw new NotFoundError("incident", incidentId);
-      await pageRow(tx, workspaceId, input.pageId);
-      const [already] = await tx.select({ id: statusReport.id }).from(statusReport).where(eq(statusReport.incidentId, incidentId));
-      if (already) throw new ConflictError(`incident ${incidentId} is already status report ${already.id}`);
-      const components = await tx
-        .select({ id: statusPageComponent.id })
-        .from(statusPageComponent)
-        .where(and(eq(statusPageComponent.pageId, input.pageId), eq(statusPageComponent.monitorId, found.incident.monitorId)));
-      const name = found.monitorName || `Monitor ${found.incident.monitorId}`;
-      const date = Math.max(found.incident.startedAt, nowMs);
-      const [report] = await tx
-        .insert(statusReport)
-        .values({
-          workspaceId,
-          pageId: input.pageId,
-          title: input.title ?? `${name} is unavailable`,
-          status: "investigating",
-          incidentId,
-          createdAt: date,
-          updatedAt: date,
-        })
-        .returning();
-      await tx.insert(statusReportUpdate).values({
-        reportId: report!.id,
-        status: "investigating",
-        message: input.message ?? `We are investigating a problem with ${name}.`,
-        date,
-      });
-      if (components.length > 0)
-        await tx
-          .insert(statusReportComponent)
-          .values(components.map((c) => ({ reportId: report!.id, componentId: c.id, impact: input.impact })));
-      await auditInsert(tx, {
+  const row = await audited(db, workspaceId, actor, async (tx, audit) => {
+    const [found] = await tx
+      .select({ incident, monitorName: monitor.name })
+      .from(incident)
+      .innerJoin(monitor, eq(monitor.id, incident.monitorId))
+      .where(and(eq(incident.id, incidentId), eq(incident.workspaceId, workspaceId)));
+    if (!found) throw new NotFoundError("incident", incidentId);
+    await pageRow(tx, workspaceId, input.pageId);
+    const [already] = await tx.select({ id: statusReport.id }).from(statusReport).where(eq(statusReport.incidentId, incidentId));
+    if (already) throw new ConflictError(`incident ${incidentId} is already status report ${already.id}`);
+    const components = await tx
+      .select({ id: statusPageComponent.id })
+      .from(statusPageComponent)
+      .where(and(eq(statusPageComponent.pageId, input.pageId), eq(statusPageComponent.monitorId, found.incident.monitorId)));
+    const name = found.monitorName || `Monitor ${found.incident.monitorId}`;
+    const date = Math.max(found.incident.startedAt, nowMs);
+    const [report] = await tx
+      .insert(statusReport)
+      .values({
         workspaceId,
-        actor,
-        action: "status_report.promote",
-        targetType: "status_report",
-        targetId: report!.id,
-        metadata: { incidentId },
-      });
-      return report!;
-    },
-    { behavior: "immediate" },
-  );
+        pageId: input.pageId,
+        title: input.title ?? `${name} is unavailable`,
+        status: "investigating",
+        incidentId,
+        createdAt: date,
+        updatedAt: date,
+      })
+      .returning();
+    await tx.insert(statusReportUpdate).values({
+      reportId: report!.id,
+      status: "investigating",
+      message: input.message ?? `We are investigating a problem with ${name}.`,
+      date,
+    });
+    if (components.length > 0)
+      await tx
+        .insert(statusReportComponent)
+        .values(components.map((c) => ({ reportId: report!.id, componentId: c.id, impact: input.impact })));
+    await audit({
+      action: "status_report.promote",
+      targetType: "status_report",
+      targetId: report!.id,
+      metadata: { incidentId },
+    });
+    return report!;
+  });
   return (await reportViews(db, [row]))[0]!;
 }
 
@@ -361,28 +340,25 @@ async function setMaintenanceTargets(
 
 export async function createMaintenance(db: Db, workspaceId: number, raw: unknown, actor: Actor): Promise<MaintenanceView> {
   const input = parseInput(MaintenanceInput, raw, "maintenance");
-  const row = await db.transaction(
-    async (tx) => {
-      const ws = await getWorkspace(tx, workspaceId);
-      assertWithinLimits(limitsOf(ws).limits, [{ kind: "feature", key: "maintenance" }]);
-      if (input.pageId !== null) await pageRow(tx, workspaceId, input.pageId);
-      const [created] = await tx
-        .insert(maintenance)
-        .values({
-          workspaceId,
-          pageId: input.pageId,
-          title: input.title,
-          message: input.message,
-          startsAt: input.startsAt,
-          endsAt: input.endsAt,
-        })
-        .returning();
-      await setMaintenanceTargets(tx, workspaceId, created!.id, input.pageId, input.monitors, input.components);
-      await auditInsert(tx, { workspaceId, actor, action: "maintenance.create", targetType: "maintenance", targetId: created!.id });
-      return created!;
-    },
-    { behavior: "immediate" },
-  );
+  const row = await audited(db, workspaceId, actor, async (tx, audit) => {
+    const ws = await getWorkspace(tx, workspaceId);
+    assertWithinLimits(limitsOf(ws).limits, [{ kind: "feature", key: "maintenance" }]);
+    if (input.pageId !== null) await pageRow(tx, workspaceId, input.pageId);
+    const [created] = await tx
+      .insert(maintenance)
+      .values({
+        workspaceId,
+        pageId: input.pageId,
+        title: input.title,
+        message: input.message,
+        startsAt: input.startsAt,
+        endsAt: input.endsAt,
+      })
+      .returning();
+    await setMaintenanceTargets(tx, workspaceId, created!.id, input.pageId, input.monitors, input.components);
+    await audit({ action: "maintenance.create", targetType: "maintenance", targetId: created!.id });
+    return created!;
+  });
   return (await maintenanceViews(db, [row]))[0]!;
 }
 
@@ -398,47 +374,41 @@ async function maintenanceRow(tx: Conn, workspaceId: number, id: number): Promis
 /** A patch is merged over the stored window and validated whole, so the same rules hold. */
 export async function updateMaintenance(db: Db, workspaceId: number, id: number, raw: unknown, actor: Actor): Promise<MaintenanceView> {
   const patch = parseInput(MaintenancePatch, raw, "maintenance");
-  const row = await db.transaction(
-    async (tx) => {
-      const current = (await maintenanceViews(tx, [await maintenanceRow(tx, workspaceId, id)]))[0]!;
-      const merged = parseInput(
-        MaintenanceInput,
-        {
-          pageId: current.pageId,
-          title: current.title,
-          message: current.message,
-          startsAt: current.startsAt,
-          endsAt: current.endsAt,
-          monitors: current.monitors,
-          components: current.components,
-          ...patch,
-        },
-        "maintenance",
-      );
-      if (merged.pageId !== null) await pageRow(tx, workspaceId, merged.pageId);
-      const [updated] = await tx
-        .update(maintenance)
-        .set({ pageId: merged.pageId, title: merged.title, message: merged.message, startsAt: merged.startsAt, endsAt: merged.endsAt })
-        .where(eq(maintenance.id, id))
-        .returning();
-      await setMaintenanceTargets(tx, workspaceId, id, merged.pageId, merged.monitors, merged.components);
-      await auditInsert(tx, { workspaceId, actor, action: "maintenance.update", targetType: "maintenance", targetId: id });
-      return updated!;
-    },
-    { behavior: "immediate" },
-  );
+  const row = await audited(db, workspaceId, actor, async (tx, audit) => {
+    const current = (await maintenanceViews(tx, [await maintenanceRow(tx, workspaceId, id)]))[0]!;
+    const merged = parseInput(
+      MaintenanceInput,
+      {
+        pageId: current.pageId,
+        title: current.title,
+        message: current.message,
+        startsAt: current.startsAt,
+        endsAt: current.endsAt,
+        monitors: current.monitors,
+        components: current.components,
+        ...patch,
+      },
+      "maintenance",
+    );
+    if (merged.pageId !== null) await pageRow(tx, workspaceId, merged.pageId);
+    const [updated] = await tx
+      .update(maintenance)
+      .set({ pageId: merged.pageId, title: merged.title, message: merged.message, startsAt: merged.startsAt, endsAt: merged.endsAt })
+      .where(eq(maintenance.id, id))
+      .returning();
+    await setMaintenanceTargets(tx, workspaceId, id, merged.pageId, merged.monitors, merged.components);
+    await audit({ action: "maintenance.update", targetType: "maintenance", targetId: id });
+    return updated!;
+  });
   return (await maintenanceViews(db, [row]))[0]!;
 }
 
 export async function deleteMaintenance(db: Db, workspaceId: number, id: number, actor: Actor): Promise<void> {
-  await db.transaction(
-    async (tx) => {
-      await maintenanceRow(tx, workspaceId, id);
-      await tx.delete(maintenance).where(eq(maintenance.id, id));
-      await auditInsert(tx, { workspaceId, actor, action: "maintenance.delete", targetType: "maintenance", targetId: id });
-    },
-    { behavior: "immediate" },
-  );
+  await audited(db, workspaceId, actor, async (tx, audit) => {
+    await maintenanceRow(tx, workspaceId, id);
+    await tx.delete(maintenance).where(eq(maintenance.id, id));
+    await audit({ action: "maintenance.delete", targetType: "maintenance", targetId: id });
+  });
 }
 
 export async function listMaintenances(db: Db, workspaceId: number, opts: { pageId?: number } = {}): Promise<MaintenanceView[]> {

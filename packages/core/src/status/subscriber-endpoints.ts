@@ -11,7 +11,7 @@ import { ConflictError, parseInput, ValidationError } from "../errors";
 import { type Locale, translator } from "../i18n";
 import { sha256 } from "../secrets";
 import { newToken } from "./common";
-import { CONFIRM_TOKEN_TTL_MS, type SubscriberMail, subscribablePage } from "./subscribers";
+import { CONFIRM_TOKEN_TTL_MS, type SubscriberMail, subscribablePage } from "./subscription";
 
 /** The header carrying `sha256=<hex HMAC-SHA256 of the raw body under the subscriber's secret>`. */
 export const SIGNATURE_HEADER = "x-vigil-signature";

@@ -9,13 +9,10 @@ import {
   statusReport,
   statusReportUpdate,
   subscriberDelivery,
-  workspace,
 } from "@vigil/db-schema";
 import type { EgressPolicy } from "@vigil/egress";
-import { assertWithinLimits } from "@vigil/limits";
 import { type NotifierEnv, send, sendMail } from "@vigil/notifier";
 import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
-import { limitsOf } from "../access";
 import { type Actor, auditInsert } from "../audit";
 import { NotFoundError, parseInput } from "../errors";
 import { type Locale, translator } from "../i18n";
@@ -23,9 +20,8 @@ import { CONFIRM_RESEND_MS } from "../rate-limits";
 import { sha256 } from "../secrets";
 import { newToken, pageRow } from "./common";
 import { deliveryKey, endpointRequest } from "./subscriber-endpoints";
+import { CONFIRM_TOKEN_TTL_MS, type SubscriberMail, subscribablePage } from "./subscription";
 
-/** How long a confirmation link works. */
-export const CONFIRM_TOKEN_TTL_MS = 48 * 3_600_000;
 /** A mail that keeps failing is given up after this many attempts. */
 export const SUBSCRIBER_MAIL_MAX_ATTEMPTS = 5;
 
@@ -92,22 +88,6 @@ export async function subscribe(
         .returning();
   if (!row) return { subscriberId: existing?.id ?? 0, email, confirmToken: null };
   return { subscriberId: row.id, email, confirmToken: token };
-}
-
-/**
- * The page a visitor may follow: published, its password proved when it has one (`access.passwordHash`
- * is the hash the visitor's cookie was signed for), subscribers allowed by its workspace's plan.
- */
-export async function subscribablePage(db: Db, pageId: number, access: { passwordHash: string | null } | undefined, nowMs: number) {
-  const [row] = await db
-    .select({ page: statusPage, ws: workspace })
-    .from(statusPage)
-    .innerJoin(workspace, eq(workspace.id, statusPage.workspaceId))
-    .where(eq(statusPage.id, pageId));
-  if (!row?.page.published) throw new NotFoundError("status page", pageId);
-  if (row.page.passwordHash !== null && access?.passwordHash !== row.page.passwordHash) throw new NotFoundError("status page", pageId);
-  assertWithinLimits(limitsOf(row.ws, nowMs).limits, [{ kind: "feature", key: "status-subscribers" }]);
-  return row.page;
 }
 
 export type TokenOutcome =
@@ -208,31 +188,6 @@ export async function removeSubscriber(db: Db, workspaceId: number, subscriberId
 
 // ── Mail to subscribers ──────────────────────────────────────────────────────
 
-export interface SubscriberMail {
-  subscriberId: number;
-  /** "email": mailed to `email`; "webhook" / "slack": posted to `url`. */
-  channel: "email" | "webhook" | "slack";
-  email: string;
-  url: string | null;
-  /** The webhook's signing key. */
-  secret: string | null;
-  unsubscribeToken: string;
-  kind: "report_update" | "maintenance";
-  refId: number;
-  page: { id: number; slug: string; title: string };
-  /** The subscriber's language, else the page's. */
-  language: Locale;
-  /** Report update: the report's title, the update's state and message. Maintenance: its title and window. */
-  title: string;
-  status: string | null;
-  message: string;
-  reportId: number | null;
-  startsAt: number | null;
-  endsAt: number | null;
-  /** Attempts already made (0 for a new mail). */
-  attempts: number;
-}
-
 /**
  * What must be mailed now: every report update and every upcoming or active maintenance window of a
  * page, to each confirmed subscriber who subscribed before it was posted, unless already sent (or given
@@ -253,25 +208,33 @@ export async function pendingSubscriberMails(db: Db, nowMs = Date.now(), limit =
     // A protected page mails only those who proved its current password.
     or(isNull(statusPage.passwordHash), eq(pageSubscriber.accessPasswordHash, statusPage.passwordHash)),
   );
+  // The columns both kinds of mail read.
+  const recipient = () => ({
+    subscriberId: pageSubscriber.id,
+    channel: pageSubscriber.channel,
+    email: pageSubscriber.email,
+    url: pageSubscriber.url,
+    secret: pageSubscriber.secret,
+    unsubscribeToken: pageSubscriber.unsubscribeToken,
+  });
+  const pageOf = () => ({
+    page: { id: statusPage.id, slug: statusPage.slug, title: statusPage.title },
+    language: sql<Locale>`coalesce(${pageSubscriber.language}, ${statusPage.language})`,
+  });
+  const attempts = () => sql<number>`coalesce(${subscriberDelivery.attempts}, 0)`;
   const u = notDone("report_update", statusReportUpdate.id);
   const m = notDone("maintenance", maintenance.id);
   const [updates, windows] = await db.batch([
     db
       .select({
-        subscriberId: pageSubscriber.id,
-        channel: pageSubscriber.channel,
-        email: pageSubscriber.email,
-        url: pageSubscriber.url,
-        secret: pageSubscriber.secret,
-        unsubscribeToken: pageSubscriber.unsubscribeToken,
+        ...recipient(),
         refId: statusReportUpdate.id,
-        page: { id: statusPage.id, slug: statusPage.slug, title: statusPage.title },
-        language: sql<Locale>`coalesce(${pageSubscriber.language}, ${statusPage.language})`,
+        ...pageOf(),
         title: statusReport.title,
         status: statusReportUpdate.status,
         message: statusReportUpdate.message,
         reportId: statusReport.id,
-        attempts: sql<number>`coalesce(${subscriberDelivery.attempts}, 0)`,
+        attempts: attempts(),
       })
       .from(statusReportUpdate)
       .innerJoin(statusReport, eq(statusReport.id, statusReportUpdate.reportId))
@@ -283,20 +246,14 @@ export async function pendingSubscriberMails(db: Db, nowMs = Date.now(), limit =
       .limit(limit),
     db
       .select({
-        subscriberId: pageSubscriber.id,
-        channel: pageSubscriber.channel,
-        email: pageSubscriber.email,
-        url: pageSubscriber.url,
-        secret: pageSubscriber.secret,
-        unsubscribeToken: pageSubscriber.unsubscribeToken,
+        ...recipient(),
         refId: maintenance.id,
-        page: { id: statusPage.id, slug: statusPage.slug, title: statusPage.title },
-        language: sql<Locale>`coalesce(${pageSubscriber.language}, ${statusPage.language})`,
+        ...pageOf(),
         title: maintenance.title,
         message: maintenance.message,
         startsAt: maintenance.startsAt,
         endsAt: maintenance.endsAt,
-        attempts: sql<number>`coalesce(${subscriberDelivery.attempts}, 0)`,
+        attempts: attempts(),
       })
       .from(maintenance)
       .innerJoin(statusPage, eq(statusPage.id, maintenance.pageId))
