@@ -138,6 +138,7 @@ export const ComponentGroupInput = z
   })
   .strict();
 export type ComponentGroupInput = z.input<typeof ComponentGroupInput>;
+export const ComponentGroupPatch = ComponentGroupInput.partial();
 
 export const ComponentInput = z
   .object({
