@@ -15,6 +15,7 @@ export const Channel = z.object({
   createdAt: z.number(),
   updatedAt: z.number(),
 });
+export type Channel = z.infer<typeof Channel>;
 export const ChannelList = z.object({ channels: z.array(Channel) });
 
 /**

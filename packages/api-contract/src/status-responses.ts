@@ -6,11 +6,14 @@ import { PAGE_LANGUAGE_VALUES, PAGE_THEME_VALUES } from "./status-pages";
 export const DomainVerification = z.object({
   state: z.enum(["pending", "verified", "failed"]),
   token: z.string(),
+  /** Serve `token` as the body of this URL (HTTP 200, no redirect)… */
   httpUrl: z.string(),
+  /** …or add this TXT record. */
   txtName: z.string(),
   txtValue: z.string(),
   verifiedAt: z.number().nullable(),
   checkedAt: z.number().nullable(),
+  /** Why the last check failed. */
   error: z.string().nullable(),
 });
 export type DomainVerification = z.infer<typeof DomainVerification>;
@@ -24,8 +27,10 @@ export const StatusPage = z.object({
   logoUrl: z.string().nullable(),
   links: z.array(z.object({ label: z.string(), url: z.string() })),
   theme: z.enum(PAGE_THEME_VALUES),
+  /** The language visitors see unless their browser or `?lang=` asks for another. */
   language: z.enum(PAGE_LANGUAGE_VALUES),
   customDomain: z.string().nullable(),
+  /** How to prove the custom domain and whether it is proven; null without one. Only a proven domain is served. */
   domainVerification: DomainVerification.nullable(),
   passwordProtected: z.boolean(),
   whiteLabel: z.boolean(),
@@ -113,3 +118,6 @@ export const StatusReportSummary = StatusReport.pick({
   })
   .loose();
 export type StatusReportSummary = z.infer<typeof StatusReportSummary>;
+export const StatusPageSummaryList = z.object({ statusPages: z.array(StatusPageSummary) });
+export const PageComponentSummaryList = z.object({ components: z.array(PageComponentSummary) });
+export const StatusReportSummaryList = z.object({ statusReports: z.array(StatusReportSummary) });

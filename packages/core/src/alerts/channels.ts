@@ -1,4 +1,4 @@
-import { keepSecret, originOf } from "@vigil/api-contract";
+import { type Channel, keepSecret, originOf } from "@vigil/api-contract";
 import { type Conn, type Db, monitor, monitorChannel, notificationChannel } from "@vigil/db-schema";
 import { assertWithinLimits, type LimitCheck } from "@vigil/limits";
 import { CHANNEL_KINDS, type ChannelKind, channels, redactConfig, validateChannelConfig } from "@vigil/notifier";
@@ -41,20 +41,8 @@ export const ChannelPatch = z
   })
   .strict();
 
-export interface ChannelView {
-  id: number;
-  name: string;
-  kind: ChannelKind;
-  /** Secrets shown as "***". */
-  config: Record<string, unknown>;
-  enabled: boolean;
-  /** One delivery attempt's wait for the receiver's answer, ms. */
-  timeoutMs: number;
-  failingSince: number | null;
-  monitors: number[];
-  createdAt: number;
-  updatedAt: number;
-}
+/** A channel as the API shows it (secrets in `config` shown as "***"), with its kind narrowed. */
+export type ChannelView = Channel & { kind: ChannelKind };
 
 const toView = (row: Row, monitors: number[]): ChannelView => ({
   id: row.id,

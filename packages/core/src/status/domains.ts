@@ -2,6 +2,7 @@
 // file served on the domain or a TXT record in its DNS. See docs/security.md, "Custom domains".
 import { randomBytes } from "node:crypto";
 import { Resolver } from "node:dns/promises";
+import type { DomainVerification } from "@vigil/api-contract";
 import { type Db, statusPage } from "@vigil/db-schema";
 import { type EgressPolicy, EgressRefusedError, egressDispatcher } from "@vigil/egress";
 import { and, eq, isNotNull, ne } from "drizzle-orm";
@@ -9,6 +10,9 @@ import { request } from "undici";
 import { type Actor, auditInsert } from "../audit";
 import { ValidationError } from "../errors";
 import { type PageRow, pageRow } from "./common";
+
+/** What the claimant publishes, and where the claim stands: the API's shape. */
+export type { DomainVerification };
 
 export const DOMAIN_PROOF_PATH = "/.well-known/vigil-domain-verification/";
 const TXT_LABEL = "_vigil";
@@ -19,21 +23,6 @@ const TIMEOUT_MS = 5_000;
 
 /** A fresh token for every claim: a token proves this claim only, never another page's. */
 export const newDomainToken = (): string => randomBytes(16).toString("hex");
-
-/** What the claimant publishes, and where the claim stands. */
-export interface DomainVerification {
-  state: "pending" | "verified" | "failed";
-  token: string;
-  /** Serve `token` as the body of this URL (HTTP 200, no redirect)… */
-  httpUrl: string;
-  /** …or add this TXT record. */
-  txtName: string;
-  txtValue: string;
-  verifiedAt: number | null;
-  checkedAt: number | null;
-  /** Why the last check failed. */
-  error: string | null;
-}
 
 export function domainVerification(
   row: Pick<PageRow, "customDomain" | "customDomainToken" | "customDomainVerifiedAt" | "customDomainCheckedAt" | "customDomainError">,
