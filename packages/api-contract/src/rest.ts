@@ -80,6 +80,12 @@ export const ApplyOutput = z.object({
 });
 export type ApplyOutput = z.infer<typeof ApplyOutput>;
 
+/** POST /v1/private-locations */
+export const PrivateLocationInput = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
+  region: Region.default("private"),
+});
+
 /** GET /v1/whoami */
 export const WhoAmI = z.object({
   workspace: z.object({ id: z.number().int(), name: z.string().nullable(), plan: z.string().nullable() }),

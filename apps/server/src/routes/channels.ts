@@ -3,20 +3,11 @@ import {
   ChannelDeliveryQuery,
   ChannelList,
   ChannelMonitorsInput,
+  ChannelPatch,
   ChannelTestOutput,
   channelInputByKind,
 } from "@vigil/api-contract";
-import {
-  ChannelInput,
-  ChannelPatch,
-  createChannel,
-  deleteChannel,
-  getChannel,
-  listChannels,
-  listDeliveries,
-  sendTestNotification,
-  updateChannel,
-} from "@vigil/core";
+import { createChannel, deleteChannel, getChannel, listChannels, listDeliveries, sendTestNotification, updateChannel } from "@vigil/core";
 import { channels as channelKinds } from "@vigil/notifier";
 import { Hono } from "hono";
 import type { Env } from "../context";
@@ -37,7 +28,7 @@ describeRoute({
 channels.get("/", async (c) => c.json({ channels: await listChannels(c.var.deps.db, c.var.workspace.id) }));
 
 // The documented body names each kind's config fields, from the same schemas core validates with.
-const ChannelInputByKind = channelInputByKind(ChannelInput, (kind) => channelKinds[kind].config);
+const ChannelInputByKind = channelInputByKind((kind) => channelKinds[kind].config);
 const postChannelsBody = withBody(
   {
     method: "post",
