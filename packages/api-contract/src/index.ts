@@ -9,5 +9,5 @@ export * from "./probe";
 export * from "./rest";
 export * from "./sla";
 export * from "./status-pages";
-export * from "./status-responses";
+export * from "./status-reports";
 export * from "./workspace";
