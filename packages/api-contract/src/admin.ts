@@ -1,19 +1,15 @@
 // The instance admin's answers over /v1/admin (left out of the OpenAPI document): what a client reads of them,
 // the rest passing through untouched.
 import { z } from "zod";
+import { WorkspaceFields } from "./workspace";
 
 const Member = z.looseObject({ email: z.string().nullable(), role: z.string(), disabled: z.boolean() });
-export const InstanceWorkspace = z.looseObject({
-  id: z.number(),
-  name: z.string().nullable(),
-  plan: z.string().nullable(),
-  paidUntil: z.number().nullable(),
-  endsAt: z.number().nullable(),
+export const InstanceWorkspace = WorkspaceFields.extend({
   state: z.string(),
   monitors: z.number(),
   members: z.array(Member),
   limits: z.record(z.string(), z.unknown()),
-});
+}).loose();
 export const InstanceWorkspaceList = z.object({ workspaces: z.array(InstanceWorkspace) });
 /** PUT /v1/admin/workspaces/:id/limits */
 export const InstanceLimitsOutput = z.object({ id: z.number(), limits: z.record(z.string(), z.unknown()) });

@@ -1,19 +1,19 @@
 // The workspace, its ping key, audit log and Prometheus scrape: answers and queries of /v1/workspace and friends.
 import { z } from "zod";
 
+/** What every answer about a workspace names: the workspace API's and the instance admin's. */
+export const WorkspaceFields = z.object({
+  id: z.number(),
+  name: z.string().nullable(),
+  plan: z.string().nullable(),
+  paidUntil: z.number().nullable(),
+  endsAt: z.number().nullable(),
+});
+
 /**
  * GET /v1/workspace. `limits` is @vigil/limits' schema, which depends on this package, so it is passed in.
  */
-export const workspaceOutput = <L extends z.ZodType>(limits: L) =>
-  z.object({
-    id: z.number(),
-    name: z.string().nullable(),
-    plan: z.string().nullable(),
-    paidUntil: z.number().nullable(),
-    endsAt: z.number().nullable(),
-    expired: z.boolean(),
-    limits,
-  });
+export const workspaceOutput = <L extends z.ZodType>(limits: L) => WorkspaceFields.extend({ expired: z.boolean(), limits });
 
 // The ping key lets its holder ping (and, when allowed, create) any heartbeat by name: a write secret.
 export const PingKeyOutput = z.object({
