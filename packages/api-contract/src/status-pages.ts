@@ -192,6 +192,24 @@ export const StatusPage = z.object({
   updatedAt: z.number(),
 });
 export type StatusPage = z.infer<typeof StatusPage>;
+/** What a visitor's page shows of the page itself (its header, links, theme, robots), besides the status. */
+export const PublicPageMeta = StatusPage.pick({
+  id: true,
+  slug: true,
+  title: true,
+  description: true,
+  logoUrl: true,
+  links: true,
+  theme: true,
+  language: true,
+  customDomain: true,
+  whiteLabel: true,
+  allowIndex: true,
+}).extend({
+  /** Subscribing by mail is allowed by the workspace's plan. */
+  subscribable: z.boolean(),
+});
+export type PublicPageMeta = z.infer<typeof PublicPageMeta>;
 export const StatusPageList = z.object({ statusPages: z.array(StatusPage) });
 
 export const ComponentGroup = z.object({ id: z.number(), pageId: z.number(), name: z.string(), order: z.number() });
