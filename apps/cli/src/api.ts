@@ -3,15 +3,21 @@ import {
   type ApplyInput,
   ApplyOutput,
   ErrorBody,
+  HeartbeatInfo,
   type MonitorBatchInput,
   MonitorBatchOutput,
   MonitorList,
+  PageComponentSummaryList,
   RunOutput,
+  SlaReport,
+  StatusPageSummaryList,
   type StatusReportInput,
+  StatusReportSummary,
+  StatusReportSummaryList,
   type StatusReportUpdateInput,
   WhoAmI,
 } from "@vigil/api-contract";
-import { z } from "zod";
+import type { z } from "zod";
 import { CliError } from "./io";
 
 export type Issue = { path: string; message: string };
@@ -32,42 +38,9 @@ export class ApiError extends CliError {
 
 const MonitorListBody = MonitorList.transform((b) => b.monitors);
 
-// Status pages and reports as the CLI reads them; other fields pass through untouched for --json.
-export const StatusPageSummary = z.looseObject({ id: z.number(), slug: z.string(), title: z.string() });
-export const PageComponent = z.looseObject({ id: z.number(), name: z.string() });
-export const ReportUpdate = z.looseObject({ status: z.string(), message: z.string(), date: z.number() });
-export const StatusReport = z.looseObject({
-  id: z.number(),
-  pageId: z.number(),
-  title: z.string(),
-  status: z.string(),
-  resolvedAt: z.number().nullable(),
-  createdAt: z.number(),
-  updates: z.array(ReportUpdate),
-  components: z.array(z.looseObject({ componentId: z.number(), impact: z.string() })),
-});
-export type StatusReport = z.infer<typeof StatusReport>;
-const Budget = z.looseObject({ allowedFailures: z.number(), remaining: z.number() });
-export const SlaReport = z.looseObject({
-  from: z.number(),
-  to: z.number(),
-  target: z.number(),
-  uptime: z.number(),
-  checks: z.number(),
-  failed: z.number(),
-  inMaintenance: z.number(),
-  errorBudget: Budget,
-  monitors: z.array(
-    z.looseObject({ monitorId: z.number(), monitorName: z.string(), uptime: z.number(), checks: z.number(), failed: z.number() }),
-  ),
-  maintenance: z.array(z.looseObject({ title: z.string(), startsAt: z.number(), endsAt: z.number() })),
-  incidents: z.array(z.looseObject({ title: z.string(), startedAt: z.number(), resolvedAt: z.number().nullable() })),
-});
-/** A heartbeat as the CLI needs it: where to ping (other fields pass through for --json). */
-export const HeartbeatInfo = z.looseObject({ monitorId: z.number(), pingUrl: z.string().url().nullable(), state: z.string() });
-const StatusPagesBody = z.object({ statusPages: z.array(StatusPageSummary) }).transform((b) => b.statusPages);
-const ComponentsBody = z.object({ components: z.array(PageComponent) }).transform((b) => b.components);
-const StatusReportsBody = z.object({ statusReports: z.array(StatusReport) }).transform((b) => b.statusReports);
+const StatusPagesBody = StatusPageSummaryList.transform((b) => b.statusPages);
+const ComponentsBody = PageComponentSummaryList.transform((b) => b.components);
+const StatusReportsBody = StatusReportSummaryList.transform((b) => b.statusReports);
 
 export type ApiOptions = { apiUrl: string; token: string; timeoutMs?: number; userAgent?: string; retryDelayMs?: number };
 
@@ -152,14 +125,14 @@ export function createApi({ apiUrl, token, timeoutMs = 60_000, userAgent = "vigi
       const qs = query.toString();
       return call("GET", `/v1/status-reports${qs ? `?${qs}` : ""}`, StatusReportsBody);
     },
-    createStatusReport: (body: z.input<typeof StatusReportInput>) => call("POST", "/v1/status-reports", StatusReport, body),
+    createStatusReport: (body: z.input<typeof StatusReportInput>) => call("POST", "/v1/status-reports", StatusReportSummary, body),
     /** An SLA report (`what` = monitors or status-pages) as JSON, or as the server's CSV text. */
     slaReport: (what: "monitors" | "status-pages", id: number, query: URLSearchParams) =>
       call("GET", `/v1/sla/${what}/${id}?${query}`, SlaReport),
     slaCsv: (what: "monitors" | "status-pages", id: number, query: URLSearchParams): Promise<string> =>
       call("GET", `/v1/sla/${what}/${id}?${query}&format=csv`, "text") as Promise<string>,
     addStatusReportUpdate: (id: number, body: z.input<typeof StatusReportUpdateInput>) =>
-      call("POST", `/v1/status-reports/${id}/updates`, StatusReport, body),
+      call("POST", `/v1/status-reports/${id}/updates`, StatusReportSummary, body),
   };
 }
 export type Api = ReturnType<typeof createApi>;

@@ -116,6 +116,10 @@ export const EscalationPolicy = z.object({
   updatedAt: z.number().int(),
 });
 export type EscalationPolicy = z.infer<typeof EscalationPolicy>;
+export const EscalationPolicyList = z.object({ policies: z.array(EscalationPolicy) });
+
+/** POST /v1/monitors/:id/ack and /v1/incidents/:id/ack */
+export const AckInput = z.object({ via: z.enum(["api", "cli"]).default("api") }).strict();
 
 /** An acknowledgement as the incident and the API show it. */
 export const Acknowledgement = z.object({

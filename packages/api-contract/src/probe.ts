@@ -81,6 +81,18 @@ export const RunRequest = z.object({
 });
 export type RunRequest = z.infer<typeof RunRequest>;
 
+/** GET /v1/probe/wait */
+export const ProbeWaitQuery = z.object({
+  etag: z.string().max(200).default(""),
+  timeout: z.coerce.number().int().min(0).max(120_000).default(25_000),
+  /** Checks the probe could not run in time (its own load) since its last poll. */
+  skipped: z.coerce.number().int().min(0).max(10_000_000).optional(),
+  /** "1" while the probe keeps missing its deadlines. */
+  overloaded: z.enum(["0", "1"]).optional(),
+  /** The pool version the probe knows: a newer one answers the poll at once. */
+  pool: z.coerce.number().int().optional(),
+});
+
 /** GET /v1/probe/wait: long-poll answer. */
 export const ProbeWaitOutput = z.object({
   etag: z.string(),

@@ -48,6 +48,17 @@ type AnyMonitor = { [K in CheckKindName]: ReturnType<typeof monitorOf<K>> }[Chec
 export const Monitor = z.discriminatedUnion("kind", Object.values(checkKinds).map(monitorOf) as [AnyMonitor, ...AnyMonitor[]]);
 export type Monitor = z.infer<typeof Monitor>;
 
+/** PATCH /v1/monitors/:id: merged over the stored monitor, then the whole is checked as a MonitorInput. */
+export const MonitorPatch = z.record(z.string(), z.unknown());
+
+/** GET /v1/monitors/:id/summary */
+export const MonitorSummaryQuery = z.object({
+  from: z.coerce.number().int().min(0).optional(),
+  to: z.coerce.number().int().min(0).optional(),
+  bucket: z.enum(["hour", "day"]).default("hour"),
+  locationId: z.coerce.number().int().positive().optional(),
+});
+
 /** POST /v1/monitors/batch: all or nothing. */
 export const MonitorBatchInput = z.object({
   monitors: z.array(MonitorInput).min(1, "must hold at least one monitor").max(1000, "must hold at most 1000 monitors"),
@@ -68,6 +79,12 @@ export const ApplyOutput = z.object({
   applied: z.boolean(),
 });
 export type ApplyOutput = z.infer<typeof ApplyOutput>;
+
+/** POST /v1/private-locations */
+export const PrivateLocationInput = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
+  region: Region.default("private"),
+});
 
 /** GET /v1/whoami */
 export const WhoAmI = z.object({

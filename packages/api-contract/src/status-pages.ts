@@ -1,6 +1,6 @@
+// A status page and its components: what the API, the dashboard's forms and core accept, and what the API answers.
 import { z } from "zod";
-
-/** Status pages, their components, reports, maintenance and subscribers: shared by core, REST API and dashboard. */
+import { httpUrl, id, oneOf, title } from "./status-fields";
 
 export const PAGE_THEME_VALUES = ["system", "light", "dark"] as const;
 /** The languages a page can be shown in; the same list as the database's PAGE_LANGUAGES. */
@@ -53,14 +53,6 @@ export const RESERVED_SLUGS = [
   "www",
 ] as const;
 
-const oneOf = (values: readonly string[]) => `must be one of ${values.join(", ")}`;
-const httpUrl = z
-  .string()
-  .trim()
-  .max(2000, "must be at most 2000 characters")
-  .regex(/^https?:\/\/[^\s/]+\S*$/, "must be an http:// or https:// URL")
-  .pipe(z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }));
-
 export const Slug = z
   .string()
   .trim()
@@ -87,11 +79,8 @@ export const PageLinkInput = z
   })
   .strict();
 
-const title = z.string().trim().min(1, "must not be empty").max(120, "must be at most 120 characters");
 /** Markdown is rendered without raw HTML; the size bound keeps a page light. */
 export const Markdown = z.string().trim().min(1, "must not be empty").max(10_000, "must be at most 10000 characters");
-const id = z.number().int().positive();
-const ms = z.number().int("must be a time in ms since epoch").min(0, "must be a time in ms since epoch");
 
 export const StatusPageInput = z
   .object({
@@ -138,6 +127,7 @@ export const ComponentGroupInput = z
   })
   .strict();
 export type ComponentGroupInput = z.input<typeof ComponentGroupInput>;
+export const ComponentGroupPatch = ComponentGroupInput.partial();
 
 export const ComponentInput = z
   .object({
@@ -164,88 +154,81 @@ export const ComponentPatch = z
   .strict();
 export type ComponentPatch = z.input<typeof ComponentPatch>;
 
-export const AffectedComponent = z
-  .object({ componentId: id, impact: z.enum(REPORT_IMPACT_VALUES, { error: oneOf(REPORT_IMPACT_VALUES) }).default("major_outage") })
-  .strict();
+/** A custom domain is served only once proven: serve `token` at `httpUrl`, or add the TXT record. */
+export const DomainVerification = z.object({
+  state: z.enum(["pending", "verified", "failed"]),
+  token: z.string(),
+  /** Serve `token` as the body of this URL (HTTP 200, no redirect)… */
+  httpUrl: z.string(),
+  /** …or add this TXT record. */
+  txtName: z.string(),
+  txtValue: z.string(),
+  verifiedAt: z.number().nullable(),
+  checkedAt: z.number().nullable(),
+  /** Why the last check failed. */
+  error: z.string().nullable(),
+});
+export type DomainVerification = z.infer<typeof DomainVerification>;
 
-const reportStatus = z.enum(REPORT_STATUS_VALUES, { error: oneOf(REPORT_STATUS_VALUES) });
+/** What a page looks like through the API: `passwordProtected`, never the password or its hash. */
+export const StatusPage = z.object({
+  id: z.number(),
+  slug: z.string(),
+  title: z.string(),
+  description: z.string(),
+  logoUrl: z.string().nullable(),
+  links: z.array(z.object({ label: z.string(), url: z.string() })),
+  theme: z.enum(PAGE_THEME_VALUES),
+  /** The language visitors see unless their browser or `?lang=` asks for another. */
+  language: z.enum(PAGE_LANGUAGE_VALUES),
+  customDomain: z.string().nullable(),
+  /** How to prove the custom domain and whether it is proven; null without one. Only a proven domain is served. */
+  domainVerification: DomainVerification.nullable(),
+  passwordProtected: z.boolean(),
+  whiteLabel: z.boolean(),
+  allowIndex: z.boolean(),
+  published: z.boolean(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type StatusPage = z.infer<typeof StatusPage>;
+/** What a visitor's page shows of the page itself (its header, links, theme, robots), besides the status. */
+export const PublicPageMeta = StatusPage.pick({
+  id: true,
+  slug: true,
+  title: true,
+  description: true,
+  logoUrl: true,
+  links: true,
+  theme: true,
+  language: true,
+  customDomain: true,
+  whiteLabel: true,
+  allowIndex: true,
+}).extend({
+  /** Subscribing by mail is allowed by the workspace's plan. */
+  subscribable: z.boolean(),
+});
+export type PublicPageMeta = z.infer<typeof PublicPageMeta>;
+export const StatusPageList = z.object({ statusPages: z.array(StatusPage) });
 
-export const StatusReportInput = z
-  .object({
-    pageId: id,
-    title,
-    status: reportStatus.default("investigating"),
-    message: Markdown,
-    /** When the first update happened; defaults to now. */
-    date: ms.optional(),
-    components: z.array(AffectedComponent).max(200).default([]),
-  })
-  .strict();
-export type StatusReportInput = z.input<typeof StatusReportInput>;
+export const ComponentGroup = z.object({ id: z.number(), pageId: z.number(), name: z.string(), order: z.number() });
+export const PageComponent = z.object({
+  id: z.number(),
+  pageId: z.number(),
+  groupId: z.number().nullable(),
+  monitorId: z.number().nullable(),
+  name: z.string(),
+  description: z.string(),
+  staticStatus: z.string(),
+  order: z.number(),
+});
+export const ComponentList = z.object({ groups: z.array(ComponentGroup), components: z.array(PageComponent) });
+/** PUT /v1/status-pages/:id/components/order and …/groups/order */
+export const ComponentOrderInput = z.object({ ids: z.array(z.number().int().positive()).max(1000) }).strict();
 
-export const StatusReportPatch = z.object({ title: title.optional(), components: z.array(AffectedComponent).max(200).optional() }).strict();
-export type StatusReportPatch = z.input<typeof StatusReportPatch>;
-
-export const StatusReportUpdateInput = z.object({ status: reportStatus, message: Markdown, date: ms.optional() }).strict();
-export type StatusReportUpdateInput = z.input<typeof StatusReportUpdateInput>;
-
-export const PromoteIncidentInput = z
-  .object({
-    pageId: id,
-    title: title.optional(),
-    message: Markdown.optional(),
-    impact: z.enum(REPORT_IMPACT_VALUES, { error: oneOf(REPORT_IMPACT_VALUES) }).default("major_outage"),
-  })
-  .strict();
-export type PromoteIncidentInput = z.input<typeof PromoteIncidentInput>;
-
-const maintenanceShape = {
-  pageId: id.nullable().default(null),
-  title,
-  message: z.string().trim().max(10_000, "must be at most 10000 characters").default(""),
-  startsAt: ms,
-  endsAt: ms,
-  /** Monitors whose alerts the window holds back (and whose components show maintenance). */
-  monitors: z.array(id).max(1000).default([]),
-  /** Components (static ones too) shown under maintenance on the page. */
-  components: z.array(id).max(1000).default([]),
-};
-export const MaintenanceInput = z
-  .object(maintenanceShape)
-  .strict()
-  .refine((m) => m.endsAt > m.startsAt, { path: ["endsAt"], message: "must be after startsAt" });
-export type MaintenanceInput = z.input<typeof MaintenanceInput>;
-/** A change to a window: merged over the stored one, then the whole is checked as a MaintenanceInput. */
-export const MaintenancePatch = z
-  .object({
-    title: z.string().optional(),
-    message: z.string().optional(),
-    startsAt: z.number().optional(),
-    endsAt: z.number().optional(),
-    pageId: z.number().nullable().optional(),
-    monitors: z.array(z.number()).optional(),
-    components: z.array(z.number()).optional(),
-  })
-  .strict();
-
-export const SubscribeInput = z
-  .object({
-    email: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .max(254, "must be at most 254 characters")
-      .pipe(z.email({ error: "must be an e-mail address such as you@example.com" })),
-  })
-  .strict();
-export type SubscribeInput = z.input<typeof SubscribeInput>;
-
-/** Following a page by webhook (signed JSON) or a Slack incoming webhook instead of e-mail. */
-export const SUBSCRIBER_ENDPOINT_CHANNELS = ["webhook", "slack"] as const;
-export const SubscribeEndpointInput = z
-  .object({
-    channel: z.enum(SUBSCRIBER_ENDPOINT_CHANNELS, { error: oneOf(SUBSCRIBER_ENDPOINT_CHANNELS) }),
-    url: httpUrl,
-  })
-  .strict();
-export type SubscribeEndpointInput = z.input<typeof SubscribeEndpointInput>;
+// What the CLI reads of these answers: the fields it prints; the rest passes through untouched for --json.
+export const StatusPageSummary = StatusPage.pick({ id: true, slug: true, title: true }).loose();
+export const PageComponentSummary = PageComponent.pick({ id: true, name: true }).loose();
+export const StatusPageSummaryList = z.object({ statusPages: z.array(StatusPageSummary) });
+export const PageComponentSummaryList = z.object({ components: z.array(PageComponentSummary) });

@@ -1,33 +1,20 @@
 // `vigil admin …`: the instance admin's commands over /v1/admin, with an instance-admin token
 // (--token, VIGIL_ADMIN_TOKEN, or VIGIL_API_TOKEN).
+import {
+  InstanceLimitsOutput,
+  InstanceUser,
+  InstanceUserList,
+  InstanceWorkspace,
+  InstanceWorkspaceCreated,
+  InstanceWorkspaceList,
+} from "@vigil/api-contract";
 import { LIMIT_KEYS, parseAssignments } from "@vigil/limits";
 import type { Command } from "commander";
-import { z } from "zod";
 import { createApi } from "../api";
 import type { Ctx } from "../context";
 import { CliError } from "../io";
 
 type Action = <A extends unknown[]>(fn: (ctx: Ctx, ...args: A) => Promise<number>) => (...args: A) => Promise<void>;
-
-const Member = z.looseObject({ email: z.string().nullable(), role: z.string(), disabled: z.boolean() });
-const Ws = z.looseObject({
-  id: z.number(),
-  name: z.string().nullable(),
-  plan: z.string().nullable(),
-  paidUntil: z.number().nullable(),
-  endsAt: z.number().nullable(),
-  state: z.string(),
-  monitors: z.number(),
-  members: z.array(Member),
-  limits: z.record(z.string(), z.unknown()),
-});
-const Workspaces = z.object({ workspaces: z.array(Ws) });
-const LimitsOut = z.object({ id: z.number(), limits: z.record(z.string(), z.unknown()) });
-const Users = z.object({
-  users: z.array(z.looseObject({ id: z.string(), email: z.string().nullable(), disabledAt: z.number().nullable() })),
-});
-const Created = z.looseObject({ workspace: Ws, email: z.string(), joined: z.boolean(), invitationToken: z.string().nullable() });
-const UserOut = z.looseObject({ id: z.string(), email: z.string().nullable(), disabled: z.boolean() });
 
 async function adminApi(ctx: Ctx) {
   const s = await ctx.settings();
@@ -70,7 +57,7 @@ export function registerAdmin(program: Command, action: Action): void {
     .description("every workspace with its members, monitors, plan and state")
     .action(
       action(async (ctx) => {
-        const { workspaces } = await (await adminApi(ctx)).call("GET", "/v1/admin/workspaces", Workspaces);
+        const { workspaces } = await (await adminApi(ctx)).call("GET", "/v1/admin/workspaces", InstanceWorkspaceList);
         return print(ctx, workspaces, () =>
           table([
             ["ID", "NAME", "STATE", "PLAN", "MONITORS", "MEMBERS"],
@@ -102,7 +89,7 @@ export function registerAdmin(program: Command, action: Action): void {
         const { values, error } = parseAssignments(o.set ?? []);
         if (error) throw new CliError(`--set: ${error}`, 1);
         if (!o.preset && Object.keys(values).length === 0) throw new CliError("give --preset and/or --set key=value", 1);
-        const out = await (await adminApi(ctx)).call("PUT", `/v1/admin/workspaces/${id}/limits`, LimitsOut, {
+        const out = await (await adminApi(ctx)).call("PUT", `/v1/admin/workspaces/${id}/limits`, InstanceLimitsOutput, {
           preset: o.preset,
           set: values,
         });
@@ -119,7 +106,7 @@ export function registerAdmin(program: Command, action: Action): void {
     .action(
       action(async (ctx, ws: string, o: { plan: string; paidUntil?: string; endsAt?: string }) => {
         const id = wsArg(ws);
-        const w = await (await adminApi(ctx)).call("PUT", `/v1/admin/workspaces/${id}/plan`, Ws, {
+        const w = await (await adminApi(ctx)).call("PUT", `/v1/admin/workspaces/${id}/plan`, InstanceWorkspace, {
           plan: o.plan,
           paidUntil: o.paidUntil,
           endsAt: o.endsAt,
@@ -139,7 +126,7 @@ export function registerAdmin(program: Command, action: Action): void {
     .option("--preset <preset>", "limits preset", "restricted")
     .action(
       action(async (ctx, o: { email: string; name?: string; preset: string }) => {
-        const made = await (await adminApi(ctx)).call("POST", "/v1/admin/workspaces", Created, o);
+        const made = await (await adminApi(ctx)).call("POST", "/v1/admin/workspaces", InstanceWorkspaceCreated, o);
         return print(ctx, made, () =>
           made.joined
             ? `workspace ${made.workspace.id} created; ${made.email} owns it\n`
@@ -152,7 +139,7 @@ export function registerAdmin(program: Command, action: Action): void {
     .description("every user of the instance")
     .action(
       action(async (ctx) => {
-        const { users } = await (await adminApi(ctx)).call("GET", "/v1/admin/users", Users);
+        const { users } = await (await adminApi(ctx)).call("GET", "/v1/admin/users", InstanceUserList);
         return print(ctx, users, () =>
           table([["ID", "EMAIL", "STATE"], ...users.map((u) => [u.id, u.email ?? "", u.disabledAt ? "disabled" : "active"])]),
         );
@@ -165,7 +152,7 @@ export function registerAdmin(program: Command, action: Action): void {
       .argument("<user-id>", "see `vigil admin users`")
       .action(
         action(async (ctx, userId: string) => {
-          const u = await (await adminApi(ctx)).call("POST", `/v1/admin/users/${encodeURIComponent(userId)}/${verb}`, UserOut);
+          const u = await (await adminApi(ctx)).call("POST", `/v1/admin/users/${encodeURIComponent(userId)}/${verb}`, InstanceUser);
           return print(ctx, u, () => `${u.email ?? u.id}: ${u.disabled ? "disabled" : "enabled"}\n`);
         }),
       );

@@ -1,7 +1,7 @@
+import type { StatusReportSummary as StatusReport } from "@vigil/api-contract";
 import { REPORT_STATUS_VALUES } from "@vigil/api-contract";
 import { type Command, Option } from "commander";
 import { z } from "zod";
-import type { StatusReport } from "../api";
 import type { Ctx } from "../context";
 import { CliError } from "../io";
 import { table } from "./list";

@@ -1,23 +1,19 @@
+import { AuditLogQuery } from "@vigil/api-contract";
 import { limitsOf, listAuditLog } from "@vigil/core";
 import { assertWithinLimits } from "@vigil/limits";
 import { Hono } from "hono";
-import { z } from "zod";
 import type { Env } from "../context";
 import { withQuery } from "../openapi";
 
 export const auditLogRoutes = new Hono<Env>();
 
-const AuditQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  before: z.coerce.number().int().positive().optional(),
-});
 const getAuditLogQuery = withQuery({
   method: "get",
   path: "/v1/audit-log",
   summary: "Who changed what, newest first",
   tag: "workspace",
   auth: "apiKey",
-  query: AuditQuery,
+  query: AuditLogQuery,
 });
 auditLogRoutes.get("/", getAuditLogQuery, async (c) => {
   // The plan's `audit-log` limit, as the dashboard's page applies it: off means a 403 naming the limit.

@@ -1,17 +1,15 @@
 import {
-  ChannelInput,
+  Channel,
+  ChannelDeliveryQuery,
+  ChannelList,
+  ChannelMonitorsInput,
   ChannelPatch,
-  createChannel,
-  deleteChannel,
-  getChannel,
-  listChannels,
-  listDeliveries,
-  sendTestNotification,
-  updateChannel,
-} from "@vigil/core";
-import { CHANNEL_KINDS, channels as channelKinds } from "@vigil/notifier";
+  ChannelTestOutput,
+  channelInputByKind,
+} from "@vigil/api-contract";
+import { createChannel, deleteChannel, getChannel, listChannels, listDeliveries, sendTestNotification, updateChannel } from "@vigil/core";
+import { channels as channelKinds } from "@vigil/notifier";
 import { Hono } from "hono";
-import { z } from "zod";
 import type { Env } from "../context";
 import { errorBody } from "../errors";
 import { describeRoute, withBody, withQuery } from "../openapi";
@@ -19,38 +17,18 @@ import { idParam } from "./params";
 
 export const channels = new Hono<Env>();
 const tag = "notification channels";
-const Channel = z.object({
-  id: z.number(),
-  name: z.string(),
-  kind: z.string(),
-  config: z.record(z.string(), z.unknown()),
-  enabled: z.boolean(),
-  /** One delivery attempt's wait for the receiver's answer, ms (1000-30000). */
-  timeoutMs: z.number(),
-  failingSince: z.number().nullable(),
-  monitors: z.array(z.number()),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-});
-
 describeRoute({
   method: "get",
   path: "/v1/channels",
   summary: "List notification channels (secrets shown as ***)",
   tag,
   auth: "apiKey",
-  response: z.object({ channels: z.array(Channel) }),
+  response: ChannelList,
 });
 channels.get("/", async (c) => c.json({ channels: await listChannels(c.var.deps.db, c.var.workspace.id) }));
 
 // The documented body names each kind's config fields, from the same schemas core validates with.
-const ChannelInputByKind = z.discriminatedUnion(
-  "kind",
-  CHANNEL_KINDS.map((kind) => ChannelInput.extend({ kind: z.literal(kind), config: channelKinds[kind].config })) as unknown as [
-    z.ZodObject,
-    ...z.ZodObject[],
-  ],
-);
+const ChannelInputByKind = channelInputByKind((kind) => channelKinds[kind].config);
 const postChannelsBody = withBody(
   {
     method: "post",
@@ -110,7 +88,6 @@ for (const [action, enabled] of [
   );
 }
 
-const Links = z.object({ monitors: z.array(z.number().int().positive()).max(10_000) });
 const putChannelsMonitorsBody = withBody(
   {
     method: "put",
@@ -118,7 +95,7 @@ const putChannelsMonitorsBody = withBody(
     summary: "Set the monitors this channel alerts for",
     tag,
     auth: "apiKey",
-    body: Links,
+    body: ChannelMonitorsInput,
     response: Channel,
   },
   "channel",
@@ -127,14 +104,13 @@ channels.put("/:id/monitors", putChannelsMonitorsBody, async (c) =>
   c.json(await updateChannel(c.var.deps.db, c.var.workspace.id, idParam(c), { monitors: c.req.valid("json").monitors }, c.var.actor)),
 );
 
-const DeliveryQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
 const getChannelsDeliveriesQuery = withQuery({
   method: "get",
   path: "/v1/channels/:id/deliveries",
   summary: "The channel's delivery log: every attempt, its outcome and the provider's answer",
   tag,
   auth: "apiKey",
-  query: DeliveryQuery,
+  query: ChannelDeliveryQuery,
 });
 channels.get("/:id/deliveries", getChannelsDeliveriesQuery, async (c) =>
   c.json({
@@ -142,14 +118,13 @@ channels.get("/:id/deliveries", getChannelsDeliveriesQuery, async (c) =>
   }),
 );
 
-const TestOutput = z.object({ ok: z.boolean(), status: z.number().optional(), error: z.string().optional() });
 describeRoute({
   method: "post",
   path: "/v1/channels/:id/test",
   summary: "Send a test message through the channel",
   tag,
   auth: "apiKey",
-  response: TestOutput,
+  response: ChannelTestOutput,
 });
 channels.post("/:id/test", async (c) => {
   const { db, notifierEnv: env, egress, limiter } = c.var.deps;

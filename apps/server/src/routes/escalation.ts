@@ -1,4 +1,4 @@
-import { Acknowledgement, EscalationPolicy, EscalationPolicyInput } from "@vigil/api-contract";
+import { AckInput, Acknowledgement, EscalationPolicy, EscalationPolicyInput, EscalationPolicyList } from "@vigil/api-contract";
 import {
   acknowledgeAlert,
   createEscalationPolicy,
@@ -8,7 +8,6 @@ import {
   updateEscalationPolicy,
 } from "@vigil/core";
 import { Hono } from "hono";
-import { z } from "zod";
 import type { Env } from "../context";
 import { describeRoute, withBody } from "../openapi";
 import { idParam } from "./params";
@@ -23,7 +22,7 @@ describeRoute({
   summary: "List escalation policies",
   tag,
   auth: "apiKey",
-  response: z.object({ policies: z.array(EscalationPolicy) }),
+  response: EscalationPolicyList,
 });
 escalationPolicies.get("/", async (c) => c.json({ policies: await listEscalationPolicies(c.var.deps.db, c.var.workspace.id) }));
 
@@ -85,7 +84,6 @@ escalationPolicies.delete("/:id", async (c) => {
 
 /** POST /v1/monitors/:id/ack and /v1/incidents/:id/ack: stops reminders and escalation of the open alert. */
 export const acknowledgements = new Hono<Env>();
-const AckBody = z.object({ via: z.enum(["api", "cli"]).default("api") }).strict();
 for (const target of ["monitors", "incidents"] as const) {
   const body = withBody(
     {
@@ -94,7 +92,7 @@ for (const target of ["monitors", "incidents"] as const) {
       summary: `Acknowledge the open alert of ${target === "monitors" ? "a monitor" : "an incident"}: reminders and escalation stop`,
       tag: "acknowledgements",
       auth: "apiKey",
-      body: AckBody,
+      body: AckInput,
       response: Acknowledgement,
     },
     "acknowledgement",

@@ -1,7 +1,6 @@
-import { MaintenanceInput, MaintenancePatch } from "@vigil/api-contract";
+import { Maintenance, MaintenanceInput, MaintenanceList, MaintenanceListQuery, MaintenancePatch } from "@vigil/api-contract";
 import { createMaintenance, deleteMaintenance, getMaintenance, listMaintenances, updateMaintenance } from "@vigil/core";
 import { Hono } from "hono";
-import { z } from "zod";
 import type { Env } from "../context";
 import { describeRoute, withBody, withQuery } from "../openapi";
 import { idParam } from "./params";
@@ -10,26 +9,14 @@ export const maintenances = new Hono<Env>();
 const tag = "maintenance";
 const base = "/v1/maintenances";
 
-const Maintenance = z.object({
-  id: z.number(),
-  pageId: z.number().nullable(),
-  title: z.string(),
-  message: z.string(),
-  startsAt: z.number(),
-  endsAt: z.number(),
-  monitors: z.array(z.number()),
-  components: z.array(z.number()),
-});
-
-const ListQuery = z.object({ pageId: z.coerce.number().int().positive().optional() });
 const getMaintenancesQuery = withQuery({
   method: "get",
   path: base,
   summary: "List maintenance windows, latest start first",
   tag,
   auth: "apiKey",
-  query: ListQuery,
-  response: z.object({ maintenances: z.array(Maintenance) }),
+  query: MaintenanceListQuery,
+  response: MaintenanceList,
 });
 maintenances.get("/", getMaintenancesQuery, async (c) =>
   c.json({ maintenances: await listMaintenances(c.var.deps.db, c.var.workspace.id, c.req.valid("query")) }),

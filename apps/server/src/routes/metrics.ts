@@ -1,9 +1,9 @@
 import { Readable } from "node:stream";
 import { createGzip, type Gzip } from "node:zlib";
-import { MAX_TAG_LABELS, PieceBuffers, parseTagLabels, prometheusMetrics } from "@vigil/core";
+import { MetricsQuery } from "@vigil/api-contract";
+import { PieceBuffers, parseTagLabels, prometheusMetrics } from "@vigil/core";
 import { Hono } from "hono";
 import { accepts } from "hono/accepts";
-import { z } from "zod";
 import type { Env } from "../context";
 import { withQuery } from "../openapi";
 
@@ -45,13 +45,6 @@ async function compress(first: IteratorResult<Piece>, rest: Iterator<Piece>, gz:
 /** Audience: any valid API key of the workspace (Prometheus sends it as `authorization: Bearer`); its own monitors only. */
 export const metricsRoutes = new Hono<Env>();
 
-const Query = z.object({
-  tags: z
-    .string()
-    .optional()
-    .describe(`comma-separated tag names (at most ${MAX_TAG_LABELS}) to add as labels tag_<name>: "team" reads the tag team:<value>`),
-});
-
 metricsRoutes.get(
   "/",
   withQuery({
@@ -60,7 +53,7 @@ metricsRoutes.get(
     summary: "Every monitor and location as Prometheus series (text exposition format 0.0.4)",
     tag: "metrics",
     auth: "apiKey",
-    query: Query,
+    query: MetricsQuery,
   }),
   async (c) => {
     const tagLabels = parseTagLabels(c.req.valid("query").tags);

@@ -7,11 +7,12 @@ import {
   MonitorInput,
   MonitorList,
   MonitorListQuery,
+  MonitorPatch,
+  MonitorSummaryQuery,
   RunOutput,
 } from "@vigil/api-contract";
 import { applyMonitors, createMonitor, createMonitors, deleteMonitor, getMonitor, listMonitors, updateMonitor } from "@vigil/core";
 import { Hono } from "hono";
-import { z } from "zod";
 import type { Env } from "../context";
 import { errorBody } from "../errors";
 import { describeRoute, withBody, withQuery } from "../openapi";
@@ -125,7 +126,7 @@ const patchMonitorsBody = withBody(
     summary: "Change a monitor",
     tag,
     auth: "apiKey",
-    body: z.record(z.string(), z.unknown()),
+    body: MonitorPatch,
     response: Monitor,
   },
   "monitor",
@@ -157,19 +158,13 @@ monitors.post("/:id/trigger", async (c) => {
   return c.json({ location: out.location, result: out.result });
 });
 
-const SummaryQuery = z.object({
-  from: z.coerce.number().int().min(0).optional(),
-  to: z.coerce.number().int().min(0).optional(),
-  bucket: z.enum(["hour", "day"]).default("hour"),
-  locationId: z.coerce.number().int().positive().optional(),
-});
 const getMonitorsSummaryQuery = withQuery({
   method: "get",
   path: "/v1/monitors/:id/summary",
   summary: "Uptime and latency percentiles per bucket",
   tag,
   auth: "apiKey",
-  query: SummaryQuery,
+  query: MonitorSummaryQuery,
 });
 monitors.get("/:id/summary", getMonitorsSummaryQuery, async (c) => {
   const m = await getMonitor(c.var.deps.db, c.var.workspace.id, idParam(c));

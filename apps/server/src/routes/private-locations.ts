@@ -1,4 +1,5 @@
-import { createPrivateLocation, deletePrivateLocation, listPrivateLocations, PrivateLocationInput } from "@vigil/core";
+import { PrivateLocationInput } from "@vigil/api-contract";
+import { createPrivateLocation, deletePrivateLocation, listPrivateLocations } from "@vigil/core";
 import { Hono } from "hono";
 import type { z } from "zod";
 import type { Env } from "../context";

@@ -6,11 +6,11 @@ import {
   ProbeMonitorList,
   type ProbePool,
   ProbeWaitOutput,
+  ProbeWaitQuery,
   RunResultInput,
 } from "@vigil/api-contract";
 import { monitorsEtag, monitorsForLocation, recordBatch, reportProbeLoad, touchLocation } from "@vigil/core";
 import { Hono } from "hono";
-import { z } from "zod";
 import { unknownLocationKey } from "../auth/bearer";
 import type { Env } from "../context";
 import { errorBody } from "../errors";
@@ -78,23 +78,13 @@ probe.get("/monitors", async (c) => {
   return c.json({ location: { id: location.id, name: location.name, region: location.region }, monitors, ...(pool && { pool }) });
 });
 
-const WaitQuery = z.object({
-  etag: z.string().max(200).default(""),
-  timeout: z.coerce.number().int().min(0).max(120_000).default(25_000),
-  /** Checks the probe could not run in time (its own load) since its last poll. */
-  skipped: z.coerce.number().int().min(0).max(10_000_000).optional(),
-  /** "1" while the probe keeps missing its deadlines. */
-  overloaded: z.enum(["0", "1"]).optional(),
-  /** The pool version the probe knows: a newer one answers the poll at once. */
-  pool: z.coerce.number().int().optional(),
-});
 const getProbeWaitQuery = withQuery({
   method: "get",
   path: "/v1/probe/wait",
   summary: "Long-poll: returns when monitors change or a run is requested",
   tag,
   auth: "serviceKey",
-  query: WaitQuery,
+  query: ProbeWaitQuery,
   response: ProbeWaitOutput,
 });
 probe.get("/wait", getProbeWaitQuery, async (c) => {

@@ -16,38 +16,26 @@ const answer = (c: Context<Env>, report: SlaReport, format: "json" | "csv", name
       })
     : c.json(report);
 
-slaRoutes.get(
-  "/monitors/:id",
-  withQuery({
-    method: "get",
-    path: "/v1/sla/monitors/:id",
-    summary: "A monitor's uptime and error budget over a month or range",
-    tag: "sla",
-    auth: "apiKey",
-    query: SlaQuery,
-  }),
-  async (c) => {
-    const q = c.req.valid("query");
-    const id = idParam(c);
-    const report = await monitorSlaReport(c.var.deps.db, c.var.workspace.id, id, reportRange(q), slaTarget(q.target));
-    return answer(c, report, q.format, `sla-monitor-${id}`);
-  },
-);
-
-slaRoutes.get(
-  "/status-pages/:id",
-  withQuery({
-    method: "get",
-    path: "/v1/sla/status-pages/:id",
-    summary: "A status page's uptime and error budget over a month or range",
-    tag: "sla",
-    auth: "apiKey",
-    query: SlaQuery,
-  }),
-  async (c) => {
-    const q = c.req.valid("query");
-    const id = idParam(c);
-    const report = await pageSlaReport(c.var.deps.db, c.var.workspace.id, id, reportRange(q), slaTarget(q.target));
-    return answer(c, report, q.format, `sla-page-${id}`);
-  },
-);
+// A monitor's report, or a page's (its monitor-backed components together, its status reports as incidents).
+for (const [what, noun, report, file] of [
+  ["monitors", "A monitor", monitorSlaReport, "sla-monitor"],
+  ["status-pages", "A status page", pageSlaReport, "sla-page"],
+] as const) {
+  slaRoutes.get(
+    `/${what}/:id`,
+    withQuery({
+      method: "get",
+      path: `/v1/sla/${what}/:id`,
+      summary: `${noun}'s uptime and error budget over a month or range`,
+      tag: "sla",
+      auth: "apiKey",
+      query: SlaQuery,
+    }),
+    async (c) => {
+      const q = c.req.valid("query");
+      const id = idParam(c);
+      const out = await report(c.var.deps.db, c.var.workspace.id, id, reportRange(q), slaTarget(q.target));
+      return answer(c, out, q.format, `${file}-${id}`);
+    },
+  );
+}

@@ -1,9 +1,16 @@
 import {
+  ComponentGroup,
   ComponentGroupInput,
+  ComponentGroupPatch,
   ComponentInput,
+  ComponentList,
+  ComponentOrderInput,
   ComponentPatch,
-  PAGE_LANGUAGE_VALUES,
+  DomainVerification,
+  PageComponent,
+  StatusPage,
   StatusPageInput,
+  StatusPageList,
   StatusPagePatch,
 } from "@vigil/api-contract";
 import {
@@ -23,7 +30,6 @@ import {
   verifyCustomDomain,
 } from "@vigil/core";
 import { Hono } from "hono";
-import { z } from "zod";
 import type { Env } from "../context";
 import { describeRoute, withBody } from "../openapi";
 import { idParam } from "./params";
@@ -32,56 +38,13 @@ export const statusPages = new Hono<Env>();
 const tag = "status pages";
 const base = "/v1/status-pages";
 
-/** A custom domain is served only once proven: serve `token` at `httpUrl`, or add the TXT record. */
-const DomainVerification = z.object({
-  state: z.enum(["pending", "verified", "failed"]),
-  token: z.string(),
-  httpUrl: z.string(),
-  txtName: z.string(),
-  txtValue: z.string(),
-  verifiedAt: z.number().nullable(),
-  checkedAt: z.number().nullable(),
-  error: z.string().nullable(),
-});
-
-/** What a page looks like through the API: `passwordProtected`, never the password or its hash. */
-const StatusPage = z.object({
-  id: z.number(),
-  slug: z.string(),
-  title: z.string(),
-  description: z.string(),
-  logoUrl: z.string().nullable(),
-  links: z.array(z.object({ label: z.string(), url: z.string() })),
-  theme: z.enum(["system", "light", "dark"]),
-  language: z.enum(PAGE_LANGUAGE_VALUES),
-  customDomain: z.string().nullable(),
-  domainVerification: DomainVerification.nullable(),
-  passwordProtected: z.boolean(),
-  whiteLabel: z.boolean(),
-  allowIndex: z.boolean(),
-  published: z.boolean(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-});
-const Group = z.object({ id: z.number(), pageId: z.number(), name: z.string(), order: z.number() });
-const Component = z.object({
-  id: z.number(),
-  pageId: z.number(),
-  groupId: z.number().nullable(),
-  monitorId: z.number().nullable(),
-  name: z.string(),
-  description: z.string(),
-  staticStatus: z.string(),
-  order: z.number(),
-});
-
 describeRoute({
   method: "get",
   path: base,
   summary: "List status pages",
   tag,
   auth: "apiKey",
-  response: z.object({ statusPages: z.array(StatusPage) }),
+  response: StatusPageList,
 });
 statusPages.get("/", async (c) => c.json({ statusPages: await listStatusPages(c.var.deps.db, c.var.workspace.id) }));
 
@@ -110,8 +73,8 @@ const patchStatusPagesGroupsBody = withBody(
     summary: "Rename or move a component group",
     tag,
     auth: "apiKey",
-    body: ComponentGroupInput.partial(),
-    response: Group,
+    body: ComponentGroupPatch,
+    response: ComponentGroup,
   },
   "group",
 );
@@ -138,7 +101,7 @@ const patchStatusPagesComponentsBody = withBody(
     tag,
     auth: "apiKey",
     body: ComponentPatch,
-    response: Component,
+    response: PageComponent,
   },
   "component",
 );
@@ -194,7 +157,7 @@ describeRoute({
   summary: "The page's groups and components, in order",
   tag,
   auth: "apiKey",
-  response: z.object({ groups: z.array(Group), components: z.array(Component) }),
+  response: ComponentList,
 });
 statusPages.get("/:id/components", async (c) => c.json(await listComponents(c.var.deps.db, c.var.workspace.id, idParam(c))));
 
@@ -206,7 +169,7 @@ const postStatusPagesGroupsBody = withBody(
     tag,
     auth: "apiKey",
     body: ComponentGroupInput,
-    response: Group,
+    response: ComponentGroup,
     status: 201,
   },
   "group",
@@ -223,7 +186,7 @@ const postStatusPagesComponentsBody = withBody(
     tag,
     auth: "apiKey",
     body: ComponentInput,
-    response: Component,
+    response: PageComponent,
     status: 201,
   },
   "component",
@@ -232,7 +195,6 @@ statusPages.post("/:id/components", postStatusPagesComponentsBody, async (c) =>
   c.json(await createComponent(c.var.deps.db, c.var.workspace.id, idParam(c), c.req.valid("json"), c.var.actor), 201),
 );
 
-const Order = z.object({ ids: z.array(z.number().int().positive()).max(1000) }).strict();
 for (const what of ["components", "groups"] as const) {
   const orderBody = withBody(
     {
@@ -241,7 +203,7 @@ for (const what of ["components", "groups"] as const) {
       summary: `Order the page's ${what} as listed`,
       tag,
       auth: "apiKey",
-      body: Order,
+      body: ComponentOrderInput,
       status: 204,
     },
     what,

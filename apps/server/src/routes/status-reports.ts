@@ -1,4 +1,11 @@
-import { StatusReportInput, StatusReportPatch, StatusReportUpdateInput } from "@vigil/api-contract";
+import {
+  StatusReport,
+  StatusReportInput,
+  StatusReportList,
+  StatusReportListQuery,
+  StatusReportPatch,
+  StatusReportUpdateInput,
+} from "@vigil/api-contract";
 import {
   addStatusReportUpdate,
   createStatusReport,
@@ -8,7 +15,6 @@ import {
   updateStatusReport,
 } from "@vigil/core";
 import { Hono } from "hono";
-import { z } from "zod";
 import type { Env } from "../context";
 import { describeRoute, withBody, withQuery } from "../openapi";
 import { idParam } from "./params";
@@ -17,35 +23,14 @@ export const statusReports = new Hono<Env>();
 const tag = "status reports";
 const base = "/v1/status-reports";
 
-const Update = z.object({ id: z.number(), reportId: z.number(), status: z.string(), message: z.string(), date: z.number() });
-const Report = z.object({
-  id: z.number(),
-  pageId: z.number(),
-  title: z.string(),
-  status: z.string(),
-  resolvedAt: z.number().nullable(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  updates: z.array(Update).describe("newest first"),
-  components: z.array(z.object({ componentId: z.number(), impact: z.string() })),
-});
-
-const ListQuery = z.object({
-  pageId: z.coerce.number().int().positive().optional(),
-  open: z
-    .enum(["true", "false"], { error: "must be true or false" })
-    .optional()
-    .transform((v) => v === "true"),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-});
 const getStatusReportsQuery = withQuery({
   method: "get",
   path: base,
   summary: "List status reports (incidents), newest first; open=true for unresolved ones",
   tag,
   auth: "apiKey",
-  query: ListQuery,
-  response: z.object({ statusReports: z.array(Report) }),
+  query: StatusReportListQuery,
+  response: StatusReportList,
 });
 statusReports.get("/", getStatusReportsQuery, async (c) =>
   c.json({ statusReports: await listStatusReports(c.var.deps.db, c.var.workspace.id, c.req.valid("query")) }),
@@ -59,7 +44,7 @@ const postStatusReportsBody = withBody(
     tag,
     auth: "apiKey",
     body: StatusReportInput,
-    response: Report,
+    response: StatusReport,
     status: 201,
   },
   "status report",
@@ -74,7 +59,7 @@ describeRoute({
   summary: "Read a status report with its updates",
   tag,
   auth: "apiKey",
-  response: Report,
+  response: StatusReport,
 });
 statusReports.get("/:id", async (c) => c.json(await getStatusReport(c.var.deps.db, c.var.workspace.id, idParam(c))));
 
@@ -86,7 +71,7 @@ const patchStatusReportsBody = withBody(
     tag,
     auth: "apiKey",
     body: StatusReportPatch,
-    response: Report,
+    response: StatusReport,
   },
   "status report",
 );
@@ -108,7 +93,7 @@ const postStatusReportsUpdatesBody = withBody(
     tag,
     auth: "apiKey",
     body: StatusReportUpdateInput,
-    response: Report,
+    response: StatusReport,
     status: 201,
   },
   "update",

@@ -1,29 +1,19 @@
-import { pingUrlOf } from "@vigil/api-contract";
+import { PingKeyOutput, PingKeyPatch, pingUrlOf, workspaceOutput } from "@vigil/api-contract";
 import { limitsOf, type PingKeySettings, pingKeySettings, rotatePingKey, setPingAutoCreate } from "@vigil/core";
 import { Limits } from "@vigil/limits";
 import { Hono } from "hono";
-import { z } from "zod";
 import type { Env } from "../context";
 import { describeRoute, withBody } from "../openapi";
 
 export const workspaceRoutes = new Hono<Env>();
 
-const WorkspaceOut = z.object({
-  id: z.number(),
-  name: z.string().nullable(),
-  plan: z.string().nullable(),
-  paidUntil: z.number().nullable(),
-  endsAt: z.number().nullable(),
-  expired: z.boolean(),
-  limits: Limits,
-});
 describeRoute({
   method: "get",
   path: "/v1/workspace",
   summary: "The workspace and its effective limits",
   tag: "workspace",
   auth: "apiKey",
-  response: WorkspaceOut,
+  response: workspaceOutput(Limits),
 });
 workspaceRoutes.get("/workspace", (c) => {
   const ws = c.var.workspace;
@@ -33,11 +23,6 @@ workspaceRoutes.get("/workspace", (c) => {
 
 // The ping key lets its holder ping (and, when allowed, create) any heartbeat by name: a write secret,
 // so even reading it needs the write scope (see scopeFor).
-const PingKeyOut = z.object({
-  pingKey: z.string().nullable().describe("null until made with POST /v1/workspace/ping-key/rotate"),
-  autoCreate: z.boolean(),
-  pingUrlBase: z.string().nullable().describe("`<pingUrlBase>/<entry key>` pings a heartbeat by name"),
-});
 const pingKeyOut = (s: PingKeySettings) => ({ ...s, pingUrlBase: s.pingKey === null ? null : pingUrlOf(s.pingKey) });
 
 describeRoute({
@@ -46,7 +31,7 @@ describeRoute({
   summary: "The workspace's ping key for pings by name, and whether such a ping may create a heartbeat",
   tag: "heartbeats",
   auth: "apiKey",
-  response: PingKeyOut,
+  response: PingKeyOutput,
 });
 workspaceRoutes.get("/workspace/ping-key", async (c) => c.json(pingKeyOut(await pingKeySettings(c.var.deps.db, c.var.workspace.id))));
 
@@ -56,14 +41,13 @@ describeRoute({
   summary: "Make the ping key, or replace it: every ping URL by name with the old key answers 404 from now on",
   tag: "heartbeats",
   auth: "apiKey",
-  response: PingKeyOut,
+  response: PingKeyOutput,
 });
 workspaceRoutes.post("/workspace/ping-key/rotate", async (c) => {
   await rotatePingKey(c.var.deps.db, c.var.workspace.id, c.var.actor);
   return c.json(pingKeyOut(await pingKeySettings(c.var.deps.db, c.var.workspace.id)));
 });
 
-const PingKeyPatch = z.object({ autoCreate: z.boolean({ error: "must be true or false" }) }).strict();
 workspaceRoutes.patch(
   "/workspace/ping-key",
   withBody(
@@ -74,7 +58,7 @@ workspaceRoutes.patch(
       tag: "heartbeats",
       auth: "apiKey",
       body: PingKeyPatch,
-      response: PingKeyOut,
+      response: PingKeyOutput,
     },
     "ping key settings",
   ),

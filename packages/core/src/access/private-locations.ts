@@ -1,17 +1,14 @@
-import { Region } from "@vigil/api-contract";
+import { PrivateLocationInput } from "@vigil/api-contract";
 import { type Db, privateLocation, workspace } from "@vigil/db-schema";
 import { assertWithinLimits } from "@vigil/limits";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { z } from "zod";
+import type { z } from "zod";
 import { type Actor, auditInsert } from "../audit";
 import { NotFoundError, parseInput } from "../errors";
 import { newSecret, sha256 } from "../secrets";
 import { getWorkspace, limitsOf } from "./workspace";
 
-export const PrivateLocationInput = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
-  region: Region.default("private"),
-});
+export { PrivateLocationInput };
 
 export type PrivateLocation = typeof privateLocation.$inferSelect;
 

@@ -1,60 +1,19 @@
-import { keepSecret, originOf } from "@vigil/api-contract";
+import { type Channel, ChannelInput, ChannelPatch, DeliveryTimeout, keepSecret, originOf } from "@vigil/api-contract";
 import { type Conn, type Db, monitor, monitorChannel, notificationChannel } from "@vigil/db-schema";
 import { assertWithinLimits, type LimitCheck } from "@vigil/limits";
-import { CHANNEL_KINDS, type ChannelKind, channels, redactConfig, validateChannelConfig } from "@vigil/notifier";
+import { type ChannelKind, channels, redactConfig, validateChannelConfig } from "@vigil/notifier";
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
-import { z } from "zod";
 import { getWorkspace, limitsOf } from "../access";
 import { type Actor, audited, auditInsert } from "../audit";
 import { ConflictError, NotFoundError, parseInput, ValidationError } from "../errors";
 
 type Row = typeof notificationChannel.$inferSelect;
 
-const name = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
-const monitorIds = z.array(z.number().int().positive()).max(10_000);
-/** How long one delivery attempt waits for the receiver before the next one is planned: 1 to 30 s. */
-export const DeliveryTimeout = z
-  .number()
-  .int("must be a whole number of milliseconds")
-  .min(1000, "must be 1000-30000 ms (1-30 s)")
-  .max(30_000, "must be 1000-30000 ms (1-30 s)");
+// The bodies the API and the dashboard's forms accept are the contract's.
+export { ChannelInput, ChannelPatch, DeliveryTimeout };
 
-export const ChannelInput = z
-  .object({
-    name,
-    kind: z.enum(CHANNEL_KINDS, { error: `must be one of ${CHANNEL_KINDS.join(", ")}` }),
-    config: z.record(z.string(), z.unknown()),
-    enabled: z.boolean().default(true),
-    timeoutMs: DeliveryTimeout.default(10_000),
-    /** Monitors to alert through this channel. */
-    monitors: monitorIds.optional(),
-  })
-  .strict();
-
-export const ChannelPatch = z
-  .object({
-    name: name.optional(),
-    config: z.record(z.string(), z.unknown()).optional(),
-    enabled: z.boolean().optional(),
-    timeoutMs: DeliveryTimeout.optional(),
-    monitors: monitorIds.optional(),
-  })
-  .strict();
-
-export interface ChannelView {
-  id: number;
-  name: string;
-  kind: ChannelKind;
-  /** Secrets shown as "***". */
-  config: Record<string, unknown>;
-  enabled: boolean;
-  /** One delivery attempt's wait for the receiver's answer, ms. */
-  timeoutMs: number;
-  failingSince: number | null;
-  monitors: number[];
-  createdAt: number;
-  updatedAt: number;
-}
+/** A channel as the API shows it (secrets in `config` shown as "***"), with its kind narrowed. */
+export type ChannelView = Channel & { kind: ChannelKind };
 
 const toView = (row: Row, monitors: number[]): ChannelView => ({
   id: row.id,

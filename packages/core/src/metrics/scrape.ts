@@ -1,11 +1,12 @@
 // The Prometheus scrape in one file: folding results into counters, the series query and the streamed text share one series layout.
+import { MAX_TAG_LABELS } from "@vigil/api-contract";
 import { type Db, writeBatch } from "@vigil/db-schema";
 import { ValidationError } from "../errors";
 
 /** Latency histogram bounds (ms) = the `le_*` columns of metric_counter; exposed in seconds. */
 export const LATENCY_BUCKETS_MS = [50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000] as const;
-/** At most this many tag names become labels: each adds one label to every series, never a series. */
-export const MAX_TAG_LABELS = 10;
+// The bound lives with the query that documents it.
+export { MAX_TAG_LABELS };
 
 type Stmt = { sql: string; args: (string | number)[] };
 const raw = (s: Stmt) => ({ toSQL: () => ({ sql: s.sql, params: s.args }) });

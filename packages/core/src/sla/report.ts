@@ -1,3 +1,4 @@
+import type { MonitorSla, SlaReport } from "@vigil/api-contract";
 import type { Db } from "@vigil/db-schema";
 import { NotFoundError, ValidationError } from "../errors";
 
@@ -46,34 +47,8 @@ export function reportRange(q: { month?: string; from?: string; to?: string }, n
   return { from, to };
 }
 
-export interface MonitorSla {
-  monitorId: number;
-  monitorName: string;
-  /** Checks counted (outside maintenance windows). */
-  checks: number;
-  failed: number;
-  /** Checks left out because a maintenance window covered their slot. */
-  inMaintenance: number;
-  /** Share of counted checks that did not end in error (1 when there are none). */
-  uptime: number;
-  /** How many failed checks the target allows over the counted ones, and what share of that is left (may go below 0). */
-  errorBudget: { allowedFailures: number; remaining: number };
-}
-
-export interface SlaReport {
-  from: number;
-  to: number;
-  /** The objective, e.g. 0.999. */
-  target: number;
-  uptime: number;
-  checks: number;
-  failed: number;
-  inMaintenance: number;
-  errorBudget: { allowedFailures: number; remaining: number };
-  monitors: MonitorSla[];
-  maintenance: { id: number; title: string; startsAt: number; endsAt: number }[];
-  incidents: { id: number; kind: "monitor" | "status_report"; title: string; startedAt: number; resolvedAt: number | null }[];
-}
+// The report's shape is the API's (GET /v1/sla/…), declared in the contract.
+export type { MonitorSla, SlaReport };
 
 const budget = (checks: number, failed: number, target: number) => {
   const allowedFailures = checks * (1 - target);

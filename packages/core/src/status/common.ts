@@ -1,33 +1,14 @@
 import { randomBytes } from "node:crypto";
+import type { StatusPage } from "@vigil/api-contract";
 import { type Conn, statusPage, statusPageComponent } from "@vigil/db-schema";
 import { and, eq } from "drizzle-orm";
 import { NotFoundError } from "../errors";
-import type { DomainVerification } from "./domain-verification";
 
 export type PageRow = typeof statusPage.$inferSelect;
 export type ComponentRow = typeof statusPageComponent.$inferSelect;
 
-/** What the dashboard and API see of a page: never the password hash. */
-export interface StatusPageView {
-  id: number;
-  slug: string;
-  title: string;
-  description: string;
-  logoUrl: string | null;
-  links: { label: string; url: string }[];
-  theme: "system" | "light" | "dark";
-  /** The language visitors see unless their browser or `?lang=` asks for another. */
-  language: PageRow["language"];
-  customDomain: string | null;
-  /** How to prove the custom domain and whether it is proven; null without one. Only a proven domain is served. */
-  domainVerification: DomainVerification | null;
-  passwordProtected: boolean;
-  whiteLabel: boolean;
-  allowIndex: boolean;
-  published: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
+/** What the dashboard and API see of a page: never the password hash (the API's StatusPage). */
+export type StatusPageView = StatusPage;
 
 /** A page of this workspace, or not found (another workspace's page is not found too). */
 export async function pageRow(tx: Conn, workspaceId: number, id: number): Promise<PageRow> {

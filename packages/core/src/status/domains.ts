@@ -2,6 +2,7 @@
 // file served on the domain or a TXT record in its DNS. See docs/security.md, "Custom domains".
 import { randomBytes } from "node:crypto";
 import { Resolver } from "node:dns/promises";
+import type { DomainVerification } from "@vigil/api-contract";
 import { type Db, statusPage } from "@vigil/db-schema";
 import { type EgressPolicy, EgressRefusedError, egressDispatcher } from "@vigil/egress";
 import { and, eq, isNotNull, ne } from "drizzle-orm";
@@ -9,7 +10,9 @@ import { request } from "undici";
 import { type Actor, audited } from "../audit";
 import { ValidationError } from "../errors";
 import { type PageRow, pageRow } from "./common";
-import type { DomainVerification } from "./domain-verification";
+
+/** What the claimant publishes, and where the claim stands: the API's shape. */
+export type { DomainVerification };
 
 export const DOMAIN_PROOF_PATH = "/.well-known/vigil-domain-verification/";
 const TXT_LABEL = "_vigil";

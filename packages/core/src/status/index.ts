@@ -1,6 +1,6 @@
 // Status pages: pages and components, the public view, reports and maintenance, subscribers.
 export { componentRow, newToken, pageRow, type StatusPageView } from "./common";
-export type { DomainVerification } from "./domain-verification";
+export type { DomainVerification } from "./domains";
 export * from "./domains";
 export * from "./pages";
 export * from "./public";

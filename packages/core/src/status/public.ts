@@ -1,5 +1,6 @@
 // The public view of a status page in one file: page, report, history and summary readers share one visibility rule.
 import { type Analytics, AnalyticsUnavailableError, libsqlAnalytics } from "@vigil/analytics";
+import { PublicPageMeta } from "@vigil/api-contract";
 import {
   type Db,
   maintenance,
@@ -17,7 +18,8 @@ import {
 } from "@vigil/db-schema";
 import { and, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { limitsOf } from "../access";
-import type { PageRow, StatusPageView } from "./common";
+import type { PageRow } from "./common";
+import { toPageView } from "./pages";
 
 /** The public site's view of a page: one database round trip and one analytics query, whatever the number of components. */
 
@@ -127,13 +129,8 @@ export interface PublicMaintenance {
   components: { id: number; name: string }[];
 }
 
-export type PublicPageMeta = Pick<
-  StatusPageView,
-  "id" | "slug" | "title" | "description" | "logoUrl" | "links" | "theme" | "language" | "customDomain" | "whiteLabel" | "allowIndex"
-> & {
-  /** Subscribing by mail is allowed by the workspace's plan. */
-  subscribable: boolean;
-};
+// What a visitor sees of the page itself is the contract's: a field added there reaches the page's shell.
+export type { PublicPageMeta };
 
 export interface PublicPage {
   page: PublicPageMeta;
@@ -164,21 +161,13 @@ export async function findPublicPage(
   return { ...row.page, subscribable: limitsOf(row.ws).limits["status-subscribers"] };
 }
 
-export const pageMeta = (p: PageRow & { subscribable: boolean }): PublicPageMeta => ({
-  id: p.id,
-  slug: p.slug,
-  title: p.title,
-  description: p.description,
-  logoUrl: p.logoUrl,
-  links: p.links,
-  theme: p.theme,
-  language: p.language,
+const PUBLIC_KEYS = Object.keys(PublicPageMeta.shape) as (keyof PublicPageMeta)[];
+export const pageMeta = (p: PageRow & { subscribable: boolean }): PublicPageMeta => {
+  const shown: Record<string, unknown> = { ...toPageView(p), subscribable: p.subscribable };
   // Nothing public points at a domain the page has not proven.
-  customDomain: p.customDomainVerifiedAt !== null ? p.customDomain : null,
-  whiteLabel: p.whiteLabel,
-  allowIndex: p.allowIndex,
-  subscribable: p.subscribable,
-});
+  shown.customDomain = p.customDomainVerifiedAt !== null ? p.customDomain : null;
+  return Object.fromEntries(PUBLIC_KEYS.map((k) => [k, shown[k]])) as PublicPageMeta;
+};
 
 const dayStart = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
 
