@@ -1,13 +1,13 @@
-// `next start` of a web app for tests and benches, on the one shared build (scripts/next-build.ts).
+// `next start` of a web app for tests and benches, on the one shared build (next-build.ts).
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { NEXT_START_FLAGS } from "../../../scripts/next-build";
+import { NEXT_START_FLAGS } from "./next-build";
 import { freePort, Proc, untilHealthy } from "./index";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
-export { buildNextApp } from "../../../scripts/next-build";
+export { buildNextApp } from "./next-build";
 
 export interface NextApp {
   url: string;
