@@ -42,7 +42,12 @@ class LongestFirst extends BaseSequencer {
 }
 
 /** Every test file the stack project runs: those that spawn services, start a Next app or drive a browser. */
-const STACK = ["apps/*/src/**/*.stack.test.ts", "packages/*/src/**/*.stack.test.ts", "test/**/*.stack.test.ts", "apps/dashboard/**/*.test.ts"];
+const STACK = [
+  "apps/*/src/**/*.stack.test.ts",
+  "packages/*/src/**/*.stack.test.ts",
+  "test/**/*.stack.test.ts",
+  "apps/dashboard/**/*.test.ts",
+];
 const ALL = ["apps/*/src/**/*.test.ts", "packages/*/src/**/*.test.ts", "test/**/*.test.ts"];
 const NEVER = ["**/node_modules/**", "**/.next/**", "**/dist/**"];
 

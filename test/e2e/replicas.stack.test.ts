@@ -19,7 +19,11 @@ describe("two servers and two workflows", () => {
   beforeAll(async () => {
     await Promise.all([targets.start(), hook.start()]);
     stack = await startStack(["iad", "fra"]);
-    server2 = new Service({ name: "server-2", entry: stack.server.options.entry, env: { ...stack.server.env, PORT: String(await freePort()) } });
+    server2 = new Service({
+      name: "server-2",
+      entry: stack.server.options.entry,
+      env: { ...stack.server.env, PORT: String(await freePort()) },
+    });
     workflows2 = new Service({
       name: "workflows-2",
       entry: stack.workflows.options.entry,

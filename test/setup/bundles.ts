@@ -16,7 +16,8 @@ const SKIP = new Set(["node_modules", "dist", ".next", ".turbo", ".data"]);
 
 /** `tsx ../../scripts/build-node.ts main=src/main.ts …` in the app's package.json: the `name=entry` arguments. */
 function buildSpecs(app: string): string[] {
-  const script = (JSON.parse(readFileSync(join(ROOT, "apps", app, "package.json"), "utf8")) as { scripts: { build: string } }).scripts.build;
+  const script = (JSON.parse(readFileSync(join(ROOT, "apps", app, "package.json"), "utf8")) as { scripts: { build: string } }).scripts
+    .build;
   const words = script.split(/\s+/);
   const at = words.findIndex((w) => w.endsWith("scripts/build-node.ts"));
   if (at === -1) throw new Error(`apps/${app}'s build script does not run scripts/build-node.ts: ${script}`);

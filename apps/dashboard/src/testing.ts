@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startTestDatabase } from "@vigil/db-schema/testing";
-import { freePort, Proc, startMailApi, untilHealthy } from "@vigil/testing";
+import { freePort, type Proc, startMailApi, untilHealthy } from "@vigil/testing";
 import { launchChromium, screenshot } from "@vigil/testing/browser";
 import { buildNextApp, type NextApp, spawnNextApp, startNextApp } from "@vigil/testing/next";
 import { serviceBundle, spawnService } from "@vigil/testing/service";

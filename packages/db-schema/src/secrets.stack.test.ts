@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
+import { serviceBundle } from "@vigil/testing/service";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { serviceBundle } from "@vigil/testing/service";
 import { assertSecretsReadable, monitor, notificationChannel, parseSecretKey, SecretKeyError, setSecretKeyring, workspace } from "./index";
 import { migrate } from "./migrate";
 import { startTestDatabase, type TestDatabase } from "./testing";

@@ -2,8 +2,8 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { NEXT_START_FLAGS } from "./next-build";
 import { freePort, Proc, untilHealthy } from "./index";
+import { NEXT_START_FLAGS } from "./next-build";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 

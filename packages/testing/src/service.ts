@@ -110,7 +110,8 @@ export class Service {
     await until(
       `${this.name} ${url}`,
       async () => {
-        if (!this.running) throw new Error(`${this.name} exited (${this.child?.exitCode ?? this.child?.signalCode}):\n${this.log.slice(-3000)}`);
+        if (!this.running)
+          throw new Error(`${this.name} exited (${this.child?.exitCode ?? this.child?.signalCode}):\n${this.log.slice(-3000)}`);
         return fetch(url, { signal: AbortSignal.timeout(2000) }).then(
           async (r) => {
             await r.body?.cancel();
