@@ -68,7 +68,7 @@ export default defineConfig({
       {
         extends: true,
         // Unit and in-process tests: no spawned service, no Next app, no browser.
-        test: { name: "fast", include: ALL, exclude: [...NEVER, ...STACK] },
+        test: { name: "fast", include: ALL, exclude: [...NEVER, ...STACK], isolate: false, unstubEnvs: true },
       },
       {
         extends: true,
