@@ -1,9 +1,9 @@
 // `next start` of a web app for tests and benches, on the one shared build (next-build.ts).
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, Proc, untilHealthy } from "./index";
+import { freePort, type Proc, untilHealthy } from "./index";
 import { NEXT_START_FLAGS } from "./next-build";
+import { Service } from "./service";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
@@ -21,24 +21,22 @@ export interface NextApp {
  */
 export function spawnNextApp(name: string, port: number, env: Record<string, string>): Proc {
   const app = join(ROOT, "apps", name);
-  return new Proc(
-    spawn(
-      process.execPath,
-      [join(app, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1", ...NEXT_START_FLAGS],
-      {
-        cwd: app,
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOME: process.env.HOME ?? "/tmp",
-          NEXT_TELEMETRY_DISABLED: "1",
-          NODE_ENV: "production",
-          ...(process.env.VIGIL_SECRET_KEY ? { VIGIL_SECRET_KEY: process.env.VIGIL_SECRET_KEY } : {}),
-          ...env,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    ),
-  );
+  const service = new Service({
+    name,
+    entry: join(app, "node_modules/next/dist/bin/next"),
+    args: ["start", "-p", String(port), "-H", "127.0.0.1", ...NEXT_START_FLAGS],
+    cwd: app,
+    inheritEnv: false,
+    env: {
+      NEXT_TELEMETRY_DISABLED: "1",
+      NODE_ENV: "production",
+      ...(process.env.VIGIL_SECRET_KEY ? { VIGIL_SECRET_KEY: process.env.VIGIL_SECRET_KEY } : {}),
+      ...env,
+    },
+    health: `http://127.0.0.1:${port}/healthz`,
+  });
+  void service.start(false);
+  return service;
 }
 
 /** `next start` on a free port (or `port`); resolves once /healthz answers. `env` may use the URL it will have. */

@@ -26,6 +26,8 @@ export interface ServiceOptions {
   args?: string[];
   /** Added to the test process's environment. */
   env?: Record<string, string>;
+  /** False: `env` alone (plus PATH and HOME), for an app that must not see the test's variables. */
+  inheritEnv?: boolean;
   /** Node's own flags, before the entry (`--import tsx` for a test that must run source). */
   nodeArgs?: string[];
   cwd?: string;
@@ -87,7 +89,10 @@ export class Service {
     const entry = isAbsolute(o.entry) ? o.entry : join(ROOT, o.entry);
     this.child = spawn(process.execPath, [...(o.nodeArgs ?? []), entry, ...(o.args ?? [])], {
       cwd: o.cwd ?? ROOT,
-      env: { ...process.env, ...o.env },
+      env:
+        o.inheritEnv === false
+          ? { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...o.env }
+          : { ...process.env, ...o.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const child = this.child;
