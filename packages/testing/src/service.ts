@@ -21,8 +21,10 @@ export function serviceBundle(app: string, name = "main"): string {
 export interface ServiceOptions {
   /** Names the service in failure messages. */
   name: string;
-  /** A bundle (or any script node runs), absolute or relative to the repository root. */
-  entry: string;
+  /** A bundle (or any script node runs), absolute or relative to the repository root; or, with `command`, its first argument. */
+  entry?: string;
+  /** Another program than node (redis-server): run with `args` alone. */
+  command?: string;
   args?: string[];
   /** Added to the test process's environment. */
   env?: Record<string, string>;
@@ -31,8 +33,8 @@ export interface ServiceOptions {
   /** Node's own flags, before the entry (`--import tsx` for a test that must run source). */
   nodeArgs?: string[];
   cwd?: string;
-  /** What answers 2xx once the service is ready; by default /healthz on env.PORT, none without a PORT. */
-  health?: string | null;
+  /** What answers 2xx once the service is ready (or a check that says so); by default /healthz on env.PORT, none without a PORT. */
+  health?: string | (() => Promise<boolean>) | null;
   /** How long `start` waits for health: generous, a service beside other test files can take a while. */
   healthTimeoutMs?: number;
 }
@@ -86,8 +88,11 @@ export class Service {
   /** Spawns the process; with `waitHealthy`, resolves once it is ready (and fails with its log if it exits first). */
   async start(waitHealthy = true): Promise<this> {
     const o = this.options;
-    const entry = isAbsolute(o.entry) ? o.entry : join(ROOT, o.entry);
-    this.child = spawn(process.execPath, [...(o.nodeArgs ?? []), entry, ...(o.args ?? [])], {
+    const entry = o.entry && (isAbsolute(o.entry) ? o.entry : join(ROOT, o.entry));
+    const [file, args] = o.command
+      ? [o.command, [...(entry ? [entry] : []), ...(o.args ?? [])]]
+      : [process.execPath, [...(o.nodeArgs ?? []), entry ?? "", ...(o.args ?? [])]];
+    this.child = spawn(file, args, {
       cwd: o.cwd ?? ROOT,
       env:
         o.inheritEnv === false
@@ -103,21 +108,22 @@ export class Service {
     return this;
   }
 
-  /** The URL that answers once ready, if any. */
-  get healthUrl(): string | null {
+  /** What says the process is ready, if anything. */
+  get health(): string | (() => Promise<boolean>) | null {
     if (this.options.health !== undefined) return this.options.health;
     return this.env.PORT ? `http://127.0.0.1:${this.env.PORT}/healthz` : null;
   }
 
   async healthy(timeoutMs = this.options.healthTimeoutMs ?? 180_000): Promise<void> {
-    const url = this.healthUrl;
-    if (!url) return;
+    const health = this.health;
+    if (!health) return;
     await until(
-      `${this.name} ${url}`,
+      `${this.name}${typeof health === "string" ? ` ${health}` : ""}`,
       async () => {
         if (!this.running)
           throw new Error(`${this.name} exited (${this.child?.exitCode ?? this.child?.signalCode}):\n${this.log.slice(-3000)}`);
-        return fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+        if (typeof health === "function") return health();
+        return fetch(health, { signal: AbortSignal.timeout(2000) }).then(
           async (r) => {
             await r.body?.cancel();
             return r.ok;
