@@ -96,7 +96,7 @@ export class Service {
       cwd: o.cwd ?? ROOT,
       env:
         o.inheritEnv === false
-          ? ({ PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...o.env } as NodeJS.ProcessEnv)
+          ? ({ PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...o.env } as unknown as NodeJS.ProcessEnv)
           : { ...process.env, ...o.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
