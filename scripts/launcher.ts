@@ -8,8 +8,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { connect, createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { ensureDbKeys, sqldBinary } from "@vigil/sqld";
+import { NEXT_START_FLAGS } from "@vigil/testing/next-build";
 import { DATA_DIR, DATABASE_URL, DB_KEYS_DIR, PORTS, REDIS_URL, ROOT, SERVER_URL, WEB_IDLE_MS } from "./local";
-import { NEXT_START_FLAGS } from "./next-build";
 import { OnDemand } from "./on-demand";
 
 /** Whether something answers Redis's PING at `url` (a Redis that wants a password is there too). */

@@ -1,7 +1,8 @@
 // The first half of `pnpm start` (scripts/start.mjs), short-lived: builds the dashboard and status page and
 // compiles the services when their sources changed; the launcher then runs everything from the builds.
+
+import { buildNextApp } from "@vigil/testing/next-build";
 import { buildServices } from "./build-services";
-import { buildNextApp } from "./next-build";
 
 console.log("vigil: building the dashboard and status page (cached after the first run; the first build takes a few minutes)…");
 try {

@@ -1,6 +1,6 @@
 // No Docker engine or compose v2 CLI here (Debian bookworm ships neither the compose plugin nor hadolint):
 // both compose files and the Dockerfile are checked against the spec's tables and each other.
-// test/images.test.ts starts each service's image command outside Docker.
+// test/images.stack.test.ts starts each service's image command outside Docker.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";

@@ -1,69 +1,25 @@
 // The spine on real processes: sqld, an append-only Redis, server, workflows and probes, started with
-// the same entry points as `pnpm start`, plus loopback targets and a webhook receiver the test controls.
-import { type ChildProcess, spawn } from "node:child_process";
+// the bundles production runs, plus loopback targets and a webhook receiver the test controls.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createTcpServer, type Socket, type Server as TcpServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createApiKey, createPrivateLocation, createWorkspace, setLimits } from "@vigil/core";
 import { createDb, type Db, generateSecretKey } from "@vigil/db-schema";
 import { migrate } from "@vigil/db-schema/migrate";
 import { ensureDbKeys, type RunningSqld, startSqld } from "@vigil/sqld";
 import { freePort, prng, until } from "@vigil/testing";
+import { runBundle, Service, serviceBundle } from "@vigil/testing/service";
 
-export { until };
+export { Service, until };
 
 import { startTestRedis } from "@vigil/queue/testing";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-
-/** A service process started the way `pnpm start` starts it, that the test may kill and start again. */
-export class Service {
-  child?: ChildProcess;
-  log = "";
-  constructor(
-    readonly name: string,
-    readonly entry: string,
-    readonly env: Record<string, string>,
-  ) {}
-
-  async start(waitHealthy = true) {
-    // One process (node --import tsx), so SIGKILL really kills the service and leaves no child behind.
-    this.child = spawn(process.execPath, ["--import", "tsx", this.entry], {
-      cwd: root,
-      env: { ...process.env, ...this.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    this.child.stdout!.on("data", (d) => (this.log = (this.log + d).slice(-20_000)));
-    this.child.stderr!.on("data", (d) => (this.log = (this.log + d).slice(-20_000)));
-    if (waitHealthy) await this.healthy();
-  }
-
-  // Generous: beside other test files on a busy machine a service can take minutes to start.
-  async healthy(timeoutMs = 180_000) {
-    await until(
-      `${this.name} healthy`,
-      async () => {
-        if (this.child?.exitCode !== null) throw new Error(`${this.name} exited:\n${this.log.slice(-3000)}`);
-        return fetch(`http://127.0.0.1:${this.env.PORT}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        );
-      },
-      timeoutMs,
-    );
-  }
-
-  async kill(signal: NodeJS.Signals = "SIGKILL") {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill(signal);
-    await exited;
-  }
+/** A service of the spine from its production bundle (apps/<app>/dist/main.js), that the test may kill and start again. */
+export function service(name: string, app: string, env: Record<string, string>): Service {
+  return new Service({ name, entry: serviceBundle(app), env });
 }
 
 export type TargetMode = "up" | "down" | "slow" | { flaky: number } | { failRegions: string[] };
@@ -216,14 +172,14 @@ export async function startStack(
   const serverPort = String(await freePort());
   // Heartbeat ping URLs (API answers, alerts) name this server.
   const pingBase = { PING_BASE_URL: `http://127.0.0.1:${serverPort}` };
-  const server = new Service("server", "apps/server/src/main.ts", {
+  const server = service("server", "server", {
     ...common,
     ...pingBase,
     PORT: serverPort,
     PROBE_WAIT_MS: "5000",
     ...extra.server,
   });
-  const workflows = new Service("workflows", "apps/workflows/src/main.ts", {
+  const workflows = service("workflows", "workflows", {
     ...common,
     ...pingBase,
     PORT: String(await freePort()),
@@ -236,7 +192,7 @@ export async function startStack(
   for (const [i, region] of regions.entries()) {
     const { key } = await createPrivateLocation(db, ws, { name: `probe-${i}-${region}`, region: region as "iad" }, "operator");
     probes.push(
-      new Service(`probe-${region}`, "apps/private-location/src/main.ts", {
+      service(`probe-${region}`, "private-location", {
         SERVICE_KEY: key,
         SERVICE_INGEST_URL: `http://127.0.0.1:${serverPort}`,
         PORT: String(await freePort()),
@@ -289,23 +245,14 @@ export async function startStack(
   } as Stack;
 }
 
-/** Runs the vigil CLI as its own process against the stack. Asynchronous on purpose: loopback
+/** Runs the vigil CLI (its bundle) as its own process against the stack. Asynchronous on purpose: loopback
  * targets live in the test's process and must keep answering meanwhile. */
 export function runCli(stack: Stack, ...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", ...args], {
-      cwd: root,
-      env: {
-        ...process.env,
-        VIGIL_API_URL: `http://127.0.0.1:${stack.server.env.PORT}`,
-        VIGIL_API_TOKEN: stack.apiKey,
-        VIGIL_CONFIG: join(stack.dir, "cli.json"),
-      },
-    });
-    let out = "";
-    let err = "";
-    child.stdout!.on("data", (d) => (out += d));
-    child.stderr!.on("data", (d) => (err += d));
-    child.on("close", (code) => resolve({ code, out, err }));
+  return runBundle(serviceBundle("cli", "vigil"), args, {
+    env: {
+      VIGIL_API_URL: `http://127.0.0.1:${stack.server.env.PORT}`,
+      VIGIL_API_TOKEN: stack.apiKey,
+      VIGIL_CONFIG: join(stack.dir, "cli.json"),
+    },
   });
 }

@@ -1,15 +1,15 @@
 // Real processes for the dashboard's browser tests: one `next build` per source tree, `next start`
 // on a free port, a loopback email API that keeps what the dashboard sends, and Chromium.
 
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startTestDatabase } from "@vigil/db-schema/testing";
-import { freePort, Proc, startMailApi, untilHealthy } from "@vigil/testing";
+import { freePort, type Proc, startMailApi, untilHealthy } from "@vigil/testing";
 import { launchChromium, screenshot } from "@vigil/testing/browser";
 import { buildNextApp, type NextApp, spawnNextApp, startNextApp } from "@vigil/testing/next";
+import { serviceBundle, spawnService } from "@vigil/testing/service";
 import type { BrowserContext, Page } from "playwright-core";
 
 export { freePort, type Mail, Proc, startMailApi, until } from "@vigil/testing";
@@ -59,10 +59,15 @@ export async function startDashboardWithSite(secret: string, siteHost = "127.0.0
   return { db, mail, dash, site, browser };
 }
 
-/** A service of the repo started as one process (node --import tsx), like `pnpm start` does. */
+/**
+ * A service of the repo as one process: `apps/<app>/src/main.ts` runs from its production bundle (built by the
+ * stack project's globalSetup); any other entry runs as source through tsx.
+ */
 export async function startService(entry: string, env: Record<string, string>, healthPort?: number): Promise<Proc> {
-  const proc = new Proc(
-    spawn(process.execPath, ["--import", "tsx", entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] }),
+  const app = /^apps\/([\w-]+)\/src\/main\.ts$/.exec(entry)?.[1];
+  const proc = await spawnService(
+    app ? { name: app, entry: serviceBundle(app), env } : { name: entry, entry, nodeArgs: ["--import", "tsx"], env },
+    false,
   );
   return healthPort ? healthy(proc, healthPort, entry) : proc;
 }

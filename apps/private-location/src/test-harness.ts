@@ -1,19 +1,16 @@
 // Test-only: the real server and the real probe as separate processes, on loopback, with a real sqld.
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer as createHttpServer, type IncomingHttpHeaders } from "node:http";
 import { createServer as createTcpServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Region } from "@vigil/api-contract";
 import { createApiKey, createPrivateLocation, createWorkspace, setLimits } from "@vigil/core";
 import { checkResult } from "@vigil/db-schema";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { freePort } from "@vigil/testing";
-
-const root = fileURLToPath(new URL("../../../", import.meta.url));
+import { Service, serviceBundle } from "@vigil/testing/service";
 
 export async function waitFor<T>(
   what: string,
@@ -46,57 +43,17 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
-/** A child process with its output kept as lines (pino JSON lines for our services). */
-export class Proc {
-  readonly lines: string[] = [];
-  readonly exited: Promise<number | null>;
-
-  constructor(readonly child: ChildProcess) {
-    let rest = "";
-    const take = (chunk: Buffer) => {
-      const text = rest + chunk.toString("utf8");
-      const parts = text.split("\n");
-      rest = parts.pop() ?? "";
-      this.lines.push(...parts.filter(Boolean));
-    };
-    child.stdout?.on("data", take);
-    child.stderr?.on("data", take);
-    this.exited = new Promise((r) => child.once("exit", (code) => r(code)));
-  }
-
-  get alive(): boolean {
-    return this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  /** Parsed JSON log lines (others skipped). */
-  logs(): Record<string, unknown>[] {
-    return this.lines.flatMap((l) => {
-      try {
-        return [JSON.parse(l) as Record<string, unknown>];
-      } catch {
-        return [];
-      }
-    });
-  }
-
-  async kill(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
-    if (!this.alive) return;
-    this.child.kill(signal);
-    await this.exited;
-  }
-}
-
-/** Node with tsx's loader in one process (the `tsx` wrapper would leave its child behind on SIGKILL). */
-export function spawnTsx(entry: string, env: Record<string, string>): Proc {
-  return new Proc(
-    spawn(process.execPath, ["--import", "tsx", entry], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] }),
-  );
+/** One of our services as a process, from the bundle production runs (apps/<app>/dist/main.js); does not wait. */
+export function spawnApp(app: "server" | "private-location", env: Record<string, string>): Service {
+  const proc = new Service({ name: app, entry: serviceBundle(app), env });
+  void proc.start(false);
+  return proc;
 }
 
 export interface Stack {
   database: TestDatabase;
   serverUrl: string;
-  server: Proc;
+  server: Service;
   apiKey: string;
   serviceKey: string;
   locationId: number;
@@ -132,16 +89,16 @@ export async function startStack(region: Region = "iad"): Promise<Stack> {
   const stack: Stack = {
     database,
     serverUrl,
-    server: undefined as unknown as Proc,
+    server: undefined as unknown as Service,
     apiKey,
     serviceKey,
     locationId: location.id,
     async startServer() {
-      stack.server = spawnTsx("apps/server/src/main.ts", env);
+      stack.server = spawnApp("server", env);
       await waitFor("the server to answer /healthz", () => healthy(serverUrl), 30_000);
     },
     async stopServer(signal = "SIGKILL") {
-      await stack.server.kill(signal);
+      await stack.server.stop(signal);
     },
     async api(method, path, body) {
       const res = await fetch(`${serverUrl}${path}`, {
@@ -163,7 +120,7 @@ export async function startStack(region: Region = "iad"): Promise<Stack> {
       return rows.filter((r) => r.locationId === location.id).map((r) => ({ ...r, slot: `${r.monitorId}:${r.cronTimestamp}` }));
     },
     async close() {
-      await stack.server?.kill("SIGKILL");
+      await stack.server?.stop("SIGKILL");
       await database.close();
     },
   };
@@ -171,7 +128,7 @@ export async function startStack(region: Region = "iad"): Promise<Stack> {
   return stack;
 }
 
-export interface ProbeProc extends Proc {
+export interface ProbeProc extends Service {
   url: string;
   dataDir: string;
   // biome-ignore lint/suspicious/noExplicitAny: tests read /status ad hoc
@@ -182,7 +139,7 @@ export interface ProbeProc extends Proc {
 export async function startProbe(env: Record<string, string>, opts: { dataDir?: string; port?: number } = {}): Promise<ProbeProc> {
   const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "vigil-probe-"));
-  const proc = spawnTsx("apps/private-location/src/main.ts", {
+  const proc = spawnApp("private-location", {
     PORT: String(port),
     HOST: "127.0.0.1",
     PROBE_DATA_DIR: dataDir,
@@ -198,7 +155,7 @@ export async function startProbe(env: Record<string, string>, opts: { dataDir?: 
       return res.json();
     },
   });
-  const died = proc.exited.then((code) => Promise.reject(new Error(`the probe exited (${code}):\n${proc.lines.join("\n")}`)));
+  const died = proc.exit.then((code) => Promise.reject(new Error(`the probe exited (${code}):\n${proc.log}`)));
   died.catch(() => {}); // a later, deliberate kill is not an error
   await Promise.race([waitFor("the probe to answer /healthz", () => healthy(url), 30_000), died]);
   return proc;

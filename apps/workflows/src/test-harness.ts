@@ -1,19 +1,16 @@
 // Test-only: workflows as a real process, a controllable webhook receiver, results fed as the server would.
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { fileURLToPath } from "node:url";
 import { createChannel, createMonitors, createPrivateLocation, createWorkspace, recordResults, setLimits } from "@vigil/core";
 import { freePort, type TestDatabase } from "@vigil/db-schema/testing";
 import { until } from "@vigil/testing";
+import { Service, serviceBundle } from "@vigil/testing/service";
 
 export { until };
 
 import { createRedis, EvaluateProducer } from "@vigil/queue";
 import { ulid } from "ulid";
-
-const root = fileURLToPath(new URL("../../..", import.meta.url));
 
 export interface Received {
   body: Record<string, unknown>;
@@ -92,39 +89,24 @@ export class Receiver {
   }
 }
 
-export class WorkflowsProcess {
-  child?: ChildProcess;
-  output = "";
-  constructor(readonly env: Record<string, string>) {}
-
-  start() {
-    // One process (node --import tsx), so SIGKILL really kills the service and leaves no child behind.
-    this.child = spawn(process.execPath, ["--import", "tsx", "apps/workflows/src/main.ts"], {
-      cwd: root,
-      env: { ...process.env, ...this.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    this.child.stdout!.on("data", (d) => (this.output += d));
-    this.child.stderr!.on("data", (d) => (this.output += d));
+/** Workflows from its production bundle (apps/workflows/dist/main.js), that the test may kill and start again. */
+export class WorkflowsProcess extends Service {
+  constructor(env: Record<string, string>) {
+    super({ name: "workflows", entry: serviceBundle("workflows"), env, healthTimeoutMs: 30_000 });
   }
 
-  async waitHealthy(timeoutMs = 30_000) {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${this.env.PORT}/healthz`)).ok) return;
-      } catch {}
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`workflows did not start:\n${this.output.slice(-2000)}`);
+  /** Spawns it; the tests wait for health themselves (`waitHealthy`). */
+  override start(waitHealthy = false): Promise<this> {
+    return super.start(waitHealthy);
   }
 
-  async kill(signal: NodeJS.Signals = "SIGKILL") {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill(signal);
-    await exited;
+  /** Everything it wrote so far. */
+  get output(): string {
+    return this.log;
+  }
+
+  waitHealthy(timeoutMs?: number): Promise<void> {
+    return this.healthy(timeoutMs);
   }
 }
 

@@ -1,6 +1,6 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { connect, createServer } from "node:net";
+import { Service } from "@vigil/testing/service";
 import { Redis } from "ioredis";
 import { ProbeBus } from "./probe-bus";
 
@@ -27,31 +27,22 @@ const answers = (port: number) =>
 /** A Redis of the test's own, append-only, that the test may stop and start again on the same port. */
 export async function startTestRedis(dir: string) {
   const port = await freePort();
-  const start = async () => {
-    const child = spawn(
-      "redis-server",
-      ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--save", ""],
-      { stdio: "ignore" },
-    );
-    const deadline = Date.now() + 10_000;
-    while (!(await answers(port))) {
-      if (Date.now() > deadline) throw new Error("redis-server did not start");
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    return child;
-  };
-  let child = await start();
+  const redis = new Service({
+    name: "redis-server",
+    command: "redis-server",
+    args: ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--save", ""],
+    health: () => answers(port),
+    healthTimeoutMs: 10_000,
+  });
+  await redis.start();
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
     async stop(signal: NodeJS.Signals = "SIGTERM") {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill(signal);
-      await exited;
+      await redis.stop(signal);
     },
     async start() {
-      child = await start();
+      await redis.start();
     },
   };
 }

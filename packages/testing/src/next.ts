@@ -1,13 +1,13 @@
-// `next start` of a web app for tests and benches, on the one shared build (scripts/next-build.ts).
-import { spawn } from "node:child_process";
+// `next start` of a web app for tests and benches, on the one shared build (next-build.ts).
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { NEXT_START_FLAGS } from "../../../scripts/next-build";
-import { freePort, Proc, untilHealthy } from "./index";
+import { freePort, type Proc, untilHealthy } from "./index";
+import { NEXT_START_FLAGS } from "./next-build";
+import { Service } from "./service";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
-export { buildNextApp } from "../../../scripts/next-build";
+export { buildNextApp } from "./next-build";
 
 export interface NextApp {
   url: string;
@@ -21,24 +21,22 @@ export interface NextApp {
  */
 export function spawnNextApp(name: string, port: number, env: Record<string, string>): Proc {
   const app = join(ROOT, "apps", name);
-  return new Proc(
-    spawn(
-      process.execPath,
-      [join(app, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1", ...NEXT_START_FLAGS],
-      {
-        cwd: app,
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOME: process.env.HOME ?? "/tmp",
-          NEXT_TELEMETRY_DISABLED: "1",
-          NODE_ENV: "production",
-          ...(process.env.VIGIL_SECRET_KEY ? { VIGIL_SECRET_KEY: process.env.VIGIL_SECRET_KEY } : {}),
-          ...env,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    ),
-  );
+  const service = new Service({
+    name,
+    entry: join(app, "node_modules/next/dist/bin/next"),
+    args: ["start", "-p", String(port), "-H", "127.0.0.1", ...NEXT_START_FLAGS],
+    cwd: app,
+    inheritEnv: false,
+    env: {
+      NEXT_TELEMETRY_DISABLED: "1",
+      NODE_ENV: "production",
+      ...(process.env.VIGIL_SECRET_KEY ? { VIGIL_SECRET_KEY: process.env.VIGIL_SECRET_KEY } : {}),
+      ...env,
+    },
+    health: `http://127.0.0.1:${port}/healthz`,
+  });
+  void service.start(false);
+  return service;
 }
 
 /** `next start` on a free port (or `port`); resolves once /healthz answers. `env` may use the URL it will have. */

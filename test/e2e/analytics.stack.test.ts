@@ -1,12 +1,13 @@
 // Results on their way to ClickHouse, on real processes: probe → server → libSQL → workflows' exporter →
 // ClickHouse's HTTP interface (chdb-server, `pnpm analytics:chdb`) → the status page's 90-day bars and the API.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createComponent, createStatusPage } from "@vigil/core";
 import { hashToken, session, user, workspaceMember } from "@vigil/db-schema";
 import { freePort } from "@vigil/db-schema/testing";
+import { type Service, spawnService } from "@vigil/testing/service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDashboard, type Dashboard, startDashboard } from "../../apps/dashboard/src/testing";
 import { buildStatusPage, type StatusSite, startStatusPage } from "../../apps/status-page/src/testing";
@@ -23,40 +24,30 @@ const clickHouseOnly = new Set([ONLY_IN_CLICKHOUSE, CHART_ONLY_IN_CLICKHOUSE]);
 
 /** `pnpm analytics:chdb` as its own process, killed and started again on the same port and data. */
 class ClickHouseProcess {
-  child?: ChildProcess;
-  log = "";
+  service?: Service;
   port = 0;
   constructor(readonly dataDir: string) {}
   get url() {
     return `http://127.0.0.1:${this.port}`;
   }
+  get log() {
+    return this.service?.log ?? "";
+  }
   async start() {
     this.port ||= await freePort();
-    this.child = spawn(
-      process.execPath,
-      ["--import", "tsx", "packages/analytics/src/chdb-server-cli.ts", "--port", String(this.port), "--data", this.dataDir],
-      { cwd: root, env: { ...process.env, ANALYTICS_API_KEY: PASSWORD }, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    this.child.stdout!.on("data", (d) => (this.log += d));
-    this.child.stderr!.on("data", (d) => (this.log += d));
-    await until(
-      "ClickHouse /ping",
-      async () => {
-        if (this.child?.exitCode !== null) throw new Error(`analytics:chdb exited:\n${this.log}`);
-        return fetch(`${this.url}/ping`).then(
-          (r) => r.ok,
-          () => false,
-        );
-      },
-      90_000,
-    );
+    // Source through tsx, as `pnpm analytics:chdb` runs it: a development tool that has no bundle.
+    this.service = await spawnService({
+      name: "analytics:chdb",
+      entry: "packages/analytics/src/chdb-server-cli.ts",
+      nodeArgs: ["--import", "tsx"],
+      args: ["--port", String(this.port), "--data", this.dataDir],
+      env: { ANALYTICS_API_KEY: PASSWORD },
+      health: `${this.url}/ping`,
+      healthTimeoutMs: 90_000,
+    });
   }
   async kill(signal: NodeJS.Signals = "SIGKILL") {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill(signal);
-    await exited;
+    await this.service?.stop(signal);
   }
 }
 

@@ -19,12 +19,24 @@ describe("two servers and two workflows", () => {
   beforeAll(async () => {
     await Promise.all([targets.start(), hook.start()]);
     stack = await startStack(["iad", "fra"]);
-    server2 = new Service("server-2", stack.server.entry, { ...stack.server.env, PORT: String(await freePort()) });
-    workflows2 = new Service("workflows-2", stack.workflows.entry, { ...stack.workflows.env, PORT: String(await freePort()) });
+    server2 = new Service({
+      name: "server-2",
+      entry: stack.server.options.entry,
+      env: { ...stack.server.env, PORT: String(await freePort()) },
+    });
+    workflows2 = new Service({
+      name: "workflows-2",
+      entry: stack.workflows.options.entry,
+      env: { ...stack.workflows.env, PORT: String(await freePort()) },
+    });
     // The fra probe reports to the second server, as a load balancer would send it there.
     const fra = stack.probes[1]!;
     await fra.kill("SIGKILL");
-    const fra2 = new Service("probe-fra-2", fra.entry, { ...fra.env, SERVICE_INGEST_URL: `http://127.0.0.1:${server2.env.PORT}` });
+    const fra2 = new Service({
+      name: "probe-fra-2",
+      entry: fra.options.entry,
+      env: { ...fra.env, SERVICE_INGEST_URL: `http://127.0.0.1:${server2.env.PORT}` },
+    });
     extra.push(server2, workflows2, fra2);
     await Promise.all(extra.map((s) => s.start()));
   }, 300_000);

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { serviceBundle } from "@vigil/testing/service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDatabase, type TestDatabase } from "./testing";
 
@@ -11,7 +12,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const migrateCli = (env: Record<string, string> = {}) =>
-  spawnSync(`${root}node_modules/.bin/tsx`, ["packages/db-schema/src/migrate-cli.ts"], {
+  spawnSync(process.execPath, [serviceBundle("server", "db-migrate")], {
     cwd: root,
     // As compose's db-migrate gets it: the token from the keys volume.
     env: { ...process.env, DATABASE_URL: t.url, DATABASE_AUTH_TOKEN_FILE: t.keys!.tokenFile, ...env },
@@ -70,7 +71,7 @@ describe("pnpm db:migrate", () => {
   });
 
   it("fails with one clear line when the database never answers", () => {
-    const r = spawnSync(`${root}node_modules/.bin/tsx`, ["packages/db-schema/src/migrate-cli.ts"], {
+    const r = spawnSync(process.execPath, [serviceBundle("server", "db-migrate")], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: "http://127.0.0.1:9", DATABASE_WAIT_MS: "500" },
       encoding: "utf8",

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { monitor, notificationChannel, workspace } from "@vigil/db-schema";
 import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import { serviceBundle } from "@vigil/testing/service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
@@ -32,7 +33,7 @@ afterAll(async () => t?.close());
 
 /** Runs the server's main as an operator would; resolves with its exit code and stderr. */
 async function startServerWith(key: string) {
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+  const child = spawn(process.execPath, [serviceBundle("server")], {
     cwd: root,
     env: {
       ...process.env,

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { serviceBundle } from "@vigil/testing/service";
 import { afterAll, describe, expect, it } from "vitest";
 import { EnvError, env, parseEnv, z } from "./index";
 
@@ -59,7 +60,7 @@ describe("the database token from a file (DATABASE_AUTH_TOKEN_FILE)", () => {
   });
 
   it("the server with an unreadable token file names the variable and exits 1", () => {
-    const r = spawnSync(`${root}node_modules/.bin/tsx`, ["apps/server/src/main.ts"], {
+    const r = spawnSync(process.execPath, [serviceBundle("server")], {
       cwd: root,
       env: { ...process.env, PORT: "0", DATABASE_AUTH_TOKEN: "", DATABASE_AUTH_TOKEN_FILE: join(dir, "absent") },
       encoding: "utf8",
@@ -73,11 +74,11 @@ describe("the database token from a file (DATABASE_AUTH_TOKEN_FILE)", () => {
 });
 
 describe("service start-up", () => {
-  const run = (entry: string, extra: Record<string, string>) => {
+  const run = (app: string, extra: Record<string, string>) => {
     const clean = Object.fromEntries(
       Object.entries(process.env).filter(([k]) => !["SERVICE_KEY", "SERVICE_INGEST_URL", "PORT"].includes(k)),
     );
-    return spawnSync(`${root}node_modules/.bin/tsx`, [entry], {
+    return spawnSync(process.execPath, [serviceBundle(app)], {
       cwd: root,
       env: { ...clean, ...extra } as NodeJS.ProcessEnv,
       encoding: "utf8",
@@ -86,19 +87,19 @@ describe("service start-up", () => {
   };
 
   it("the probe without SERVICE_KEY prints the variable's name and exits 1", () => {
-    const r = run("apps/private-location/src/main.ts", { SERVICE_INGEST_URL: "http://127.0.0.1:3001", PORT: "0" });
+    const r = run("private-location", { SERVICE_INGEST_URL: "http://127.0.0.1:3001", PORT: "0" });
     expect(r.status).toBe(1);
     expect(r.stderr.trim()).toBe("private-location: invalid environment: SERVICE_KEY is required but not set");
   });
 
   it("the probe with a malformed SERVICE_INGEST_URL names that variable and exits 1", () => {
-    const r = run("apps/private-location/src/main.ts", { SERVICE_KEY: "vgl_loc_abc", SERVICE_INGEST_URL: "server:3001", PORT: "0" });
+    const r = run("private-location", { SERVICE_KEY: "vgl_loc_abc", SERVICE_INGEST_URL: "server:3001", PORT: "0" });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^private-location: invalid environment: SERVICE_INGEST_URL must be a URL/);
   });
 
   it("the server with an invalid REDIS_URL names it and exits 1", () => {
-    const r = run("apps/server/src/main.ts", { REDIS_URL: "localhost:6379", PORT: "0" });
+    const r = run("server", { REDIS_URL: "localhost:6379", PORT: "0" });
     expect(r.status).toBe(1);
     expect(r.stderr.trim()).toBe("server: invalid environment: REDIS_URL must be a redis:// URL");
   });

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createPrivateLocation } from "@vigil/core";
 import { freePort } from "@vigil/testing";
+import { serviceBundle } from "@vigil/testing/service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hookChannel, type Stack, startStack, until, WebhookReceiver } from "./harness";
 
@@ -52,10 +53,12 @@ describe.skipIf(!namespaces)("ping checks end to end, from a probe inside a netw
         "-rn",
         "sh",
         "-c",
-        'ip link set lo up; "$0" --import tsx test/e2e/netns-bridge.ts "$1" "$2" & exec "$0" --import tsx apps/private-location/src/main.ts',
+        'ip link set lo up; "$0" --import tsx test/e2e/netns-bridge.ts "$1" "$2" & exec "$0" "$3"',
         process.execPath,
         socketPath,
         port,
+        // The probe from its bundle; the bridge is a test helper, run as source.
+        serviceBundle("private-location"),
       ],
       {
         cwd: root,

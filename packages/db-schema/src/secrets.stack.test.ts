@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
+import { serviceBundle } from "@vigil/testing/service";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertSecretsReadable, monitor, notificationChannel, parseSecretKey, SecretKeyError, setSecretKeyring, workspace } from "./index";
@@ -131,7 +132,7 @@ describe("secrets at rest", () => {
   });
 
   it("pnpm db:migrate with a key that cannot read the rows stops with one line naming VIGIL_SECRET_KEY", () => {
-    const r = spawnSync(`${root}node_modules/.bin/tsx`, ["packages/db-schema/src/migrate-cli.ts"], {
+    const r = spawnSync(process.execPath, [serviceBundle("server", "db-migrate")], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: t.url, VIGIL_SECRET_KEY: key() },
       encoding: "utf8",

@@ -51,10 +51,10 @@ describe("a pool of probes sharing one location", () => {
     const more = await Promise.all(
       [1, 2].map(
         async (i) =>
-          new Service(`probe-iad-${i}`, first.entry, {
-            ...first.env,
-            PORT: String(await freePort()),
-            PROBE_DATA_DIR: join(stack.dir, `pool-${i}`),
+          new Service({
+            name: `probe-iad-${i}`,
+            entry: first.options.entry,
+            env: { ...first.env, PORT: String(await freePort()), PROBE_DATA_DIR: join(stack.dir, `pool-${i}`) },
           }),
       ),
     );

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { EnvError, parseEnv } from "@vigil/config";
+import { serviceBundle } from "@vigil/testing/service";
 import { describe, expect, it } from "vitest";
 import { ProbeEnv } from "./env";
 
@@ -30,7 +31,7 @@ describe("the probe's deny list", () => {
   });
 
   it("the probe with an invalid PROBE_DENY prints one line naming it and exits 1", () => {
-    const r = spawnSync(`${root}node_modules/.bin/tsx`, ["apps/private-location/src/main.ts"], {
+    const r = spawnSync(process.execPath, [serviceBundle("private-location")], {
       cwd: root,
       env: { ...process.env, ...base, PORT: "0", PROBE_DENY: "db.internal:5432" },
       encoding: "utf8",

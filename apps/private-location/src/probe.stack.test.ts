@@ -10,7 +10,7 @@ import {
   type ProbeProc,
   removeDir,
   type Stack,
-  spawnTsx,
+  spawnApp,
   startProbe,
   startStack,
   tcpTarget,
@@ -66,8 +66,8 @@ describe("the probe against the real server", () => {
   });
 
   it("refuses to start without SERVICE_KEY, naming the variable in one line", async () => {
-    const proc = spawnTsx("apps/private-location/src/main.ts", { SERVICE_KEY: "", SERVICE_INGEST_URL: stack.serverUrl });
-    expect(await proc.exited).toBe(1);
+    const proc = spawnApp("private-location", { SERVICE_KEY: "", SERVICE_INGEST_URL: stack.serverUrl });
+    expect(await proc.exit).toBe(1);
     expect(proc.lines).toEqual(["private-location: invalid environment: SERVICE_KEY is required but not set"]);
   });
 
@@ -77,7 +77,7 @@ describe("the probe against the real server", () => {
       const rejected = () => stranger.logs().filter((l) => /^SERVICE_KEY is not known to the server/.test(String(l.msg)));
       await waitFor("two rejected tries", () => rejected().length >= 2, 15_000);
       expect(rejected()[0]).toMatchObject({ level: 50, reason: "unknown-key" });
-      expect(stranger.alive).toBe(true);
+      expect(stranger.running).toBe(true);
       expect((await stranger.status()).syncError).toMatchObject({ reason: "unknown-key" });
     } finally {
       await stranger.kill("SIGKILL");

@@ -8,7 +8,7 @@ import { join, relative } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const SKIP_IN_APP = new Set(["node_modules", ".next", ".turbo", "src", "next-env.d.ts", ".next-build.lock"]);
 const TIMEOUT_MS = 10 * 60_000;
 

@@ -1,17 +1,15 @@
 // The vigil CLI against a real server process (and a real probe for trigger).
-import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { runBundle, serviceBundle } from "@vigil/testing/service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, type Stack, startStack, Targets } from "./harness";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 let stack: Stack;
 const targets = new Targets();
 
 const vigil = (...args: string[]) => runCli(stack, ...args);
-// Run from the repo so tsx and the workspace packages resolve; file paths are absolute.
+// File paths are absolute: the CLI runs from the repository root.
 const cliFrom = (dir: string) => (file: string) => join(dir, file);
 
 beforeAll(async () => {
@@ -92,16 +90,9 @@ describe("vigil against a real server", () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/bad\.yaml:8:14 broken\.frequency must be one of 30s, 1m, 5m, 10m, 30m, 1h \(got "2m"\)/);
     expect(JSON.parse((await vigil("list", "--json")).out).map((m: { key: string }) => m.key)).not.toContain("ok");
-    const down = spawnSync(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", "list"], {
-      cwd: root,
-      env: {
-        ...process.env,
-        VIGIL_API_URL: "http://127.0.0.1:9",
-        VIGIL_API_TOKEN: stack.apiKey,
-        VIGIL_CONFIG: join(stack.dir, "none.json"),
-      },
-      encoding: "utf8",
+    const down = await runBundle(serviceBundle("cli", "vigil"), ["list"], {
+      env: { VIGIL_API_URL: "http://127.0.0.1:9", VIGIL_API_TOKEN: stack.apiKey, VIGIL_CONFIG: join(stack.dir, "none.json") },
     });
-    expect(down.status).toBe(2);
+    expect(down.code).toBe(2);
   });
 });

@@ -3,6 +3,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createAdminToken, createWorkspace, getWorkspace, limitsOf, listAuditLog } from "@vigil/core";
 import { startTestServer, type TestServer } from "@vigil/server/testing";
+import { serviceBundle } from "@vigil/testing/service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -15,7 +16,7 @@ function vigil(args: string[], env: Record<string, string> = {}): Promise<{ code
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ["--import", "tsx", "apps/cli/src/main.ts", ...args],
+      [serviceBundle("cli", "vigil"), ...args],
       {
         cwd: ROOT,
         env: {

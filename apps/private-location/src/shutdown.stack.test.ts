@@ -56,7 +56,7 @@ describe("probe lifecycle without a server", () => {
       // A probe slow to start (a busy machine) runs the slot after: one interval more.
       await waitFor("the cached monitor's slot to run", async () => (await probe.status()).outbox.depth >= 1, 15_000 + SLOT, 200);
       probe.child.kill("SIGTERM");
-      expect(await probe.exited).toBe(0);
+      expect(await probe.exit).toBe(0);
       const stopped = probe.logs().find((l) => l.msg === "probe stopped; unsent results stay in the outbox");
       expect(stopped?.outboxDepth).toBe(1);
 
