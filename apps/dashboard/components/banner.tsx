@@ -2,7 +2,8 @@ import { instanceAdminContacts, type Workspace, workspaceState } from "@vigil/co
 import { TriangleAlert } from "lucide-react";
 import Link from "next/link";
 import { getDb } from "../lib/db";
-import { isAdmin, rules } from "../lib/instance";
+import { isAdmin } from "../lib/instance";
+import { rules } from "../lib/instance-rules";
 
 /** The statement an operator runs against sqld to set limits (as the README shows). */
 export function limitsStatement(workspaceId: number) {

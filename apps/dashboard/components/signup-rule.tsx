@@ -1,6 +1,6 @@
 import { signupMode } from "@vigil/core";
 import { getDb } from "../lib/db";
-import { rules } from "../lib/instance";
+import { rules } from "../lib/instance-rules";
 
 const TEXT = {
   open: "New here? Signing in creates your account and a workspace.",

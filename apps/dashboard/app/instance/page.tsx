@@ -5,7 +5,7 @@ import { CreateForForm, InviteToInstanceForm } from "../../components/instance-f
 import { Card, CardHeader, Code, PageHeader, Table, td } from "../../components/ui";
 import { getDb } from "../../lib/db";
 import { getEnv } from "../../lib/env";
-import { rules } from "../../lib/instance";
+import { rules } from "../../lib/instance-rules";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Instance" };
