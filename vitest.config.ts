@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
@@ -13,13 +13,13 @@ const LONGEST_FIRST = [
   "test/e2e/heartbeat.test.ts", // 155
   "apps/workflows/src/escalation.test.ts", // 140 alone, 2026-11-28
   "test/e2e/alert-thresholds.test.ts", // 139
-  "apps/dashboard/src/dashboard.test.ts", // 80
+  "apps/dashboard/features/dashboard.stack.test.ts", // 80
   "test/e2e/bulk-create.test.ts", // 67, started last in the run of 2026-11-28 10:37
   "test/e2e/replicas.test.ts", // 80
   "test/e2e/ping-namespace.test.ts", // 79
-  "apps/dashboard/src/monitors-list.test.ts", // 73
+  "apps/dashboard/features/monitors/monitors-list.stack.test.ts", // 73
   "test/e2e/protocol-kinds.test.ts", // 65
-  "apps/dashboard/src/channels.test.ts", // 61
+  "apps/dashboard/features/channels/channels.stack.test.ts", // 61
   "apps/workflows/src/storm.test.ts", // 60
 ];
 
@@ -36,7 +36,9 @@ class LongestFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    include: ["apps/*/src/**/*.test.ts", "packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["apps/*/src/**/*.test.ts", "apps/dashboard/**/*.test.ts", "packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
+    // The dashboard's tests sit beside their features (apps/dashboard/features, lib), outside src.
+    exclude: [...configDefaults.exclude, "**/.next/**"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

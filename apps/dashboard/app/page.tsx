@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { Brand } from "../components/brand";
-import { buttonClass, Notice } from "../components/ui";
 import { signOutAction } from "../lib/actions";
 import { isAdmin } from "../lib/instance";
 import { memberships, requireUser } from "../lib/session";
+import { Brand } from "../ui/brand";
+import { buttonClass, Notice } from "../ui/ui";
 
 export const dynamic = "force-dynamic";
 

@@ -10,10 +10,10 @@ import {
   renameWorkspaceAction,
   signInWithEmail,
 } from "../lib/actions";
-import { CopyButton, Snippet } from "./copy-button";
-import { Modal } from "./dialog";
-import { LiftHint } from "./lift-hint";
-import { Button, Field, Input, Notice, Select } from "./ui";
+import { CopyButton, Snippet } from "../ui/copy-button";
+import { Modal } from "../ui/dialog";
+import { LiftHint } from "../ui/lift-hint";
+import { Button, Field, Input, Notice, Select } from "../ui/ui";
 
 function FormError({ state }: { state: ActionState }) {
   if (!state.error || (state.fields && Object.keys(state.fields).length > 0)) return null;

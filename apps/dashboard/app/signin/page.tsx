@@ -1,15 +1,15 @@
 import { MailWarning } from "lucide-react";
 import { redirect } from "next/navigation";
-import { Brand } from "../../components/brand";
 import { SignInForm } from "../../components/forms";
-import { SignUpRule } from "../../components/signup-rule";
-import { buttonClass, Notice } from "../../components/ui";
+import { SignUpRule } from "../../features/signin/signup-rule";
 import { signInWithProvider } from "../../lib/actions";
 import { getEnv, publicOrigin, signInMail } from "../../lib/env";
 import { refusalText } from "../../lib/rate-limit";
 import { safeRedirectPath } from "../../lib/redirect";
 import { currentUser } from "../../lib/session";
 import { signUpRefusalText } from "../../lib/signup-gate";
+import { Brand } from "../../ui/brand";
+import { buttonClass, Notice } from "../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in" };

@@ -2,10 +2,10 @@ import { AckLinkError, describeAckLink, RATE_LIMITS } from "@vigil/core";
 import { RateLimitedError } from "@vigil/rate-limit";
 import { BellOff } from "lucide-react";
 import { headers } from "next/headers";
-import { Brand } from "../../../components/brand";
-import { buttonClass, Notice } from "../../../components/ui";
 import { getDb } from "../../../lib/db";
 import { clientOf, getLimiter } from "../../../lib/rate-limit";
+import { Brand } from "../../../ui/brand";
+import { buttonClass, Notice } from "../../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Acknowledge alert", robots: { index: false } };

@@ -1,12 +1,12 @@
 import { findInvitation } from "@vigil/core";
 import { UserPlus } from "lucide-react";
 import Link from "next/link";
-import { Brand } from "../../../components/brand";
 import { AcceptInviteForm } from "../../../components/forms";
-import { buttonClass, Notice } from "../../../components/ui";
 import { signOutAction } from "../../../lib/actions";
 import { getDb } from "../../../lib/db";
 import { currentUser } from "../../../lib/session";
+import { Brand } from "../../../ui/brand";
+import { buttonClass, Notice } from "../../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Invitation" };

@@ -1,7 +1,7 @@
 import { MailCheck } from "lucide-react";
 import Link from "next/link";
-import { Brand } from "../../../components/brand";
 import { getEnv, signInMail } from "../../../lib/env";
+import { Brand } from "../../../ui/brand";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Check your email" };

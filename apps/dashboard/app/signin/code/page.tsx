@@ -1,12 +1,12 @@
 import { redirect } from "next/navigation";
-import { SecondFactorForm } from "../../../components/account-forms";
-import { Brand } from "../../../components/brand";
-import { buttonClass } from "../../../components/ui";
+import { SecondFactorForm } from "../../../features/account/account-forms";
 import { signOutAction } from "../../../lib/actions";
 import { publicOrigin } from "../../../lib/env";
 import { safeRedirectPath } from "../../../lib/redirect";
 import { secondFactorOf } from "../../../lib/second-factor";
 import { sessionUser } from "../../../lib/session";
+import { Brand } from "../../../ui/brand";
+import { buttonClass } from "../../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Enter your code" };

@@ -15,20 +15,20 @@ import {
 import { ArrowLeft, BellOff, BellRing, ChartLine, CheckCheck, CloudOff, Download, Gauge, ListX, Pencil, ShieldCheck } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { AckButton } from "../../../../../components/ack-button";
-import { CertDays } from "../../../../../components/cert-days";
-import { HeartbeatPanel } from "../../../../../components/heartbeat-panel";
-import { MonitorActions } from "../../../../../components/monitor-actions";
-import { AutoRefresh, LatencyChart } from "../../../../../components/monitor-charts";
-import { HEALTH_HINT, HealthBadge } from "../../../../../components/monitor-health";
-import { Badge, buttonClass, Card, CardHeader, cx, Empty, Table, td } from "../../../../../components/ui";
+import { AckButton } from "../../../../../features/alerts/ack-button";
+import { HeartbeatPanel } from "../../../../../features/heartbeats/heartbeat-panel";
+import { CertDays } from "../../../../../features/monitors/cert-days";
+import { AutoRefresh, LatencyChart } from "../../../../../features/monitors/charts";
+import { durationText } from "../../../../../features/monitors/form/draft";
+import { HEALTH_HINT, HealthBadge } from "../../../../../features/monitors/health";
+import { MonitorActions } from "../../../../../features/monitors/monitor-buttons";
+import { colorOf, latencyChart, RANGES, rangeOf } from "../../../../../features/monitors/series";
 import { getDb } from "../../../../../lib/db";
 import { getEnv } from "../../../../../lib/env";
 import { actorLabel, ago, dateTime, duration } from "../../../../../lib/format";
-import { durationText } from "../../../../../lib/monitor-draft";
-import { colorOf, latencyChart, RANGES, rangeOf } from "../../../../../lib/monitor-series";
 import { regionLabel } from "../../../../../lib/regions";
 import { memberOf } from "../../../../../lib/session";
+import { Badge, buttonClass, Card, CardHeader, cx, Empty, Table, td } from "../../../../../ui/ui";
 
 export const metadata = { title: "Monitor" };
 
