@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { signOutAction } from "../lib/actions";
+import { signOutAction } from "../features/signin/actions";
 import { isAdmin } from "../lib/instance";
 import { memberships, requireUser } from "../lib/session";
 import { Brand } from "../ui/brand";

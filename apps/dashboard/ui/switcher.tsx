@@ -2,7 +2,7 @@
 import { Check, ChevronsUpDown, LogOut, ShieldCheck } from "lucide-react";
 import Link from "next/link";
 import { DropdownMenu } from "radix-ui";
-import { signOutAction } from "../lib/actions";
+import { signOutAction } from "../features/signin/actions";
 
 const item = "flex cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-zinc-100";
 

@@ -1,8 +1,8 @@
 import { MailWarning } from "lucide-react";
 import { redirect } from "next/navigation";
-import { SignInForm } from "../../components/forms";
+import { signInWithProvider } from "../../features/signin/actions";
+import { SignInForm } from "../../features/signin/signin-form";
 import { SignUpRule } from "../../features/signin/signup-rule";
-import { signInWithProvider } from "../../lib/actions";
 import { getEnv, publicOrigin, signInMail } from "../../lib/env";
 import { refusalText } from "../../lib/rate-limit";
 import { safeRedirectPath } from "../../lib/redirect";

@@ -1,8 +1,8 @@
 import { findInvitation } from "@vigil/core";
 import { UserPlus } from "lucide-react";
 import Link from "next/link";
-import { AcceptInviteForm } from "../../../components/forms";
-import { signOutAction } from "../../../lib/actions";
+import { AcceptInviteForm } from "../../../features/members/invite-forms";
+import { signOutAction } from "../../../features/signin/actions";
 import { getDb } from "../../../lib/db";
 import { currentUser } from "../../../lib/session";
 import { Brand } from "../../../ui/brand";

@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
 import { SecondFactorForm } from "../../../features/account/account-forms";
-import { signOutAction } from "../../../lib/actions";
+import { signOutAction } from "../../../features/signin/actions";
 import { publicOrigin } from "../../../lib/env";
 import { safeRedirectPath } from "../../../lib/redirect";
 import { secondFactorOf } from "../../../lib/second-factor";

@@ -1,7 +1,7 @@
 import { canManage, listApiKeys } from "@vigil/core";
 import { KeyRound } from "lucide-react";
-import { CreateApiKeyForm } from "../../../../components/forms";
-import { revokeApiKeyAction } from "../../../../lib/actions";
+import { revokeApiKeyAction } from "../../../../features/keys/actions";
+import { CreateApiKeyForm } from "../../../../features/keys/create-api-key-form";
 import { getDb } from "../../../../lib/db";
 import { ago, date } from "../../../../lib/format";
 import { memberOf } from "../../../../lib/session";

@@ -1,7 +1,7 @@
 import { canManage, limitsOf, listPrivateLocations } from "@vigil/core";
 import { MapPin } from "lucide-react";
 import Link from "next/link";
-import { CreateLocationForm } from "../../../../components/forms";
+import { CreateLocationForm } from "../../../../features/locations/create-location-form";
 import { getDb } from "../../../../lib/db";
 import { ago } from "../../../../lib/format";
 import { REGION_CITIES, regionGroups, regionLabel } from "../../../../lib/regions";

@@ -1,7 +1,7 @@
 import { canManage, limitsOf, listInvitations, listMembers, MEMBER_ROLES as ROLES, removalPreview } from "@vigil/core";
-import { InviteForm } from "../../../../components/forms";
 import { RoleForm } from "../../../../features/account/account-forms";
-import { removeMemberAction, revokeInvitationAction } from "../../../../lib/actions";
+import { removeMemberAction, revokeInvitationAction } from "../../../../features/members/actions";
+import { InviteForm } from "../../../../features/members/invite-forms";
 import { getDb } from "../../../../lib/db";
 import { date } from "../../../../lib/format";
 import { memberOf } from "../../../../lib/session";

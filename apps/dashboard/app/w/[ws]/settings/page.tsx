@@ -1,8 +1,8 @@
 import { pingUrlOf } from "@vigil/api-contract";
 import { canManage, limitsOf } from "@vigil/core";
 import { LIMIT_KEYS, type LimitKey, type Limits, planExpired } from "@vigil/limits";
-import { RenameWorkspaceForm } from "../../../../components/forms";
 import { PingAutoCreateForm, RotatePingKeyForm, SecondFactorRuleForm } from "../../../../features/account/account-forms";
+import { RenameWorkspaceForm } from "../../../../features/settings/rename-workspace-form";
 import { getEnv } from "../../../../lib/env";
 import { unixDate } from "../../../../lib/format";
 import { memberOf } from "../../../../lib/session";

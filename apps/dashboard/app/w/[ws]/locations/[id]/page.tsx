@@ -2,7 +2,7 @@ import { canManage, listPrivateLocations } from "@vigil/core";
 import { ChevronLeft } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { deleteLocationAction } from "../../../../../lib/actions";
+import { deleteLocationAction } from "../../../../../features/locations/actions";
 import { getDb } from "../../../../../lib/db";
 import { ago, dateTime } from "../../../../../lib/format";
 import { regionLabel } from "../../../../../lib/regions";
