@@ -1,9 +1,9 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { CardPage } from "../ui/card-page";
 import { signOutAction } from "../features/signin/actions";
 import { isAdmin } from "../lib/instance";
 import { memberships, requireUser } from "../lib/session";
+import { CardPage } from "../ui/card-page";
 import { buttonClass, Notice } from "../ui/ui";
 
 export const dynamic = "force-dynamic";

@@ -8,8 +8,8 @@ import { refusalText } from "../../lib/rate-limit";
 import { safeRedirectPath } from "../../lib/redirect";
 import { currentUser } from "../../lib/session";
 import { signUpRefusalText } from "../../lib/signup-gate";
-import { buttonClass, Notice } from "../../ui/ui";
 import { CardPage } from "../../ui/card-page";
+import { buttonClass, Notice } from "../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in" };

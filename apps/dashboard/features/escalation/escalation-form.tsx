@@ -2,6 +2,7 @@
 import { ArrowDown, ArrowUp, Plus, Save, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { type FormEvent, startTransition, useActionState, useEffect, useRef, useState } from "react";
+import { ChannelPicker, pillClass } from "../../ui/channel-picker";
 import { Button, buttonClass, cx, Field, Input, Notice } from "../../ui/ui";
 import { savePolicyAction } from "../alerts/actions";
 import { emptyStep, type PolicyDraft, type PolicyFormState, type StepRow } from "./escalation-model";
@@ -164,32 +165,16 @@ export function EscalationPolicyForm({
                 <FieldError id={`step-${i}-minutes-error`} error={minutesError ? `Step ${i + 1} minutes ${minutesError}` : undefined} />
                 <fieldset aria-describedby={channelsError ? `step-${i}-channels-error` : undefined}>
                   <legend className="mb-1.5 text-sm text-zinc-700">Step {i + 1} notifies</legend>
-                  <div className="flex flex-wrap gap-2">
-                    {channels.map((c) => (
-                      <label
-                        key={c.name}
-                        className={cx(
-                          "flex cursor-pointer items-center gap-2 rounded-full border bg-white px-3 py-1 text-sm has-checked:border-zinc-900 has-checked:bg-zinc-100 has-focus-visible:ring-2 has-focus-visible:ring-zinc-400",
-                          channelsError ? "border-red-300" : "border-zinc-200",
-                        )}
-                      >
-                        <input
-                          type="checkbox"
-                          name={`step.${i}.channels`}
-                          value={c.name}
-                          checked={s.channels.includes(c.name)}
-                          onChange={(e) =>
-                            setStep(i, { channels: e.target.checked ? [...s.channels, c.name] : s.channels.filter((x) => x !== c.name) })
-                          }
-                        />
-                        {c.name}
-                        <span className="text-xs text-zinc-500">
-                          {c.kind}
-                          {c.enabled ? "" : ", disabled"}
-                        </span>
-                      </label>
-                    ))}
-                  </div>
+                  <ChannelPicker
+                    name={`step.${i}.channels`}
+                    channels={channels}
+                    selected={s.channels}
+                    onChange={(channels) => setStep(i, { channels })}
+                    pillClassName={pillClass(
+                      "bg-white has-checked:bg-zinc-100 has-focus-visible:ring-2 has-focus-visible:ring-zinc-400",
+                      channelsError ? "border-red-300" : "border-zinc-200",
+                    )}
+                  />
                 </fieldset>
                 <FieldError id={`step-${i}-channels-error`} error={channelsError ? `Step ${i + 1} channels ${channelsError}` : undefined} />
               </li>

@@ -4,8 +4,8 @@ import { BellOff } from "lucide-react";
 import { headers } from "next/headers";
 import { getDb } from "../../../lib/db";
 import { clientOf, getLimiter } from "../../../lib/rate-limit";
-import { buttonClass, Notice } from "../../../ui/ui";
 import { CardPage } from "../../../ui/card-page";
+import { buttonClass, Notice } from "../../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Acknowledge alert", robots: { index: false } };

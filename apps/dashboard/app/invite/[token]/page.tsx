@@ -5,8 +5,8 @@ import { AcceptInviteForm } from "../../../features/members/invite-forms";
 import { signOutAction } from "../../../features/signin/actions";
 import { getDb } from "../../../lib/db";
 import { currentUser } from "../../../lib/session";
-import { buttonClass, Notice } from "../../../ui/ui";
 import { CardPage } from "../../../ui/card-page";
+import { buttonClass, Notice } from "../../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Invitation" };

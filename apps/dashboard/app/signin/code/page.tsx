@@ -5,8 +5,8 @@ import { publicOrigin } from "../../../lib/env";
 import { safeRedirectPath } from "../../../lib/redirect";
 import { secondFactorOf } from "../../../lib/second-factor";
 import { sessionUser } from "../../../lib/session";
-import { buttonClass } from "../../../ui/ui";
 import { CardPage } from "../../../ui/card-page";
+import { buttonClass } from "../../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Enter your code" };
