@@ -2,7 +2,9 @@
 // shared schemas (the same ones the API and YAML use), field errors landing beside their inputs.
 import { EscalationPolicyInput, type Monitor, MonitorInput } from "@vigil/api-contract";
 import { describe, expect, it } from "vitest";
-import { draftFromForm, draftOf, emptyDraft, fieldOf, inputOf } from "../monitors/form/draft";
+import { draftOf, emptyDraft } from "../monitors/form/draft";
+import { fieldOf, inputOf } from "../monitors/form/input";
+import { draftFromForm } from "../monitors/form/posted";
 import { policyDraftFromForm, policyFieldOf, policyInputOf } from "./escalation-model";
 
 const tcp = (extra: Partial<Monitor>): Monitor =>

@@ -21,7 +21,8 @@ import { getDb } from "../../lib/db";
 import { withLift } from "../../lib/limit-help";
 import { log } from "../../lib/log";
 import { actionMember } from "../../lib/session";
-import { type Draft, draftFromForm, fieldOf, inputOf, type MonitorFormState, withoutSecrets } from "./form/draft";
+import type { Draft, MonitorFormState } from "./form/draft";
+import { fieldOf, type PostedMonitor, postedMonitor, withKey, withoutSecrets } from "./form/input";
 
 /** Which form field a limit is about. */
 const LIMIT_FIELD: Record<string, string> = { periodicity: "frequency", "multi-region": "regions" };
@@ -50,8 +51,8 @@ function refused(err: unknown, draft: Draft): MonitorFormState {
 }
 
 /** The form as the shared schema reads it, with its rules worded for people; field errors when it breaks one. */
-function parseDraft(draft: Draft) {
-  const r = MonitorInput.safeParse(inputOf(draft), { error: ruleText });
+function parsePosted({ draft, input }: PostedMonitor) {
+  const r = MonitorInput.safeParse(input, { error: ruleText });
   if (r.success) return { ok: true as const, input: r.data };
   const fields: Record<string, string> = {};
   for (const i of r.error.issues) fields[fieldOf(i.path.map(String).join("."))] ??= i.message;
@@ -68,22 +69,23 @@ const idOf = (form: FormData) => {
 export async function saveMonitorAction(_prev: MonitorFormState, form: FormData): Promise<MonitorFormState> {
   const m = await actionMember(form);
   if (!m.ok) return { error: m.error, at: Date.now() };
-  const draft = draftFromForm(form);
-  const parsed = parseDraft(draft);
+  let posted = postedMonitor(form);
+  const parsed = parsePosted(posted);
   if (!parsed.ok) return parsed.state;
   const id = idOf(form);
   const actor = `user:${m.user.id}`;
+  const { draft } = posted;
   // Every monitor made here gets an entry key, so an exported file applies back onto it.
-  if (id === null && !draft.key.trim()) draft.key = await freeKey(m.workspace.id, draft.name || draft.url || draft.host);
+  if (id === null && !draft.key.trim()) posted = withKey(posted, await freeKey(m.workspace.id, draft.name || draft.url || draft.host));
   let saved: Monitor;
   try {
-    // The raw draft, not the parsed one: "***" for a kept secret must reach core, which swaps it for the stored value.
+    // The raw input, not the parsed one: "***" for a kept secret must reach core, which swaps it for the stored value.
     saved =
       id === null
-        ? await createMonitor(getDb(), m.workspace.id, inputOf(draft), actor)
-        : await updateMonitor(getDb(), m.workspace.id, id, inputOf(draft), actor);
+        ? await createMonitor(getDb(), m.workspace.id, posted.input, actor)
+        : await updateMonitor(getDb(), m.workspace.id, id, posted.input, actor);
   } catch (err) {
-    return withLift(refused(err, draft), err, m.workspace);
+    return withLift(refused(err, posted.draft), err, m.workspace);
   }
   await monitorsChanged(m.workspace.id);
   revalidatePath(`/w/${m.workspace.id}/monitors`, "layout");
@@ -113,18 +115,18 @@ async function freeKey(workspaceId: number, name: string): Promise<string> {
 export async function testMonitorAction(_prev: MonitorFormState, form: FormData): Promise<MonitorFormState> {
   const m = await actionMember(form);
   if (!m.ok) return { error: m.error, at: Date.now() };
-  const draft = draftFromForm(form);
-  const parsed = parseDraft(draft);
+  const posted = postedMonitor(form);
+  const parsed = parsePosted(posted);
   if (!parsed.ok) return { ...parsed.state, error: parsed.state.error.replace(/^Not saved/, "Cannot test") };
   const bus = getBus();
   if (!bus)
     return { test: { ok: false, message: "Test now needs the server's Redis (REDIS_URL is not set for the dashboard)." }, at: Date.now() };
   let out: Awaited<ReturnType<typeof testMonitorDraft>>;
   try {
-    out = await testMonitorDraft(getDb(), await bus, m.workspace.id, inputOf(draft), idOf(form), `user:${m.user.id}`);
+    out = await testMonitorDraft(getDb(), await bus, m.workspace.id, posted.input, idOf(form), `user:${m.user.id}`);
   } catch (err) {
     if (err instanceof ValidationError || err instanceof NotFoundError) {
-      const state = refused(err, draft);
+      const state = refused(err, posted.draft);
       return { ...state, error: state.error?.replace(/^Not saved/, "Cannot test") };
     }
     log().warn({ err }, "test now failed");

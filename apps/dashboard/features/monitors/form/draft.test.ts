@@ -1,6 +1,8 @@
 import { type Monitor, MonitorInput, REDACTED } from "@vigil/api-contract";
 import { describe, expect, it } from "vitest";
-import { draftFromForm, draftOf, emptyDraft, fieldOf, inputOf, jsonRpcPreset, withoutSecrets } from "./draft";
+import { draftOf, emptyDraft, jsonRpcPreset } from "./draft";
+import { fieldOf, inputOf, withoutSecrets } from "./input";
+import { draftFromForm } from "./posted";
 
 const stored: Monitor = {
   id: 7,

@@ -1,7 +1,9 @@
 import { type Monitor, MonitorInput, REDACTED } from "@vigil/api-contract";
 import { describe, expect, it } from "vitest";
-import { draftFromForm, draftOf, emptyDraft, fieldOf, inputOf, withoutSecrets } from "./draft";
+import { draftOf, emptyDraft } from "./draft";
+import { fieldOf, inputOf, withoutSecrets } from "./input";
 import { kindFields } from "./kind-fields";
+import { draftFromForm } from "./posted";
 
 const common: Omit<Monitor, "kind" | "request"> = {
   id: 9,
