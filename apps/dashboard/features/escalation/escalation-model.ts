@@ -1,12 +1,13 @@
 // The escalation policy form's model: what the inputs hold, to and from the shared EscalationPolicyInput.
 // Pure: the client form and the server actions both use it.
-import type { EscalationPolicy } from "@vigil/api-contract";
+import type { EscalationPolicy, EscalationPolicyInput, EscalationStepInput } from "@vigil/api-contract";
+import type { z } from "zod";
+import type { PostedFor } from "../../lib/posted";
 
-export interface StepRow {
-  /** As typed; minutes after the alert. */
-  afterMinutes: string;
-  channels: string[];
-}
+/** A step as the form holds it: the shared step's fields, numbers as typed (minutes after the alert). */
+export type StepRow = {
+  [K in keyof z.input<typeof EscalationStepInput>]: z.input<typeof EscalationStepInput>[K] extends number ? string : string[];
+};
 export interface PolicyDraft {
   name: string;
   steps: StepRow[];
@@ -67,7 +68,7 @@ const minutes = (s: string): number | string | undefined => {
 };
 
 /** The draft as the shared schema's input (not yet validated: the schema says what is wrong). */
-export function policyInputOf(d: PolicyDraft): unknown {
+export function policyInputOf(d: PolicyDraft): PostedFor<typeof EscalationPolicyInput> {
   return {
     name: d.name,
     steps: d.steps.map((s) => ({ afterMinutes: minutes(s.afterMinutes), channels: s.channels })),

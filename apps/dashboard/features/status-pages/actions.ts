@@ -1,4 +1,5 @@
 "use server";
+import type { ComponentInput, StatusPageInput, StatusPagePatch } from "@vigil/api-contract";
 // The status-page editor's server actions: every write goes through the core functions the REST API uses.
 import {
   addStatusReportUpdate,
@@ -28,6 +29,7 @@ import type { ActionState } from "../../lib/action-state";
 import { getDb } from "../../lib/db";
 import { getEgress } from "../../lib/env";
 import { withLift } from "../../lib/limit-help";
+import type { PostedFor } from "../../lib/posted";
 import { actionMember } from "../../lib/session";
 import { affectedOf, checked, fieldError, idOf, linksOf, localTime, orNull, statusFailed, text } from "./status-model";
 
@@ -57,7 +59,14 @@ const base = (m: Member) => `/w/${m.workspace.id}/status-pages`;
 export async function createStatusPageAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   let id = 0;
   const { state, m } = await run(form, async (m, actor) => {
-    id = (await createStatusPage(getDb(), m.workspace.id, { slug: text(form, "slug"), title: text(form, "title") }, actor)).id;
+    id = (
+      await createStatusPage(
+        getDb(),
+        m.workspace.id,
+        { slug: text(form, "slug"), title: text(form, "title") } satisfies PostedFor<typeof StatusPageInput>,
+        actor,
+      )
+    ).id;
     return undefined;
   });
   if (!m || !state.ok) return state;
@@ -66,7 +75,7 @@ export async function createStatusPageAction(_prev: ActionState, form: FormData)
 
 export async function updateStatusPageAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const mode = text(form, "passwordMode");
-  const patch: Record<string, unknown> = {
+  const patch: PostedFor<typeof StatusPagePatch> = {
     slug: text(form, "slug"),
     title: text(form, "title"),
     description: text(form, "description"),
@@ -118,7 +127,7 @@ export async function deleteGroupAction(_prev: ActionState, form: FormData): Pro
 }
 
 /** The fields a component form sends: a monitor-linked one takes its status from checks, a static one is set by hand. */
-function componentFields(form: FormData) {
+function componentFields(form: FormData): PostedFor<typeof ComponentInput> {
   const linked = text(form, "source") === "monitor";
   const monitor = text(form, "monitorId");
   return {
