@@ -1,3 +1,4 @@
+// Over 300 lines: the walk through the whole product on one set of processes; splitting would start them again.
 // The dashboard in Chromium against real processes: sqld, `next start`, the API server, a probe and
 // the CLI. One `next build` serves every browser test (see buildDashboard).
 import { spawn } from "node:child_process";

@@ -1,4 +1,5 @@
 "use client";
+// Over 300 lines: one form for every channel kind, its fields drawn from the kind's schema.
 import { originOf } from "@vigil/api-contract";
 import { Lock, Plus, Save, X } from "lucide-react";
 import { useActionState, useState } from "react";

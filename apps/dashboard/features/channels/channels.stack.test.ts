@@ -1,3 +1,4 @@
+// Over 300 lines: one spine (server, workflows, probe, Next) serves every channel case; splitting would start it again.
 // Notification channels in Chromium against the real spine: sqld, Redis, server, workflows and a
 // probe (test/e2e/harness), `next start`, a loopback target and a loopback webhook receiver.
 import { randomBytes } from "node:crypto";

@@ -1,3 +1,4 @@
+// Over 300 lines: one spine and probe serve every form case; splitting would start them again.
 // The monitor form and monitors as code in Chromium, on real processes: sqld, Redis, the API
 // server, `next start`, a real probe and loopback targets.
 import { randomBytes } from "node:crypto";

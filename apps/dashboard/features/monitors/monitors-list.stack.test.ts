@@ -1,3 +1,4 @@
+// Over 300 lines: one spine, probe and evaluated history serve every list case; splitting would start them again.
 // The monitor list and detail pages in Chromium against real processes: sqld, Redis, the API server,
 // workflows (evaluation), a real probe and a loopback HTTP target that the test stops and restarts.
 import { randomBytes } from "node:crypto";

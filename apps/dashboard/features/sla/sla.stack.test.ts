@@ -1,3 +1,4 @@
+// Over 300 lines: one app and database hold the history every SLA case reads; splitting would seed it again.
 // The SLA view in Chromium against real processes (sqld, `next start`): the figures people read are core's
 // report, downloads carry the same, the printable page prints, and only the workspace's members see any of it.
 import { readFileSync } from "node:fs";

@@ -1,3 +1,4 @@
+// Over 300 lines: one running app and site serve the whole editor story; splitting would start them again.
 // The status-page editor in Chromium against real processes: sqld, the dashboard's `next start`, and the
 // public status-page app reading the same database.
 import { randomBytes } from "node:crypto";

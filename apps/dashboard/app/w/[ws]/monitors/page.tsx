@@ -1,3 +1,4 @@
+// Over 300 lines: the list's filters, sort and paging are one server page over one query.
 import { CHECK_KINDS, MONITOR_HEALTH } from "@vigil/api-contract";
 import { heartbeatGlance, listMonitorPage, MonitorListQuery, openAlerts, probeRegions, workspaceTags } from "@vigil/core";
 import { ArrowDown, ArrowUp, CheckCheck, ChevronLeft, ChevronRight, Plus, Search, SearchX } from "lucide-react";
@@ -7,6 +8,7 @@ import { HeartbeatGlance } from "../../../../features/heartbeats/heartbeat-panel
 import { MonitorsActions } from "../../../../features/monitors/bulk-actions";
 import { CertDays } from "../../../../features/monitors/cert-days";
 import { AutoRefresh } from "../../../../features/monitors/charts";
+import { one, pct } from "../../../../features/monitors/figures";
 import { HEALTH_LABEL, HealthWithLocations } from "../../../../features/monitors/health";
 import { sparklines } from "../../../../features/monitors/series";
 import { getDb } from "../../../../lib/db";
@@ -19,7 +21,6 @@ import { Button, buttonClass, Card, Empty, Input, Notice, PageHeader, Select, td
 export const metadata = { title: "Monitors" };
 
 type Params = Record<string, string | string[] | undefined>;
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 const COLUMNS: { label: string; sort?: MonitorListQuery["sort"]; className?: string }[] = [
   { label: "Monitor", sort: "name" },
@@ -29,8 +30,6 @@ const COLUMNS: { label: string; sort?: MonitorListQuery["sort"]; className?: str
   { label: "Uptime 24 h", className: "hidden md:table-cell text-right" },
   { label: "Latency 24 h", className: "hidden lg:table-cell" },
 ];
-
-const pct = (u: number | null | undefined) => (u === null || u === undefined ? "—" : `${(Math.floor(u * 10_000) / 100).toFixed(2)} %`);
 
 export default async function Monitors({ params, searchParams }: { params: Promise<{ ws: string }>; searchParams: Promise<Params> }) {
   const m = await memberOf((await params).ws);
