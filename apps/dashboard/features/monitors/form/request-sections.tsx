@@ -1,5 +1,6 @@
 "use client";
 import { Sparkles } from "lucide-react";
+import { Segmented } from "../../../ui/segmented";
 import { buttonClass, cx, Field, Select } from "../../../ui/ui";
 import { type Draft, jsonRpcPreset, METHODS } from "./draft";
 import { HeaderRows } from "./header-rows";
@@ -12,35 +13,16 @@ export function HeartbeatSchedule({ d, set, text }: FormKit) {
       title="Schedule"
       description="Your job calls its ping URL (shown once the monitor is saved); silence past the grace time is the failure."
     >
-      <fieldset className="grid gap-1.5">
-        <legend className="mb-1.5 text-sm font-medium text-zinc-800">Expect a ping</legend>
-        <div className="inline-flex w-fit rounded-lg border border-zinc-300 bg-zinc-50 p-0.5" role="radiogroup">
-          {(
-            [
-              ["period", "Every period"],
-              ["cron", "On a cron schedule"],
-            ] as const
-          ).map(([mode, label]) => (
-            <label
-              key={mode}
-              className={cx(
-                "cursor-pointer rounded-md px-3.5 py-1.5 text-sm font-medium has-focus-visible:ring-2 has-focus-visible:ring-zinc-400",
-                d.hbMode === mode ? "bg-white text-zinc-900 shadow-xs" : "text-zinc-500",
-              )}
-            >
-              <input
-                type="radio"
-                name="hbMode"
-                value={mode}
-                checked={d.hbMode === mode}
-                onChange={() => set({ hbMode: mode })}
-                className="sr-only"
-              />
-              {label}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <Segmented
+        legend="Expect a ping"
+        name="hbMode"
+        options={[
+          ["period", "Every period"],
+          ["cron", "On a cron schedule"],
+        ]}
+        value={d.hbMode}
+        onChange={(hbMode) => set({ hbMode })}
+      />
       {d.hbMode === "period" ? (
         <div className="grid gap-4 sm:grid-cols-2">
           {text("period", "Period", { hint: "How often the job runs: 30s, 5m, 1h, 1d (1s to 31d).", placeholder: "1h" })}
