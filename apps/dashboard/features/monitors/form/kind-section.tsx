@@ -2,9 +2,10 @@
 // request field, typed from the kind's schema (kind-fields), plus its assertions as JSON.
 import { type CheckKindName, kindOf } from "@vigil/api-contract";
 import type { ReactNode } from "react";
-import { cx, Field, Input, Select } from "../../../ui/ui";
+import { Field, Input, Select } from "../../../ui/ui";
 import type { Draft } from "./draft";
 import { kindFields } from "./kind-fields";
+import { CodeArea } from "./parts";
 
 export const KIND_LABELS: Partial<Record<CheckKindName, string>> = {
   http: "HTTP",
@@ -32,7 +33,6 @@ const PLACEHOLDERS: Record<string, string> = {
 
 /** "recordType" of a DNS monitor → "DNS record type": the kind in front, so "name" or "host" never reads as the monitor's own. */
 const labelOf = (kind: CheckKindName, name: string) => `${KIND_LABELS[kind] ?? kind} ${name.replace(/([A-Z])/g, " $1").toLowerCase()}`;
-const textarea = "w-full rounded-md border bg-white px-3 py-2 font-mono text-sm shadow-xs placeholder:text-zinc-400";
 
 export function GenericKindSection({
   kind,
@@ -119,13 +119,12 @@ export function GenericKindSection({
           error={error("assertionsText")}
           hint='As JSON, e.g. [{"kind": "textBody", "compare": "eq", "target": "1"}] or [{"kind": "latency", "compare": "lt", "target": 200}].'
         >
-          <textarea
+          <CodeArea
             id="assertionsText"
             name="assertionsText"
-            rows={3}
             value={draft.assertionsText}
             onChange={(e) => set({ assertionsText: e.target.value })}
-            className={cx(textarea, error("assertionsText") ? "border-red-500" : "border-zinc-300")}
+            invalid={!!error("assertionsText")}
           />
         </Field>
       ) : null}

@@ -1,9 +1,14 @@
 "use client";
-import type { ReactNode } from "react";
-import { Card, CardHeader } from "../../../ui/ui";
+import type { ComponentProps, ReactNode } from "react";
+import { Card, CardHeader, cx } from "../../../ui/ui";
 import type { Draft } from "./draft";
 
-export const textarea = "w-full rounded-md border bg-white px-3 py-2 font-mono text-sm shadow-xs placeholder:text-zinc-400";
+const textarea = "w-full rounded-md border bg-white px-3 py-2 font-mono text-sm shadow-xs placeholder:text-zinc-400";
+
+/** A three-row monospace text field (a body, JSON); red when its rule is broken. */
+export function CodeArea({ invalid, ...props }: Omit<ComponentProps<"textarea">, "className" | "rows"> & { invalid?: boolean }) {
+  return <textarea rows={3} {...props} className={cx(textarea, invalid ? "border-red-500" : "border-zinc-300")} />;
+}
 
 export function RowError({ id, error }: { id: string; error?: string }) {
   if (!error) return null;

@@ -1,10 +1,10 @@
 "use client";
 import { Sparkles } from "lucide-react";
 import { Segmented } from "../../../ui/segmented";
-import { buttonClass, cx, Field, Select } from "../../../ui/ui";
+import { buttonClass, Field, Select } from "../../../ui/ui";
 import { type Draft, jsonRpcPreset, METHODS } from "./draft";
 import { HeaderRows } from "./header-rows";
-import { type FormKit, Section, textarea } from "./parts";
+import { CodeArea, type FormKit, Section } from "./parts";
 
 /** heartbeat: the period or cron schedule the job pings on, and the grace. */
 export function HeartbeatSchedule({ d, set, text }: FormKit) {
@@ -82,14 +82,7 @@ export function HttpRequest({
         error={f("headers")}
       />
       <Field label="Body" name="body" error={f("body")} hint="Sent as is (up to 64 KiB).">
-        <textarea
-          id="body"
-          name="body"
-          rows={3}
-          value={d.body}
-          onChange={(e) => set({ body: e.target.value })}
-          className={cx(textarea, f("body") ? "border-red-500" : "border-zinc-300")}
-        />
+        <CodeArea id="body" name="body" value={d.body} onChange={(e) => set({ body: e.target.value })} invalid={!!f("body")} />
       </Field>
       <label className="flex items-center gap-2 text-sm">
         <input
