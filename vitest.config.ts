@@ -13,27 +13,20 @@ const LONGEST_FIRST = [
   "test/e2e/heartbeat.stack.test.ts", // 155
   "apps/workflows/src/escalation.stack.test.ts", // 140 alone, 2026-11-28
   "test/e2e/alert-thresholds.stack.test.ts", // 139
-  "apps/dashboard/src/dashboard.test.ts", // 80
+  "apps/dashboard/features/dashboard.stack.test.ts", // 80
   "test/e2e/bulk-create.stack.test.ts", // 67, started last in the run of 2026-11-28 10:37
   "test/e2e/replicas.stack.test.ts", // 80
   "test/e2e/ping-namespace.stack.test.ts", // 79
-  "apps/dashboard/src/monitors-list.test.ts", // 73
+  "apps/dashboard/features/monitors/monitors-list.stack.test.ts", // 73
   "test/e2e/protocol-kinds.stack.test.ts", // 65
-  "apps/dashboard/src/channels.test.ts", // 61
+  "apps/dashboard/features/channels/channels.stack.test.ts", // 61
   "apps/workflows/src/storm.stack.test.ts", // 60
 ];
-
-/** The dashboard's files move between feature folders (and may gain `.stack`): matched by name under apps/dashboard. */
-function matches(moduleId: string, name: string): boolean {
-  if (!name.startsWith("apps/dashboard/")) return moduleId.endsWith(`/${name}`);
-  const base = (p: string) => (p.split("/").pop() ?? "").replace(/\.stack\.test\.ts$/, ".test.ts");
-  return moduleId.includes("/apps/dashboard/") && base(moduleId) === base(name);
-}
 
 class LongestFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (f: TestSpecification) => {
-      const i = LONGEST_FIRST.findIndex((name) => matches(f.moduleId, name));
+      const i = LONGEST_FIRST.findIndex((name) => f.moduleId.endsWith(`/${name}`));
       return i === -1 ? LONGEST_FIRST.length : i;
     };
     // A stable sort: the rest keep vitest's own order.
@@ -46,11 +39,12 @@ const STACK = [
   "apps/*/src/**/*.stack.test.ts",
   "packages/*/src/**/*.stack.test.ts",
   "test/**/*.stack.test.ts",
-  "apps/dashboard/**/*.test.ts",
+  "apps/dashboard/**/*.stack.test.ts",
   // In-process, but 11,000 requests (about 4 minutes on two cores): more than the whole fast project may take.
   "apps/server/src/fuzz.test.ts",
 ];
-const ALL = ["apps/*/src/**/*.test.ts", "packages/*/src/**/*.test.ts", "test/**/*.test.ts"];
+// The dashboard's tests sit beside their features (apps/dashboard/features, lib), outside src.
+const ALL = ["apps/*/src/**/*.test.ts", "apps/dashboard/**/*.test.ts", "packages/*/src/**/*.test.ts", "test/**/*.test.ts"];
 const NEVER = ["**/node_modules/**", "**/.next/**", "**/dist/**"];
 
 export default defineConfig({

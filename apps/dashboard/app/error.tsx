@@ -1,5 +1,5 @@
 "use client";
-import { buttonClass } from "../components/ui";
+import { buttonClass } from "../ui/ui";
 
 export default function ErrorPage({ reset }: { error: Error; reset: () => void }) {
   return (

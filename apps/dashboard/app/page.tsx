@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { Brand } from "../components/brand";
-import { buttonClass, Notice } from "../components/ui";
-import { signOutAction } from "../lib/actions";
+import { signOutAction } from "../features/signin/actions";
 import { isAdmin } from "../lib/instance";
 import { memberships, requireUser } from "../lib/session";
+import { CardPage } from "../ui/card-page";
+import { buttonClass, Notice } from "../ui/ui";
 
 export const dynamic = "force-dynamic";
 
@@ -15,31 +15,24 @@ export default async function Home() {
   const u = await requireUser();
   const admin = await isAdmin();
   return (
-    <main className="flex min-h-screen items-center justify-center px-4 py-12">
-      <div className="w-full max-w-sm">
-        <div className="mb-8 flex justify-center">
-          <Brand />
-        </div>
-        <div className="rounded-xl border border-zinc-200 bg-white p-6 shadow-sm">
-          <h1 className="text-xl font-semibold">No workspace yet</h1>
-          <div className="mt-4">
-            <Notice>
-              You are signed in as {u.email}, but you belong to no workspace on this instance. Open the invitation link you were mailed, or
-              ask a workspace admin to invite this address.
-            </Notice>
-          </div>
-          {admin ? (
-            <Link href="/instance" className={buttonClass("primary", "mt-4 w-full")}>
-              Open the instance area
-            </Link>
-          ) : null}
-          <form action={signOutAction} className="mt-3">
-            <button type="submit" className={buttonClass("secondary", "w-full")}>
-              Sign out
-            </button>
-          </form>
-        </div>
+    <CardPage>
+      <h1 className="text-xl font-semibold">No workspace yet</h1>
+      <div className="mt-4">
+        <Notice>
+          You are signed in as {u.email}, but you belong to no workspace on this instance. Open the invitation link you were mailed, or ask
+          a workspace admin to invite this address.
+        </Notice>
       </div>
-    </main>
+      {admin ? (
+        <Link href="/instance" className={buttonClass("primary", "mt-4 w-full")}>
+          Open the instance area
+        </Link>
+      ) : null}
+      <form action={signOutAction} className="mt-3">
+        <button type="submit" className={buttonClass("secondary", "w-full")}>
+          Sign out
+        </button>
+      </form>
+    </CardPage>
   );
 }

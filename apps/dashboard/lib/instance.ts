@@ -1,11 +1,9 @@
-import { type InstanceRules, instanceRules, isInstanceAdmin } from "@vigil/core";
+import { isInstanceAdmin } from "@vigil/core";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "./db";
-import { getEnv } from "./env";
+import { rules } from "./instance-rules";
 import { currentUser, type SignedIn } from "./session";
-
-export const rules = (): InstanceRules => instanceRules(getEnv());
 
 /** Whether the signed-in user is an instance admin (VIGIL_ADMIN_EMAILS or the instance's first user). */
 export const isAdmin = cache(async (): Promise<boolean> => {

@@ -2,7 +2,8 @@
 import { instanceAdminContacts, limitsOf, type Workspace } from "@vigil/core";
 import { LimitExceededError, type LimitKey, type Limits, presets } from "@vigil/limits";
 import { getDb } from "./db";
-import { isAdmin, rules } from "./instance";
+import { isAdmin } from "./instance";
+import { rules } from "./instance-rules";
 
 /** A value that lifts `key` past what it is now: on for a feature, more for a count, every frequency. */
 function liftedValue(key: LimitKey, limits: Limits): Limits[LimitKey] {

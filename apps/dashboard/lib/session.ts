@@ -1,6 +1,5 @@
 import {
   bootstrapUser,
-  instanceRules,
   type MemberRole,
   markSignupInvitationUsed,
   NotFoundError,
@@ -13,6 +12,7 @@ import { cache } from "react";
 import { auth } from "../auth";
 import { getDb } from "./db";
 import { getEnv } from "./env";
+import { rules } from "./instance-rules";
 import { secondFactorOf } from "./second-factor";
 
 export interface SignedIn {
@@ -54,7 +54,7 @@ export const memberships = cache(async () => {
   const existing = await bootstrapUser(db, u, { localWorkspace: getEnv().LOCAL_WORKSPACE, newWorkspace: null });
   if (existing.length > 0) return existing;
   // No workspace yet: the sign-up rule says whether a first sign-in gets one, and with which limits.
-  const policy = await newWorkspacePolicy(db, u, instanceRules(getEnv()));
+  const policy = await newWorkspacePolicy(db, u, rules());
   const list = await bootstrapUser(db, u, { newWorkspace: policy });
   if (policy?.invitation && list.length > 0) await markSignupInvitationUsed(db, policy.invitation);
   return list;

@@ -1,7 +1,7 @@
 // The sign-up rule at sign-in (VIGIL_SIGNUP): kept apart from auth.ts so the providers' code stays as it is.
 import { refusalMessage, signInRefusal } from "@vigil/core";
 import { getDb } from "./db";
-import { rules } from "./instance";
+import { rules } from "./instance-rules";
 
 const CODES = ["closed", "invite", "disabled"] as const;
 

@@ -1,11 +1,11 @@
 import { listMemberships, secondFactorStatus } from "@vigil/core";
 import { ChevronLeft } from "lucide-react";
 import Link from "next/link";
-import { RemoveTotpForm, TotpSetup } from "../../components/account-forms";
-import { Brand } from "../../components/brand";
-import { Badge, Card, CardHeader, Notice } from "../../components/ui";
+import { RemoveTotpForm, TotpSetup } from "../../features/account/account-forms";
 import { getDb } from "../../lib/db";
 import { requireUser } from "../../lib/session";
+import { Brand } from "../../ui/brand";
+import { Badge, Card, CardHeader, Notice } from "../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Account" };

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { Brand } from "../../components/brand";
 import { requireInstanceAdmin } from "../../lib/instance";
+import { Brand } from "../../ui/brand";
 
 export const dynamic = "force-dynamic";
 

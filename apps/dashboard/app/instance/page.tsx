@@ -1,11 +1,11 @@
 import { listInstanceInvitations, listInstanceWorkspaces, signupMode } from "@vigil/core";
 import Link from "next/link";
-import { n, StateBadge } from "../../components/instance-bits";
-import { CreateForForm, InviteToInstanceForm } from "../../components/instance-forms";
-import { Card, CardHeader, Code, PageHeader, Table, td } from "../../components/ui";
+import { n, StateBadge } from "../../features/instance/instance-bits";
+import { CreateForForm, InviteToInstanceForm } from "../../features/instance/instance-forms";
 import { getDb } from "../../lib/db";
 import { getEnv } from "../../lib/env";
-import { rules } from "../../lib/instance";
+import { rules } from "../../lib/instance-rules";
+import { Card, CardHeader, Code, PageHeader, Table, td } from "../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Instance" };

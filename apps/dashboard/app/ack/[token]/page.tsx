@@ -2,10 +2,10 @@ import { AckLinkError, describeAckLink, RATE_LIMITS } from "@vigil/core";
 import { RateLimitedError } from "@vigil/rate-limit";
 import { BellOff } from "lucide-react";
 import { headers } from "next/headers";
-import { Brand } from "../../../components/brand";
-import { buttonClass, Notice } from "../../../components/ui";
 import { getDb } from "../../../lib/db";
 import { clientOf, getLimiter } from "../../../lib/rate-limit";
+import { CardPage } from "../../../ui/card-page";
+import { buttonClass, Notice } from "../../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Acknowledge alert", robots: { index: false } };
@@ -35,49 +35,41 @@ export default async function AckPage({
     else throw err;
   }
   return (
-    <main className="flex min-h-screen items-center justify-center px-4 py-12">
-      <div className="w-full max-w-sm">
-        <div className="mb-8 flex justify-center">
-          <Brand />
-        </div>
-        <div className="rounded-xl border border-zinc-200 bg-white p-6 shadow-sm">
-          <div className="mb-3 flex size-10 items-center justify-center rounded-full bg-amber-50 text-amber-600">
-            <BellOff className="size-5" aria-hidden />
-          </div>
-          <h1 className="text-xl font-semibold">Acknowledge alert</h1>
-          {problem || !info ? (
-            <div className="mt-4">
-              <Notice tone="red">{problem}</Notice>
-            </div>
-          ) : (
-            <>
-              <p className="mt-1 text-sm text-zinc-500">
-                <strong className="text-zinc-800">{info.monitorName || "A monitor"}</strong> is{" "}
-                {info.status === "error" ? "down" : info.status} since {new Date(info.since).toISOString().replace("T", " ").slice(0, 16)}{" "}
-                UTC.
-                {info.channel ? ` This link came with the alert sent to “${info.channel}”.` : ""}
-              </p>
-              <div className="mt-6">
-                {info.acknowledged ? (
-                  <Notice tone={done ? "indigo" : "amber"}>
-                    Acknowledged by {info.acknowledged.actor} at{" "}
-                    {new Date(info.acknowledged.createdAt).toISOString().replace("T", " ").slice(0, 16)} UTC. Reminders and escalation have
-                    stopped.
-                  </Notice>
-                ) : !info.open ? (
-                  <Notice>This alert is over (the monitor recovered or changed since); there is nothing to acknowledge.</Notice>
-                ) : (
-                  <form method="post" action={`/ack/${token}/confirm`}>
-                    <button type="submit" className={buttonClass("primary", "w-full")}>
-                      Acknowledge — stop reminders and escalation
-                    </button>
-                  </form>
-                )}
-              </div>
-            </>
-          )}
-        </div>
+    <CardPage>
+      <div className="mb-3 flex size-10 items-center justify-center rounded-full bg-amber-50 text-amber-600">
+        <BellOff className="size-5" aria-hidden />
       </div>
-    </main>
+      <h1 className="text-xl font-semibold">Acknowledge alert</h1>
+      {problem || !info ? (
+        <div className="mt-4">
+          <Notice tone="red">{problem}</Notice>
+        </div>
+      ) : (
+        <>
+          <p className="mt-1 text-sm text-zinc-500">
+            <strong className="text-zinc-800">{info.monitorName || "A monitor"}</strong> is {info.status === "error" ? "down" : info.status}{" "}
+            since {new Date(info.since).toISOString().replace("T", " ").slice(0, 16)} UTC.
+            {info.channel ? ` This link came with the alert sent to “${info.channel}”.` : ""}
+          </p>
+          <div className="mt-6">
+            {info.acknowledged ? (
+              <Notice tone={done ? "indigo" : "amber"}>
+                Acknowledged by {info.acknowledged.actor} at{" "}
+                {new Date(info.acknowledged.createdAt).toISOString().replace("T", " ").slice(0, 16)} UTC. Reminders and escalation have
+                stopped.
+              </Notice>
+            ) : !info.open ? (
+              <Notice>This alert is over (the monitor recovered or changed since); there is nothing to acknowledge.</Notice>
+            ) : (
+              <form method="post" action={`/ack/${token}/confirm`}>
+                <button type="submit" className={buttonClass("primary", "w-full")}>
+                  Acknowledge — stop reminders and escalation
+                </button>
+              </form>
+            )}
+          </div>
+        </>
+      )}
+    </CardPage>
   );
 }

@@ -1,9 +1,9 @@
 import { listAdminTokens, listInstanceAudit, listUsers } from "@vigil/core";
-import { CreateAdminTokenForm, RevokeAdminTokenForm, UserDisableForm } from "../../../components/instance-forms";
-import { Card, CardHeader, Code, PageHeader, Table, td } from "../../../components/ui";
+import { CreateAdminTokenForm, RevokeAdminTokenForm, UserDisableForm } from "../../../features/instance/instance-forms";
 import { getDb } from "../../../lib/db";
 import { ago, dateTime } from "../../../lib/format";
 import { currentUser } from "../../../lib/session";
+import { Card, CardHeader, Code, PageHeader, Table, td } from "../../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "People · Instance" };

@@ -1,12 +1,12 @@
 import { findInvitation } from "@vigil/core";
 import { UserPlus } from "lucide-react";
 import Link from "next/link";
-import { Brand } from "../../../components/brand";
-import { AcceptInviteForm } from "../../../components/forms";
-import { buttonClass, Notice } from "../../../components/ui";
-import { signOutAction } from "../../../lib/actions";
+import { AcceptInviteForm } from "../../../features/members/invite-forms";
+import { signOutAction } from "../../../features/signin/actions";
 import { getDb } from "../../../lib/db";
 import { currentUser } from "../../../lib/session";
+import { CardPage } from "../../../ui/card-page";
+import { buttonClass, Notice } from "../../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Invitation" };
@@ -24,57 +24,50 @@ export default async function Invite({ params }: { params: Promise<{ token: stri
         ? "This invitation has expired. Ask whoever invited you for a new one."
         : null;
   return (
-    <main className="flex min-h-screen items-center justify-center px-4 py-12">
-      <div className="w-full max-w-sm">
-        <div className="mb-8 flex justify-center">
-          <Brand />
-        </div>
-        <div className="rounded-xl border border-zinc-200 bg-white p-6 shadow-sm">
-          <div className="mb-3 flex size-10 items-center justify-center rounded-full bg-indigo-50 text-indigo-600">
-            <UserPlus className="size-5" aria-hidden />
-          </div>
-          {problem || !inv ? (
-            <>
-              <h1 className="text-xl font-semibold">Invitation</h1>
-              <div className="mt-4">
-                <Notice tone="red">{problem}</Notice>
-              </div>
-              {u ? (
-                <Link href="/" className={buttonClass("secondary", "mt-4 w-full")}>
-                  Go to your dashboard
-                </Link>
-              ) : null}
-            </>
-          ) : (
-            <>
-              <h1 className="text-xl font-semibold">Join “{found.workspaceName}”</h1>
-              <p className="mt-1 text-sm text-zinc-500">
-                You are invited as <strong className="text-zinc-800">{inv.role}</strong>. The invitation is for {inv.email}.
-              </p>
-              <div className="mt-6">
-                {!u ? (
-                  <Link href={`/signin?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`} className={buttonClass("primary", "w-full")}>
-                    Sign in to accept
-                  </Link>
-                ) : (u.email ?? "").toLowerCase() !== inv.email.toLowerCase() ? (
-                  <div className="grid gap-3">
-                    <Notice>
-                      You are signed in as {u.email}. Sign in as {inv.email} to accept.
-                    </Notice>
-                    <form action={signOutAction}>
-                      <button type="submit" className={buttonClass("secondary", "w-full")}>
-                        Sign out
-                      </button>
-                    </form>
-                  </div>
-                ) : (
-                  <AcceptInviteForm token={token} />
-                )}
-              </div>
-            </>
-          )}
-        </div>
+    <CardPage>
+      <div className="mb-3 flex size-10 items-center justify-center rounded-full bg-indigo-50 text-indigo-600">
+        <UserPlus className="size-5" aria-hidden />
       </div>
-    </main>
+      {problem || !inv ? (
+        <>
+          <h1 className="text-xl font-semibold">Invitation</h1>
+          <div className="mt-4">
+            <Notice tone="red">{problem}</Notice>
+          </div>
+          {u ? (
+            <Link href="/" className={buttonClass("secondary", "mt-4 w-full")}>
+              Go to your dashboard
+            </Link>
+          ) : null}
+        </>
+      ) : (
+        <>
+          <h1 className="text-xl font-semibold">Join “{found.workspaceName}”</h1>
+          <p className="mt-1 text-sm text-zinc-500">
+            You are invited as <strong className="text-zinc-800">{inv.role}</strong>. The invitation is for {inv.email}.
+          </p>
+          <div className="mt-6">
+            {!u ? (
+              <Link href={`/signin?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`} className={buttonClass("primary", "w-full")}>
+                Sign in to accept
+              </Link>
+            ) : (u.email ?? "").toLowerCase() !== inv.email.toLowerCase() ? (
+              <div className="grid gap-3">
+                <Notice>
+                  You are signed in as {u.email}. Sign in as {inv.email} to accept.
+                </Notice>
+                <form action={signOutAction}>
+                  <button type="submit" className={buttonClass("secondary", "w-full")}>
+                    Sign out
+                  </button>
+                </form>
+              </div>
+            ) : (
+              <AcceptInviteForm token={token} />
+            )}
+          </div>
+        </>
+      )}
+    </CardPage>
   );
 }

@@ -1,12 +1,12 @@
 import { redirect } from "next/navigation";
-import { SecondFactorForm } from "../../../components/account-forms";
-import { Brand } from "../../../components/brand";
-import { buttonClass } from "../../../components/ui";
-import { signOutAction } from "../../../lib/actions";
+import { SecondFactorForm } from "../../../features/account/account-forms";
+import { signOutAction } from "../../../features/signin/actions";
 import { publicOrigin } from "../../../lib/env";
 import { safeRedirectPath } from "../../../lib/redirect";
 import { secondFactorOf } from "../../../lib/second-factor";
 import { sessionUser } from "../../../lib/session";
+import { CardPage } from "../../../ui/card-page";
+import { buttonClass } from "../../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Enter your code" };
@@ -18,24 +18,17 @@ export default async function SecondFactor({ searchParams }: { searchParams: Pro
   if (!u) redirect("/signin");
   if (!(await secondFactorOf(u.id)).pending) redirect(next);
   return (
-    <main className="flex min-h-screen items-center justify-center px-4 py-12">
-      <div className="w-full max-w-sm">
-        <div className="mb-8 flex justify-center">
-          <Brand />
-        </div>
-        <div className="rounded-xl border border-zinc-200 bg-white p-6 shadow-sm">
-          <h1 className="text-xl font-semibold">Enter your code</h1>
-          <p className="mt-1 text-sm text-zinc-500">{u.email} has an authenticator app: enter the code it shows to finish signing in.</p>
-          <div className="mt-6">
-            <SecondFactorForm callbackUrl={next} />
-          </div>
-          <form action={signOutAction} className="mt-4 text-center">
-            <button type="submit" className={buttonClass("ghost", "text-sm")}>
-              Use another account
-            </button>
-          </form>
-        </div>
+    <CardPage>
+      <h1 className="text-xl font-semibold">Enter your code</h1>
+      <p className="mt-1 text-sm text-zinc-500">{u.email} has an authenticator app: enter the code it shows to finish signing in.</p>
+      <div className="mt-6">
+        <SecondFactorForm callbackUrl={next} />
       </div>
-    </main>
+      <form action={signOutAction} className="mt-4 text-center">
+        <button type="submit" className={buttonClass("ghost", "text-sm")}>
+          Use another account
+        </button>
+      </form>
+    </CardPage>
   );
 }

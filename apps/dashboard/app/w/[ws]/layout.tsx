@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
-import { RestrictedBanner, ViewerBanner } from "../../../components/banner";
-import { Brand } from "../../../components/brand";
-import { Nav } from "../../../components/nav";
-import { WorkspaceSwitcher } from "../../../components/switcher";
 import { isAdmin } from "../../../lib/instance";
 import { memberOf, memberships } from "../../../lib/session";
+import { RestrictedBanner, ViewerBanner } from "../../../ui/banner";
+import { Brand } from "../../../ui/brand";
+import { Nav } from "../../../ui/nav";
+import { WorkspaceSwitcher } from "../../../ui/switcher";
 
 export const dynamic = "force-dynamic";
 

@@ -1,10 +1,10 @@
 import { limitsOf, listApiKeys, listMembers, listMonitors, listPrivateLocations } from "@vigil/core";
 import { Activity, ArrowRight, KeyRound, MapPin, Terminal, Users } from "lucide-react";
 import Link from "next/link";
-import { Snippet } from "../../../components/copy-button";
-import { Badge, Card, CardHeader, PageHeader } from "../../../components/ui";
 import { getDb } from "../../../lib/db";
 import { memberOf } from "../../../lib/session";
+import { Snippet } from "../../../ui/copy-button";
+import { Badge, Card, CardHeader, PageHeader } from "../../../ui/ui";
 
 export const metadata = { title: "Overview" };
 

@@ -1,12 +1,12 @@
 import { getInstanceWorkspace, listAuditLog } from "@vigil/core";
 import { notFound } from "next/navigation";
-import { Snippet } from "../../../../components/copy-button";
-import { n, StateBadge } from "../../../../components/instance-bits";
-import { ApplyPresetForm, LimitsForm, PlanForm, UserDisableForm } from "../../../../components/instance-forms";
-import { Card, CardHeader, PageHeader, Table, td } from "../../../../components/ui";
+import { n, StateBadge } from "../../../../features/instance/instance-bits";
+import { ApplyPresetForm, LimitsForm, PlanForm, UserDisableForm } from "../../../../features/instance/instance-forms";
 import { getDb } from "../../../../lib/db";
 import { dateTime, unixDate } from "../../../../lib/format";
 import { currentUser } from "../../../../lib/session";
+import { Snippet } from "../../../../ui/copy-button";
+import { Card, CardHeader, PageHeader, Table, td } from "../../../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Workspace · Instance" };

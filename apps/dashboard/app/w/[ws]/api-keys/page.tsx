@@ -1,13 +1,13 @@
 import { canManage, listApiKeys } from "@vigil/core";
 import { KeyRound } from "lucide-react";
-import { ConfirmAction } from "../../../../components/confirm";
-import { CreateApiKeyForm } from "../../../../components/forms";
-import { NeedsAdmin } from "../../../../components/needs-admin";
-import { Badge, Card, CardHeader, Empty, PageHeader, Table, td } from "../../../../components/ui";
-import { revokeApiKeyAction } from "../../../../lib/actions";
+import { revokeApiKeyAction } from "../../../../features/keys/actions";
+import { CreateApiKeyForm } from "../../../../features/keys/create-api-key-form";
 import { getDb } from "../../../../lib/db";
 import { ago, date } from "../../../../lib/format";
 import { memberOf } from "../../../../lib/session";
+import { ConfirmAction } from "../../../../ui/confirm";
+import { NeedsAdmin } from "../../../../ui/needs-admin";
+import { Badge, Card, CardHeader, Empty, PageHeader, Table, td } from "../../../../ui/ui";
 
 export const metadata = { title: "API keys" };
 

@@ -1,10 +1,10 @@
 import { auditFacets, limitsOf, listMembers, searchAuditLog } from "@vigil/core";
 import { FileClock, Lock } from "lucide-react";
 import Link from "next/link";
-import { buttonClass, Card, CardHeader, Code, Empty, PageHeader, Select, Table, td } from "../../../../components/ui";
 import { getDb } from "../../../../lib/db";
 import { dateTime } from "../../../../lib/format";
 import { memberOf } from "../../../../lib/session";
+import { buttonClass, Card, CardHeader, Code, Empty, PageHeader, Select, Table, td } from "../../../../ui/ui";
 
 export const metadata = { title: "Audit log" };
 

@@ -2,13 +2,13 @@ import { listChannels, listEscalationPolicies, listMonitors } from "@vigil/core"
 import { Pencil, Plus, Repeat, Siren } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { ConfirmAction } from "../../../../components/confirm";
-import { EscalationPolicyForm } from "../../../../components/escalation-form";
-import { Badge, buttonClass, Card, CardHeader, Empty, Notice, PageHeader } from "../../../../components/ui";
-import { deletePolicyAction } from "../../../../lib/alert-actions";
+import { deletePolicyAction } from "../../../../features/alerts/actions";
+import { EscalationPolicyForm } from "../../../../features/escalation/escalation-form";
+import { emptyPolicyDraft, policyDraftOf, stepDelay } from "../../../../features/escalation/escalation-model";
 import { getDb } from "../../../../lib/db";
-import { emptyPolicyDraft, policyDraftOf, stepDelay } from "../../../../lib/escalation-form";
 import { memberOf } from "../../../../lib/session";
+import { ConfirmAction } from "../../../../ui/confirm";
+import { Badge, buttonClass, Card, CardHeader, Empty, Notice, PageHeader } from "../../../../ui/ui";
 
 export const metadata = { title: "Escalation" };
 

@@ -1,14 +1,14 @@
 import { canManage, limitsOf, listPrivateLocations } from "@vigil/core";
 import { MapPin } from "lucide-react";
 import Link from "next/link";
-import { CreateLocationForm } from "../../../../components/forms";
-import { NeedsAdmin } from "../../../../components/needs-admin";
-import { OnlineBadge } from "../../../../components/online";
-import { Card, CardHeader, Code, Empty, Notice, PageHeader, Table, td } from "../../../../components/ui";
+import { CreateLocationForm } from "../../../../features/locations/create-location-form";
 import { getDb } from "../../../../lib/db";
 import { ago } from "../../../../lib/format";
 import { REGION_CITIES, regionGroups, regionLabel } from "../../../../lib/regions";
 import { memberOf } from "../../../../lib/session";
+import { NeedsAdmin } from "../../../../ui/needs-admin";
+import { OnlineBadge } from "../../../../ui/online";
+import { Card, CardHeader, Code, Empty, Notice, PageHeader, Table, td } from "../../../../ui/ui";
 
 export const metadata = { title: "Private locations" };
 

@@ -1,12 +1,12 @@
 import { canManage, limitsOf, listInvitations, listMembers, MEMBER_ROLES as ROLES, removalPreview } from "@vigil/core";
-import { RoleForm } from "../../../../components/account-forms";
-import { ConfirmAction } from "../../../../components/confirm";
-import { InviteForm } from "../../../../components/forms";
-import { Badge, Card, CardHeader, Code, PageHeader, Table, td } from "../../../../components/ui";
-import { removeMemberAction, revokeInvitationAction } from "../../../../lib/actions";
+import { RoleForm } from "../../../../features/account/account-forms";
+import { removeMemberAction, revokeInvitationAction } from "../../../../features/members/actions";
+import { InviteForm } from "../../../../features/members/invite-forms";
 import { getDb } from "../../../../lib/db";
 import { date } from "../../../../lib/format";
 import { memberOf } from "../../../../lib/session";
+import { ConfirmAction } from "../../../../ui/confirm";
+import { Badge, Card, CardHeader, Code, PageHeader, Table, td } from "../../../../ui/ui";
 
 export const metadata = { title: "Members" };
 

@@ -1,25 +1,26 @@
+// Over 300 lines: the list's filters, sort and paging are one server page over one query.
 import { CHECK_KINDS, MONITOR_HEALTH } from "@vigil/api-contract";
 import { heartbeatGlance, listMonitorPage, MonitorListQuery, openAlerts, probeRegions, workspaceTags } from "@vigil/core";
 import { ArrowDown, ArrowUp, CheckCheck, ChevronLeft, ChevronRight, Plus, Search, SearchX } from "lucide-react";
 import Link from "next/link";
-import { AckButton } from "../../../../components/ack-button";
-import { CertDays } from "../../../../components/cert-days";
-import { HeartbeatGlance } from "../../../../components/heartbeat-panel";
-import { AutoRefresh } from "../../../../components/monitor-charts";
-import { HEALTH_LABEL, HealthWithLocations } from "../../../../components/monitor-health";
-import { MonitorsActions } from "../../../../components/monitors-actions";
-import { Sparkline } from "../../../../components/sparkline";
-import { Button, buttonClass, Card, Empty, Input, Notice, PageHeader, Select, td } from "../../../../components/ui";
+import { AckButton } from "../../../../features/alerts/ack-button";
+import { HeartbeatGlance } from "../../../../features/heartbeats/heartbeat-panel";
+import { MonitorsActions } from "../../../../features/monitors/bulk-actions";
+import { CertDays } from "../../../../features/monitors/cert-days";
+import { AutoRefresh } from "../../../../features/monitors/charts";
+import { one, pct } from "../../../../features/monitors/figures";
+import { HEALTH_LABEL, HealthWithLocations } from "../../../../features/monitors/health";
+import { sparklines } from "../../../../features/monitors/series";
 import { getDb } from "../../../../lib/db";
 import { ago } from "../../../../lib/format";
-import { sparklines } from "../../../../lib/monitor-series";
 import { regionLabel } from "../../../../lib/regions";
 import { memberOf } from "../../../../lib/session";
+import { Sparkline } from "../../../../ui/sparkline";
+import { Button, buttonClass, Card, Empty, Input, Notice, PageHeader, Select, td } from "../../../../ui/ui";
 
 export const metadata = { title: "Monitors" };
 
 type Params = Record<string, string | string[] | undefined>;
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 const COLUMNS: { label: string; sort?: MonitorListQuery["sort"]; className?: string }[] = [
   { label: "Monitor", sort: "name" },
@@ -29,8 +30,6 @@ const COLUMNS: { label: string; sort?: MonitorListQuery["sort"]; className?: str
   { label: "Uptime 24 h", className: "hidden md:table-cell text-right" },
   { label: "Latency 24 h", className: "hidden lg:table-cell" },
 ];
-
-const pct = (u: number | null | undefined) => (u === null || u === undefined ? "—" : `${(Math.floor(u * 10_000) / 100).toFixed(2)} %`);
 
 export default async function Monitors({ params, searchParams }: { params: Promise<{ ws: string }>; searchParams: Promise<Params> }) {
   const m = await memberOf((await params).ws);

@@ -1,12 +1,12 @@
 import { lastDeliveries, listChannels, listMonitors } from "@vigil/core";
 import { BellRing, Plus } from "lucide-react";
 import Link from "next/link";
-import { ChannelState, OutcomeBadge } from "../../../../components/channel-badges";
-import { KindLabel } from "../../../../components/channel-kind";
-import { buttonClass, Card, CardHeader, Empty, PageHeader, Table, td } from "../../../../components/ui";
+import { ChannelState, OutcomeBadge } from "../../../../features/channels/channel-badges";
+import { KindLabel } from "../../../../features/channels/channel-kind";
 import { getDb } from "../../../../lib/db";
 import { ago } from "../../../../lib/format";
 import { memberOf } from "../../../../lib/session";
+import { buttonClass, Card, CardHeader, Empty, PageHeader, Table, td } from "../../../../ui/ui";
 
 export const metadata = { title: "Notifications" };
 

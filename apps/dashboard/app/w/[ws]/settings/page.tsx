@@ -1,14 +1,14 @@
 import { pingUrlOf } from "@vigil/api-contract";
 import { canManage, limitsOf } from "@vigil/core";
 import { LIMIT_KEYS, type LimitKey, type Limits, planExpired } from "@vigil/limits";
-import { PingAutoCreateForm, RotatePingKeyForm, SecondFactorRuleForm } from "../../../../components/account-forms";
-import { limitsStatement } from "../../../../components/banner";
-import { Snippet } from "../../../../components/copy-button";
-import { RenameWorkspaceForm } from "../../../../components/forms";
-import { Badge, Card, CardHeader, PageHeader, Table, td } from "../../../../components/ui";
+import { PingAutoCreateForm, RotatePingKeyForm, SecondFactorRuleForm } from "../../../../features/account/account-forms";
+import { RenameWorkspaceForm } from "../../../../features/settings/rename-workspace-form";
 import { getEnv } from "../../../../lib/env";
 import { unixDate } from "../../../../lib/format";
 import { memberOf } from "../../../../lib/session";
+import { limitsStatement } from "../../../../ui/banner";
+import { Snippet } from "../../../../ui/copy-button";
+import { Badge, Card, CardHeader, PageHeader, Table, td } from "../../../../ui/ui";
 
 export const metadata = { title: "Settings" };
 

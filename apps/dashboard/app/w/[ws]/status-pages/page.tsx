@@ -1,12 +1,12 @@
 import { limitsOf, listStatusPages, listStatusReports } from "@vigil/core";
 import { ExternalLink, Lock, PanelsTopLeft } from "lucide-react";
 import Link from "next/link";
-import { CreatePageForm } from "../../../../components/status/page-forms";
-import { Badge, Card, CardHeader, Code, Empty, Notice, PageHeader, Table, td } from "../../../../components/ui";
+import { CreatePageForm } from "../../../../features/status-pages/page-forms";
 import { getDb } from "../../../../lib/db";
 import { getEnv } from "../../../../lib/env";
 import { ago } from "../../../../lib/format";
 import { memberOf } from "../../../../lib/session";
+import { Badge, Card, CardHeader, Code, Empty, Notice, PageHeader, Table, td } from "../../../../ui/ui";
 
 export const metadata = { title: "Status pages" };
 

@@ -2,15 +2,15 @@ import { canManage, listPrivateLocations } from "@vigil/core";
 import { ChevronLeft } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { ConfirmAction } from "../../../../../components/confirm";
-import { NeedsAdmin } from "../../../../../components/needs-admin";
-import { OnlineBadge } from "../../../../../components/online";
-import { Card, CardHeader, PageHeader } from "../../../../../components/ui";
-import { deleteLocationAction } from "../../../../../lib/actions";
+import { deleteLocationAction } from "../../../../../features/locations/actions";
 import { getDb } from "../../../../../lib/db";
 import { ago, dateTime } from "../../../../../lib/format";
 import { regionLabel } from "../../../../../lib/regions";
 import { memberOf } from "../../../../../lib/session";
+import { ConfirmAction } from "../../../../../ui/confirm";
+import { NeedsAdmin } from "../../../../../ui/needs-admin";
+import { OnlineBadge } from "../../../../../ui/online";
+import { Card, CardHeader, PageHeader } from "../../../../../ui/ui";
 
 export const metadata = { title: "Private location" };
 

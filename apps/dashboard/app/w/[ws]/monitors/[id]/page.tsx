@@ -1,3 +1,4 @@
+// Over 300 lines: one server page that reads a monitor's whole state (results, alerts, deliveries, SLA) in one pass.
 import { monitorTarget, pingUrlOf } from "@vigil/api-contract";
 import {
   acknowledgementsOf,
@@ -15,26 +16,25 @@ import {
 import { ArrowLeft, BellOff, BellRing, ChartLine, CheckCheck, CloudOff, Download, Gauge, ListX, Pencil, ShieldCheck } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { AckButton } from "../../../../../components/ack-button";
-import { CertDays } from "../../../../../components/cert-days";
-import { HeartbeatPanel } from "../../../../../components/heartbeat-panel";
-import { MonitorActions } from "../../../../../components/monitor-actions";
-import { AutoRefresh, LatencyChart } from "../../../../../components/monitor-charts";
-import { HEALTH_HINT, HealthBadge } from "../../../../../components/monitor-health";
-import { Badge, buttonClass, Card, CardHeader, cx, Empty, Table, td } from "../../../../../components/ui";
+import { AckButton } from "../../../../../features/alerts/ack-button";
+import { HeartbeatPanel } from "../../../../../features/heartbeats/heartbeat-panel";
+import { CertDays } from "../../../../../features/monitors/cert-days";
+import { AutoRefresh, LatencyChart } from "../../../../../features/monitors/charts";
+import { one, pct } from "../../../../../features/monitors/figures";
+import { durationText } from "../../../../../features/monitors/form/draft";
+import { HEALTH_HINT, HealthBadge } from "../../../../../features/monitors/health";
+import { MonitorActions } from "../../../../../features/monitors/monitor-buttons";
+import { colorOf, latencyChart, RANGES, rangeOf } from "../../../../../features/monitors/series";
 import { getDb } from "../../../../../lib/db";
 import { getEnv } from "../../../../../lib/env";
 import { actorLabel, ago, dateTime, duration } from "../../../../../lib/format";
-import { durationText } from "../../../../../lib/monitor-draft";
-import { colorOf, latencyChart, RANGES, rangeOf } from "../../../../../lib/monitor-series";
 import { regionLabel } from "../../../../../lib/regions";
 import { memberOf } from "../../../../../lib/session";
+import { Badge, buttonClass, Card, CardHeader, cx, Empty, Table, td } from "../../../../../ui/ui";
 
 export const metadata = { title: "Monitor" };
 
 type Params = Record<string, string | string[] | undefined>;
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-const pct = (u: number | null) => (u === null ? "—" : `${(Math.floor(u * 10_000) / 100).toFixed(2)} %`);
 const resultTone = { success: "green", degraded: "amber", error: "red" } as const;
 const eventTone = { error: "red", degraded: "amber", recovered: "green" } as const;
 const outcomeTone = { sent: "green", sending: "indigo", retrying: "amber", error: "zinc", failed: "red", suppressed: "zinc" } as const;

@@ -1,7 +1,7 @@
 import { Download } from "lucide-react";
-import { MonitorImport } from "../../../../../components/monitor-import";
-import { buttonClass, PageHeader } from "../../../../../components/ui";
+import { MonitorImport } from "../../../../../features/monitors/monitor-import";
 import { memberOf } from "../../../../../lib/session";
+import { buttonClass, PageHeader } from "../../../../../ui/ui";
 
 export const metadata = { title: "Monitors as code" };
 

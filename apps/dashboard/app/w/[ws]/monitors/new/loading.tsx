@@ -1,4 +1,4 @@
-import { FormSkeleton } from "../../../../../components/form-skeleton";
+import { FormSkeleton } from "../../../../../ui/form-skeleton";
 
 export default function Loading() {
   return <FormSkeleton title="New monitor" />;

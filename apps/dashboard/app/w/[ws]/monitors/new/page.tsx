@@ -1,8 +1,8 @@
-import { MonitorForm } from "../../../../../components/monitor-form";
-import { PageHeader } from "../../../../../components/ui";
-import { emptyDraft } from "../../../../../lib/monitor-draft";
-import { monitorFormData } from "../../../../../lib/monitor-form-data";
+import { emptyDraft } from "../../../../../features/monitors/form/draft";
+import { monitorFormData } from "../../../../../features/monitors/form/form-data";
+import { MonitorForm } from "../../../../../features/monitors/form/monitor-form";
 import { memberOf } from "../../../../../lib/session";
+import { PageHeader } from "../../../../../ui/ui";
 
 export const metadata = { title: "New monitor" };
 

@@ -3,17 +3,17 @@ import { type ChannelView, getChannel, listDeliveries, listMonitors, NotFoundErr
 import { ChevronLeft, ScrollText } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { ChannelState, OutcomeBadge } from "../../../../../components/channel-badges";
-import { EnableToggle, MonitorPicker, SendTest } from "../../../../../components/channel-controls";
-import { ChannelForm } from "../../../../../components/channel-form";
-import { KindLabel } from "../../../../../components/channel-kind";
-import { ConfirmAction } from "../../../../../components/confirm";
-import { Badge, Card, CardHeader, Empty, Notice, PageHeader, Table, td } from "../../../../../components/ui";
-import { deleteChannelAction } from "../../../../../lib/channel-actions";
-import { formValues, kindSpec } from "../../../../../lib/channel-form";
+import { deleteChannelAction } from "../../../../../features/channels/actions";
+import { ChannelState, OutcomeBadge } from "../../../../../features/channels/channel-badges";
+import { EnableToggle, MonitorPicker, SendTest } from "../../../../../features/channels/channel-controls";
+import { ChannelForm } from "../../../../../features/channels/channel-form";
+import { KindLabel } from "../../../../../features/channels/channel-kind";
+import { formValues, kindSpec } from "../../../../../features/channels/channel-model";
 import { getDb } from "../../../../../lib/db";
 import { ago, dateTime } from "../../../../../lib/format";
 import { memberOf } from "../../../../../lib/session";
+import { ConfirmAction } from "../../../../../ui/confirm";
+import { Badge, Card, CardHeader, Empty, Notice, PageHeader, Table, td } from "../../../../../ui/ui";
 
 export const metadata = { title: "Notification channel" };
 

@@ -2,11 +2,11 @@ import { limitsOf } from "@vigil/core";
 import { isChannelKind } from "@vigil/notifier";
 import { ChevronLeft } from "lucide-react";
 import Link from "next/link";
-import { ChannelForm } from "../../../../../components/channel-form";
-import { KindIcon } from "../../../../../components/channel-kind";
-import { Badge, Card, CardHeader, Code, Notice, PageHeader } from "../../../../../components/ui";
-import { allKinds, kindSpec } from "../../../../../lib/channel-form";
+import { ChannelForm } from "../../../../../features/channels/channel-form";
+import { KindIcon } from "../../../../../features/channels/channel-kind";
+import { allKinds, kindSpec } from "../../../../../features/channels/channel-model";
 import { memberOf } from "../../../../../lib/session";
+import { Badge, Card, CardHeader, Code, Notice, PageHeader } from "../../../../../ui/ui";
 
 export const metadata = { title: "New notification channel" };
 

@@ -1,10 +1,10 @@
 import { ChevronLeft, ExternalLink } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { StatusTabs } from "../../../../../components/status-tabs";
-import { Badge, buttonClass } from "../../../../../components/ui";
+import { editorPage } from "../../../../../features/status-pages/status-page";
+import { StatusTabs } from "../../../../../features/status-pages/status-tabs";
 import { getEnv } from "../../../../../lib/env";
-import { editorPage } from "../../../../../lib/status-page";
+import { Badge, buttonClass } from "../../../../../ui/ui";
 
 export default async function StatusPageEditor({ children, params }: { children: ReactNode; params: Promise<{ ws: string; id: string }> }) {
   const { ws, id } = await params;

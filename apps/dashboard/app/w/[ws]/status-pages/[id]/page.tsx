@@ -1,11 +1,11 @@
 import { limitsOf } from "@vigil/core";
-import { ConfirmAction } from "../../../../../components/confirm";
-import { DomainVerificationPanel } from "../../../../../components/status/domain-verification";
-import { PageSettingsForm } from "../../../../../components/status/page-forms";
-import { Card, CardHeader } from "../../../../../components/ui";
+import { deleteStatusPageAction } from "../../../../../features/status-pages/actions";
+import { DomainVerificationPanel } from "../../../../../features/status-pages/domain-verification";
+import { PageSettingsForm } from "../../../../../features/status-pages/page-forms";
+import { editorPage } from "../../../../../features/status-pages/status-page";
 import { getEnv } from "../../../../../lib/env";
-import { deleteStatusPageAction } from "../../../../../lib/status-actions";
-import { editorPage } from "../../../../../lib/status-page";
+import { ConfirmAction } from "../../../../../ui/confirm";
+import { Card, CardHeader } from "../../../../../ui/ui";
 
 export const metadata = { title: "Status page settings" };
 

@@ -1,12 +1,12 @@
 import { getMonitor, NotFoundError } from "@vigil/core";
 import { Download } from "lucide-react";
 import { notFound } from "next/navigation";
-import { MonitorForm } from "../../../../../../components/monitor-form";
-import { buttonClass, PageHeader } from "../../../../../../components/ui";
+import { draftOf } from "../../../../../../features/monitors/form/draft";
+import { monitorFormData } from "../../../../../../features/monitors/form/form-data";
+import { MonitorForm } from "../../../../../../features/monitors/form/monitor-form";
 import { getDb } from "../../../../../../lib/db";
-import { draftOf } from "../../../../../../lib/monitor-draft";
-import { monitorFormData } from "../../../../../../lib/monitor-form-data";
 import { memberOf } from "../../../../../../lib/session";
+import { buttonClass, PageHeader } from "../../../../../../ui/ui";
 
 export const metadata = { title: "Edit monitor" };
 

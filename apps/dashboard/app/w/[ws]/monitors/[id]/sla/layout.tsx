@@ -2,9 +2,9 @@ import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
-import { Code, PageHeader } from "../../../../../../components/ui";
+import { slaSubject } from "../../../../../../features/sla/sla";
 import { memberOf } from "../../../../../../lib/session";
-import { slaSubject } from "../../../../../../lib/sla";
+import { Code, PageHeader } from "../../../../../../ui/ui";
 
 /**
  * The monitor's name above its SLA report. Checked here, outside the page's loading boundary: another

@@ -1,4 +1,4 @@
-import { SlaSkeleton } from "../../../../../../components/sla-report";
+import { SlaSkeleton } from "../../../../../../features/sla/sla-report";
 
 export default function Loading() {
   return <SlaSkeleton />;

@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
-import { SlaView } from "../../../../../../components/sla-report";
+import { slaFor, slaSubject } from "../../../../../../features/sla/sla";
+import { SlaView } from "../../../../../../features/sla/sla-report";
 import { memberOf } from "../../../../../../lib/session";
-import { slaFor, slaSubject } from "../../../../../../lib/sla";
 
 export const metadata = { title: "SLA report" };
 

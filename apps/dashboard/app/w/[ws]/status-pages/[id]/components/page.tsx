@@ -1,12 +1,12 @@
 import { listComponents, listMonitors } from "@vigil/core";
 import { Boxes } from "lucide-react";
-import { ConfirmAction } from "../../../../../../components/confirm";
-import { CreateComponentForm, EditComponentForm, MoveButtons } from "../../../../../../components/status/component-forms";
-import { CreateGroupForm, RenameGroupForm } from "../../../../../../components/status/group-forms";
-import { Badge, Card, CardHeader, Empty } from "../../../../../../components/ui";
+import { deleteComponentAction, deleteGroupAction } from "../../../../../../features/status-pages/actions";
+import { CreateComponentForm, EditComponentForm, MoveButtons } from "../../../../../../features/status-pages/component-forms";
+import { CreateGroupForm, RenameGroupForm } from "../../../../../../features/status-pages/group-forms";
+import { editorPage } from "../../../../../../features/status-pages/status-page";
 import { getDb } from "../../../../../../lib/db";
-import { deleteComponentAction, deleteGroupAction } from "../../../../../../lib/status-actions";
-import { editorPage } from "../../../../../../lib/status-page";
+import { ConfirmAction } from "../../../../../../ui/confirm";
+import { Badge, Card, CardHeader, Empty } from "../../../../../../ui/ui";
 
 export const metadata = { title: "Status page components" };
 

@@ -1,12 +1,12 @@
 import { limitsOf, listComponents, listMaintenances, listMonitors } from "@vigil/core";
 import { Wrench } from "lucide-react";
-import { ConfirmAction } from "../../../../../../components/confirm";
-import { MaintenanceForm } from "../../../../../../components/status/maintenance-form";
-import { Badge, Card, CardHeader, Code, Empty, Notice, Table, td } from "../../../../../../components/ui";
+import { deleteMaintenanceAction } from "../../../../../../features/status-pages/actions";
+import { MaintenanceForm } from "../../../../../../features/status-pages/maintenance-form";
+import { editorPage } from "../../../../../../features/status-pages/status-page";
 import { getDb } from "../../../../../../lib/db";
 import { dateTime } from "../../../../../../lib/format";
-import { deleteMaintenanceAction } from "../../../../../../lib/status-actions";
-import { editorPage } from "../../../../../../lib/status-page";
+import { ConfirmAction } from "../../../../../../ui/confirm";
+import { Badge, Card, CardHeader, Code, Empty, Notice, Table, td } from "../../../../../../ui/ui";
 
 export const metadata = { title: "Maintenance" };
 

@@ -1,12 +1,12 @@
 import { listComponents, listPromotableIncidents, listStatusReports } from "@vigil/core";
 import { Megaphone } from "lucide-react";
 import Link from "next/link";
-import { ReportState } from "../../../../../../components/report-state";
-import { CreateReportForm, PromoteButton } from "../../../../../../components/status/report-forms";
-import { Badge, Card, CardHeader, Empty, Table, td } from "../../../../../../components/ui";
+import { CreateReportForm, PromoteButton } from "../../../../../../features/status-pages/report-forms";
+import { ReportState } from "../../../../../../features/status-pages/report-state";
+import { editorPage } from "../../../../../../features/status-pages/status-page";
 import { getDb } from "../../../../../../lib/db";
 import { ago, dateTime } from "../../../../../../lib/format";
-import { editorPage } from "../../../../../../lib/status-page";
+import { Badge, Card, CardHeader, Empty, Table, td } from "../../../../../../ui/ui";
 
 export const metadata = { title: "Status reports" };
 

@@ -1,2 +1,2 @@
 "use client";
-export { SlaError as default } from "../../../../../../components/sla-error";
+export { SlaError as default } from "../../../../../../features/sla/sla-error";

@@ -1,6 +1,6 @@
-import { SlaView } from "../../../../../../components/sla-report";
-import { slaFor } from "../../../../../../lib/sla";
-import { editorPage } from "../../../../../../lib/status-page";
+import { slaFor } from "../../../../../../features/sla/sla";
+import { SlaView } from "../../../../../../features/sla/sla-report";
+import { editorPage } from "../../../../../../features/status-pages/status-page";
 
 export const metadata = { title: "SLA report" };
 

@@ -1,11 +1,11 @@
 import { canManage, limitsOf, listSubscribers } from "@vigil/core";
 import { Download, Mail } from "lucide-react";
-import { ConfirmAction } from "../../../../../../components/confirm";
-import { Badge, buttonClass, Card, CardHeader, Code, Empty, Notice, Table, td } from "../../../../../../components/ui";
+import { removeSubscriberAction } from "../../../../../../features/status-pages/actions";
+import { editorPage } from "../../../../../../features/status-pages/status-page";
 import { getDb } from "../../../../../../lib/db";
 import { date } from "../../../../../../lib/format";
-import { removeSubscriberAction } from "../../../../../../lib/status-actions";
-import { editorPage } from "../../../../../../lib/status-page";
+import { ConfirmAction } from "../../../../../../ui/confirm";
+import { Badge, buttonClass, Card, CardHeader, Code, Empty, Notice, Table, td } from "../../../../../../ui/ui";
 
 export const metadata = { title: "Subscribers" };
 

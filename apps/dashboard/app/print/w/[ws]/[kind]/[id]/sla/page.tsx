@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
-import { SlaPrint } from "../../../../../../../components/sla-print";
+import { slaFor, slaQuery, slaSubject } from "../../../../../../../features/sla/sla";
+import { SlaPrint } from "../../../../../../../features/sla/sla-print";
 import { memberOf } from "../../../../../../../lib/session";
-import { slaFor, slaQuery, slaSubject } from "../../../../../../../lib/sla";
 
 export const metadata = { title: "SLA report (print)" };
 

@@ -1,15 +1,15 @@
 import { getStatusReport, listComponents } from "@vigil/core";
 import { notFound } from "next/navigation";
-import { ConfirmAction } from "../../../../../../../components/confirm";
-import { ReportState } from "../../../../../../../components/report-state";
-import { AddUpdateForm, EditReportForm } from "../../../../../../../components/status/report-forms";
-import { Card, CardHeader } from "../../../../../../../components/ui";
+import { deleteReportAction } from "../../../../../../../features/status-pages/actions";
+import { renderMarkdown } from "../../../../../../../features/status-pages/markdown";
+import { AddUpdateForm, EditReportForm } from "../../../../../../../features/status-pages/report-forms";
+import { ReportState } from "../../../../../../../features/status-pages/report-state";
+import { paramId } from "../../../../../../../features/status-pages/status-model";
+import { editorPage, or404 } from "../../../../../../../features/status-pages/status-page";
 import { getDb } from "../../../../../../../lib/db";
 import { dateTime } from "../../../../../../../lib/format";
-import { renderMarkdown } from "../../../../../../../lib/markdown";
-import { deleteReportAction } from "../../../../../../../lib/status-actions";
-import { paramId } from "../../../../../../../lib/status-form";
-import { editorPage, or404 } from "../../../../../../../lib/status-page";
+import { ConfirmAction } from "../../../../../../../ui/confirm";
+import { Card, CardHeader } from "../../../../../../../ui/ui";
 
 export const metadata = { title: "Status report" };
 

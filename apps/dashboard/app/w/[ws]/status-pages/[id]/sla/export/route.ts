@@ -1,4 +1,4 @@
-import { slaDownload } from "../../../../../../../lib/sla";
+import { slaDownload } from "../../../../../../../features/sla/sla";
 
 export const dynamic = "force-dynamic";
 

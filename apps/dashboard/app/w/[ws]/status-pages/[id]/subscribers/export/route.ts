@@ -1,7 +1,7 @@
 import { ForbiddenError, listSubscribers, NotFoundError } from "@vigil/core";
+import { paramId } from "../../../../../../../features/status-pages/status-model";
 import { getDb } from "../../../../../../../lib/db";
 import { currentUser, downloadMember, SecondFactorRequired } from "../../../../../../../lib/session";
-import { paramId } from "../../../../../../../lib/status-form";
 
 export const dynamic = "force-dynamic";
 

@@ -1,0 +1,149 @@
+// What a removed admin, a member and an alert's reader reach in the real dashboard (next start, sqld, Chromium).
+import { randomBytes } from "node:crypto";
+import {
+  acceptInvitation,
+  confirmSubscription,
+  createApiKey,
+  createMonitor,
+  createStatusPage,
+  createWorkspace,
+  inviteMember,
+  listInvitations,
+  listMembers,
+  setLimits,
+  subscribe,
+  verifyApiKey,
+} from "@vigil/core";
+import { user } from "@vigil/db-schema";
+import type { TestDatabase } from "@vigil/db-schema/testing";
+import { channels, NotificationEvent, NotifierEnv } from "@vigil/notifier";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Dashboard, shot, signInByMail, type startMailApi, startMailDashboard } from "../../src/testing";
+
+let db: TestDatabase;
+let mail: Awaited<ReturnType<typeof startMailApi>>;
+let dash: Dashboard;
+let browser: Browser;
+
+let close: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  ({ db, mail, dash, browser, close } = await startMailDashboard());
+}, 600_000);
+
+afterAll(async () => {
+  await close?.();
+});
+
+/** A person signed in through the real mail link, with the workspace their first sign-in created. */
+async function signedIn(email: string): Promise<{ page: Page; userId: string; ws: number }> {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await signInByMail(page, mail, dash.url, email);
+  await page.waitForURL(/\/w\/\d+/);
+  const { rows } = await db.db.$client.execute({ sql: "SELECT id FROM user WHERE email = ?", args: [email] });
+  return { page, userId: String(rows[0]!.id), ws: Number(/\/w\/(\d+)/.exec(page.url())![1]) };
+}
+
+/** Someone who joins `ws` through an invitation from `by`, without a browser. */
+async function joins(ws: number, by: string, email: string, role: "admin" | "member") {
+  const id = `u-${randomBytes(4).toString("hex")}`;
+  await db.db.insert(user).values({ id, email });
+  const { token } = await inviteMember(db.db, ws, { email, role }, `user:${by}`);
+  await acceptInvitation(db.db, token, { id, email });
+  return id;
+}
+
+describe("removing a member", () => {
+  it("the confirmation lists the API keys and invitations the removal revokes, and is driven by keyboard", {
+    timeout: 120_000,
+  }, async () => {
+    const { page, userId: owner, ws } = await signedIn("owner@vigil.test");
+    await setLimits(db.db, ws, "unlimited", "operator");
+    const admin = await joins(ws, owner, "mallory@vigil.test", "admin");
+    const { key } = await createApiKey(db.db, ws, { name: "mallory's deploy script" }, `user:${admin}`);
+    await createApiKey(db.db, ws, { name: "ci" }, `user:${owner}`);
+    await inviteMember(db.db, ws, { email: "accomplice@vigil.test", role: "admin" }, `user:${admin}`);
+
+    await page.goto(`${dash.url}/w/${ws}/members`);
+    const remove = page.getByRole("row", { name: /mallory@vigil\.test/ }).getByRole("button", { name: "Remove" });
+    await remove.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("alertdialog", { name: "Remove mallory@vigil.test?" });
+    await dialog.waitFor({ state: "visible", timeout: 10_000 });
+    const revokes = dialog.getByTestId("removal-revokes");
+    await revokes.getByText("The API key they created is revoked:").waitFor({ timeout: 5000 });
+    expect(await revokes.getByRole("listitem").allInnerTexts()).toEqual([
+      expect.stringMatching(/^mallory's deploy script vgl_key_[\w-]+…$/),
+      "accomplice@vigil.test (admin)",
+    ]);
+    await shot(page, "member-removal-confirm");
+
+    // Focus starts inside the dialog; Tab reaches the confirm button, Enter removes.
+    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    const confirm = dialog.getByRole("button", { name: "Remove" });
+    for (let i = 0; i < 4 && !(await confirm.evaluate((b) => b === document.activeElement)); i++) await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await dialog.waitFor({ state: "hidden", timeout: 10_000 });
+    await page.getByText("1 member", { exact: true }).waitFor({ timeout: 10_000 });
+
+    expect((await listMembers(db.db, ws)).map((m) => m.email)).toEqual(["owner@vigil.test"]);
+    expect(await verifyApiKey(db.db, key)).toBeNull();
+    expect(await listInvitations(db.db, ws)).toEqual([]);
+  });
+});
+
+describe("subscribers' addresses", () => {
+  it("a member who is not admin cannot export subscriber e-mails", { timeout: 120_000 }, async () => {
+    const { userId: owner, ws } = await signedIn("pages-owner@vigil.test");
+    await setLimits(db.db, ws, "unlimited", "operator");
+    const pageId = (await createStatusPage(db.db, ws, { slug: "acme", title: "Acme", published: true }, "operator")).id;
+    const s = await subscribe(db.db, pageId, { email: "customer@example.com" });
+    await confirmSubscription(db.db, s.confirmToken!);
+    await joins(ws, owner, "intern@vigil.test", "member");
+
+    const { page } = await signedIn("intern@vigil.test");
+    const base = `${dash.url}/w/${ws}/status-pages/${pageId}/subscribers`;
+    const exported = await page.request.get(`${base}/export`);
+    expect(exported.status()).toBe(403);
+    expect(await exported.text()).not.toContain("customer@example.com");
+    await page.goto(base);
+    await page.getByTestId("subscribers-hidden").waitFor({ timeout: 10_000 });
+    expect(await page.content()).not.toContain("customer@example.com");
+    expect(await page.getByRole("link", { name: "Export CSV" }).count()).toBe(0);
+  });
+});
+
+describe("alerts", () => {
+  it("the alert's Open in Vigil link opens the monitor", { timeout: 120_000 }, async () => {
+    const { page, ws } = await signedIn("oncall@vigil.test");
+    await setLimits(db.db, ws, "unlimited", "operator");
+    const probe = { kind: "http", frequency: "1m", regions: ["fra"], request: { url: "https://example.com/health" } };
+    const mon = await createMonitor(db.db, ws, { ...probe, key: "api", name: "Checkout API" }, "operator");
+    const other = await createWorkspace(db.db, { name: "Someone else's" }, "operator");
+    await setLimits(db.db, other.id, "unlimited", "operator");
+    const theirs = await createMonitor(db.db, other.id, { ...probe, key: "theirs", name: "Their API" }, "operator");
+
+    // The link exactly as an alert carries it (Slack's "Open in Vigil" button).
+    const env = NotifierEnv.parse({ DASHBOARD_URL: dash.url });
+    const linkOf = (id: number, name: string) => {
+      const event = NotificationEvent.parse({
+        type: "error",
+        monitor: { id, name, url: "https://example.com/health" },
+        cronTimestamp: Date.now(),
+      });
+      const req = channels.slack.build({ webhookUrl: "https://hooks.slack.com/services/T/B/X" }, event, { env, now: Date.now() });
+      const out = Array.isArray(req) ? req[0]! : req;
+      const body = JSON.parse(out.transport === "http" ? out.body : "{}");
+      return body.blocks.at(-1).elements[0].url as string;
+    };
+
+    const res = await page.goto(linkOf(mon.id, mon.name));
+    expect(res?.status()).toBe(200);
+    expect(new URL(page.url()).pathname).toBe(`/w/${ws}/monitors/${mon.id}`);
+    await page.getByRole("heading", { name: "Checkout API" }).waitFor({ timeout: 10_000 });
+
+    expect((await page.goto(linkOf(theirs.id, theirs.name)))?.status()).toBe(404);
+    expect((await page.goto(`${dash.url}/monitors/99999999`))?.status()).toBe(404);
+  });
+});
