@@ -96,6 +96,15 @@ function builderGone(lock: string): boolean {
   }
 }
 
+/** How long `lock` has been held; 0 when its builder has just released it. */
+function lockAgeMs(lock: string): number {
+  try {
+    return Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
 /** Builds `apps/<name>` unless its current build is of these sources; `log` shows the build's progress. */
 export async function buildNextApp(name: string, log?: (line: string) => void): Promise<void> {
   const app = join(ROOT, "apps", name);
@@ -107,8 +116,7 @@ export async function buildNextApp(name: string, log?: (line: string) => void): 
       break;
     } catch {
       // A lock whose builder has exited (a `pnpm start` stopped mid-build) or older than the build timeout is free.
-      if (existsSync(lock) && (builderGone(lock) || Date.now() - statSync(lock).mtimeMs > TIMEOUT_MS))
-        rmSync(lock, { recursive: true, force: true });
+      if (existsSync(lock) && (builderGone(lock) || lockAgeMs(lock) > TIMEOUT_MS)) rmSync(lock, { recursive: true, force: true });
       if (Date.now() > deadline) throw new Error(`timed out waiting for another ${name} build`);
       await new Promise((r) => setTimeout(r, 1000));
     }
