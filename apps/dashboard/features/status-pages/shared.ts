@@ -1,4 +1,5 @@
 // Values and types shared by the status-page editor's forms.
+import type { StatusPage } from "@vigil/api-contract";
 
 export const IMPACTS = [
   ["degraded", "Degraded performance"],
@@ -13,21 +14,8 @@ export const REPORT_STATES = [
 ] as const;
 export const COMPONENT_STATES = [["operational", "Operational"], ...IMPACTS] as const;
 
-export interface PageFormValues {
-  id: number;
-  slug: string;
-  title: string;
-  description: string;
-  logoUrl: string | null;
-  links: { label: string; url: string }[];
-  theme: string;
-  language: string;
-  customDomain: string | null;
-  passwordProtected: boolean;
-  whiteLabel: boolean;
-  allowIndex: boolean;
-  published: boolean;
-}
+/** What the page editor shows: the API's page (a new field reaches the form's values with no edit here). */
+export type PageFormValues = Omit<StatusPage, "domainVerification" | "createdAt" | "updatedAt">;
 
 export interface Choice {
   id: number;
