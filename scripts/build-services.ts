@@ -1,10 +1,10 @@
 // `pnpm start` runs compiled JavaScript: the launcher and the local services (setup, workflows, server, probe)
 // bundled with esbuild (build-node.ts), rebuilt only when a source they may include changed (a content hash stamp).
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stop } from "esbuild";
-import { buildNode } from "./build-node";
+import { buildNode, hashSourceTree } from "./build-node";
 import { ROOT } from "./local";
 
 /** What the local run starts, relative to the repository root. */
@@ -13,21 +13,12 @@ export const SERVICE_BUNDLES = {
   services: "scripts/dist/local-services.js",
 };
 const STAMP = join(ROOT, "scripts/dist/.source-hash");
-const SKIP = new Set(["node_modules", "dist", ".next", ".turbo", ".data"]);
-
-function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
-  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    if (SKIP.has(e.name) || e.name.endsWith(".test.ts")) continue;
-    const p = join(dir, e.name);
-    if (e.isDirectory()) hashTree(hash, p);
-    else if (e.isFile()) hash.update(p).update(readFileSync(p));
-  }
-}
 
 /** Everything a bundle can contain: our sources (any package may be imported), the lockfile, the bundler. */
 function sourceHash(): string {
   const hash = createHash("sha256");
-  for (const dir of ["apps/server", "apps/workflows", "apps/private-location", "packages", "scripts"]) hashTree(hash, join(ROOT, dir));
+  for (const dir of ["apps/server", "apps/workflows", "apps/private-location", "packages", "scripts"])
+    hashSourceTree(hash, join(ROOT, dir));
   hash.update(readFileSync(join(ROOT, "pnpm-lock.yaml")));
   return hash.digest("hex");
 }

@@ -1,21 +1,13 @@
 // Thresholds on real processes: probe → server → workflows → a loopback webhook, against HTTP targets the test flips.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hookChannel, type Stack, startStack, Targets, until, WebhookReceiver } from "./harness";
+import { describe, expect, it } from "vitest";
+import { hookChannel, type Stack, stackWithTargets, until } from "./harness";
 
 describe("failure threshold 3, end to end", () => {
   let stack: Stack;
-  const targets = new Targets();
-  const hook = new WebhookReceiver();
-  const failing = (path: string) => targets.hits.filter((h) => h.path === path && h.status !== 200).length;
-
-  beforeAll(async () => {
-    await Promise.all([targets.start(), hook.start()]);
-    stack = await startStack(["iad"]);
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([targets.stop(), hook.stop()]);
+  const { targets, hook } = stackWithTargets(["iad"], (s) => {
+    stack = s;
   });
+  const failing = (path: string) => targets.hits.filter((h) => h.path === path && h.status !== 200).length;
 
   it("a target failing twice then recovering raises no alert; one failing three times raises one, then one recovery", {
     timeout: 360_000,

@@ -12,6 +12,7 @@ import { migrate } from "@vigil/db-schema/migrate";
 import { ensureDbKeys, type RunningSqld, startSqld } from "@vigil/sqld";
 import { freePort, prng, until } from "@vigil/testing";
 import { runBundle, Service, serviceBundle } from "@vigil/testing/service";
+import { afterAll, beforeAll } from "vitest";
 
 export { Service, until };
 
@@ -255,4 +256,24 @@ export function runCli(stack: Stack, ...args: string[]): Promise<{ code: number 
       VIGIL_CONFIG: join(stack.dir, "cli.json"),
     },
   });
+}
+
+/**
+ * In a describe: HTTP targets, a webhook receiver and the stack on `regions` (with `extra`), started before its
+ * tests (the stack handed to `started`) and stopped after them.
+ */
+export function stackWithTargets(regions: string[], started: (stack: Stack) => void, extra: Parameters<typeof startStack>[1] = {}) {
+  const targets = new Targets();
+  const hook = new WebhookReceiver();
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    await Promise.all([targets.start(), hook.start()]);
+    stack = await startStack(regions, extra);
+    started(stack);
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+    await Promise.all([targets.stop(), hook.stop()]);
+  });
+  return { targets, hook };
 }

@@ -1,21 +1,17 @@
 // A probe that dies stops voting: real probes, real server and workflows, one probe SIGKILLed.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Stack, startStack, Targets, until, WebhookReceiver } from "./harness";
+import { describe, expect, it } from "vitest";
+import { type Stack, stackWithTargets, until } from "./harness";
 
 describe("a dead probe", () => {
   let stack: Stack;
-  const targets = new Targets();
-  const hook = new WebhookReceiver();
-
-  beforeAll(async () => {
-    await Promise.all([targets.start(), hook.start()]);
+  const { targets, hook } = stackWithTargets(
+    ["iad", "ams", "jnb", "syd"],
+    (s) => {
+      stack = s;
+    },
     // Offline after three silent intervals (90 s at 30 s), checked every 2 s.
-    stack = await startStack(["iad", "ams", "jnb", "syd"], { workflows: { PROBE_HEALTH_INTERVAL_MS: "2000" } });
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([targets.stop(), hook.stop()]);
-  });
+    { workflows: { PROBE_HEALTH_INTERVAL_MS: "2000" } },
+  );
 
   it("that died while red no longer holds its monitors in error once it is offline, with two and with four locations; alone, its monitor shows no data and alerts nothing", {
     timeout: 400_000,

@@ -2,8 +2,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { monitor } from "@vigil/db-schema";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hookChannel, runCli, type Stack, startStack, Targets, until, WebhookReceiver } from "./harness";
+import { describe, expect, it } from "vitest";
+import { hookChannel, runCli, type Stack, stackWithTargets, until, WebhookReceiver } from "./harness";
 
 const SLOT = 30_000;
 
@@ -22,20 +22,12 @@ const PAYLOAD_KEYS = new Set(["monitor", "cronTimestamp", "status", "statusCode"
 
 describe("the spine, end to end", () => {
   let stack: Stack;
-  const targets = new Targets();
-  const hook = new WebhookReceiver();
+  const { targets, hook } = stackWithTargets(["iad"], (s) => {
+    stack = s;
+  });
   let ids: Record<string, number> = {};
   const faultMonitors = ["f-probe", "f-server", "f-workflows", "f-sqld", "f-redis"];
   let probeDown: [number, number] = [0, 0];
-
-  beforeAll(async () => {
-    await Promise.all([targets.start(), hook.start()]);
-    stack = await startStack(["iad"]);
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([targets.stop(), hook.stop()]);
-  });
 
   it("a YAML file created with the CLI is checked by the probe at once", { timeout: 120_000 }, async () => {
     await hookChannel(stack, hook);
@@ -217,16 +209,8 @@ describe("the spine, end to end", () => {
 
 describe("alerts you can trust", () => {
   let stack: Stack;
-  const targets = new Targets();
-  const hook = new WebhookReceiver();
-
-  beforeAll(async () => {
-    await Promise.all([targets.start(), hook.start()]);
-    stack = await startStack(["iad", "ams", "jnb", "syd"]);
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.close();
-    await Promise.all([targets.stop(), hook.stop()]);
+  const { targets, hook } = stackWithTargets(["iad", "ams", "jnb", "syd"], (s) => {
+    stack = s;
   });
 
   it("a target failing 20 % of attempts with retry 3 alerts only for slots whose every attempt failed; one location of four failing raises nothing, two raise one alert", {

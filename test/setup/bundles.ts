@@ -1,18 +1,17 @@
 // The stack project's globalSetup: the Node services' bundles, built as their apps' `build` scripts build them
 // for production (apps/<app>/dist), once per test run and only when a source they may include changed.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stop } from "esbuild";
-import { buildNode } from "../../scripts/build-node";
+import { buildNode, hashSourceTree } from "../../scripts/build-node";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const APPS = ["server", "workflows", "private-location", "cli"];
 const CACHE = join(ROOT, "node_modules/.cache/vigil");
 const STAMP = join(CACHE, "service-bundles.hash");
 const LOCK = join(CACHE, "service-bundles.lock");
-const SKIP = new Set(["node_modules", "dist", ".next", ".turbo", ".data"]);
 
 /** `tsx ../../scripts/build-node.ts main=src/main.ts …` in the app's package.json: the `name=entry` arguments. */
 function buildSpecs(app: string): string[] {
@@ -24,20 +23,11 @@ function buildSpecs(app: string): string[] {
   return words.slice(at + 1);
 }
 
-function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
-  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    if (SKIP.has(e.name) || e.name.endsWith(".test.ts")) continue;
-    const p = join(dir, e.name);
-    if (e.isDirectory()) hashTree(hash, p);
-    else if (e.isFile()) hash.update(p).update(readFileSync(p));
-  }
-}
-
 /** Everything a bundle can contain: the apps' and packages' sources, the bundler script, the lockfile. */
 function sourceHash(): string {
   const hash = createHash("sha256");
-  for (const app of APPS) hashTree(hash, join(ROOT, "apps", app));
-  hashTree(hash, join(ROOT, "packages"));
+  for (const app of APPS) hashSourceTree(hash, join(ROOT, "apps", app));
+  hashSourceTree(hash, join(ROOT, "packages"));
   hash.update(readFileSync(join(ROOT, "scripts/build-node.ts")));
   hash.update(readFileSync(join(ROOT, "pnpm-lock.yaml")));
   return hash.digest("hex");

@@ -27,7 +27,7 @@ export const ProbeEnv = z.object({
   SERVICE_KEY: z.string().regex(/^vgl_loc_/, "must be the key shown when the private location was created (vgl_loc_…)"),
   SERVICE_INGEST_URL: env.url(),
   PORT: env.port(8081),
-  HOST: z.string().default("0.0.0.0"),
+  HOST: env.HOST,
   PROBE_DATA_DIR: z.string().default("./.data/probe"),
   /** Checks running at once, across all monitors. */
   PROBE_CONCURRENCY: int(1, 100_000, 500),

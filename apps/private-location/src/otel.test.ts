@@ -1,24 +1,17 @@
-import { HttpCheck, type ProbeMonitor, TcpCheck } from "@vigil/api-contract";
+import { HttpCheck, type ProbeMonitor } from "@vigil/api-contract";
 import { EgressPolicy } from "@vigil/egress";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { OtelExport } from "./otel";
-import { attributesOf as attrs, metricsIn, type OtlpPoint, otlpCollector, waitFor } from "./test-harness";
+import { attributesOf as attrs, metricsIn, type OtlpPoint, otlpCollector, tcpProbeMonitor, waitFor } from "./test-harness";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of closers.splice(0)) await c();
 });
 
-const tcp = (id: number, otel: ProbeMonitor["openTelemetry"]): ProbeMonitor => ({
-  id,
-  name: `db ${id}`,
-  frequency: "30s",
-  intervalMs: 30_000,
-  version: 1,
-  check: TcpCheck.parse({ kind: "tcp", host: "127.0.0.1", port: 5432 }),
-  openTelemetry: otel,
-});
+const tcp = (id: number, otel: ProbeMonitor["openTelemetry"]): ProbeMonitor =>
+  tcpProbeMonitor(id, `db ${id}`, 5432, { openTelemetry: otel });
 
 describe("OTLP export", () => {
   it("exports duration and count with the monitor's attributes and headers, one exporter per endpoint and header set", async () => {

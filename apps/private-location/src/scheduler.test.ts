@@ -2,6 +2,7 @@ import { type ProbeMonitor, type ProbePool, TcpCheck } from "@vigil/api-contract
 import { describe, expect, it } from "vitest";
 import { ownerOf, PoolShare } from "./pool";
 import { type Clock, type Job, Scheduler, type SkipReason, slotAtOrAfter, slotOffset } from "./scheduler";
+import { tcpProbeMonitor } from "./test-harness";
 
 /** A clock whose timers fire only when the test advances time. */
 class FakeClock implements Clock {
@@ -45,16 +46,7 @@ class FakeClock implements Clock {
 
 const settle = () => new Promise<void>((r) => setImmediate(r));
 
-const monitor = (id: number, over: Partial<ProbeMonitor> = {}): ProbeMonitor => ({
-  id,
-  name: `m${id}`,
-  frequency: "30s",
-  intervalMs: 30_000,
-  version: 1,
-  check: TcpCheck.parse({ kind: "tcp", host: "127.0.0.1", port: 9 }),
-  openTelemetry: null,
-  ...over,
-});
+const monitor = (id: number, over: Partial<ProbeMonitor> = {}): ProbeMonitor => tcpProbeMonitor(id, `m${id}`, 9, over);
 
 /** A scheduler whose checks end only when the test says so. */
 function harness(opts: { concurrency?: number; offset?: number; start?: number; clock?: FakeClock; share?: PoolShare } = {}) {

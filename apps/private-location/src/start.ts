@@ -1,4 +1,4 @@
-import { createLogger, createServiceApp, listen, type Started } from "@vigil/service";
+import { createLogger, createServiceApp, listenOnEnv, type Started } from "@vigil/service";
 import type { ProbeEnv } from "./env";
 import { Probe } from "./probe";
 
@@ -10,9 +10,7 @@ export async function startProbe(env: ProbeEnv, opts: { handleSignals?: boolean 
   app.get("/status", (c) => c.json(probe.status()));
   // The kept monitor list is in force before the probe answers anyone.
   await probe.connect();
-  const started = await listen(app, {
-    port: env.PORT,
-    host: env.HOST,
+  const started = await listenOnEnv(app, env, {
     logger,
     onShutdown: () => probe.stop(),
     handleSignals: opts.handleSignals,

@@ -5,7 +5,7 @@ import { createServer as createHttpServer, type IncomingHttpHeaders } from "node
 import { createServer as createTcpServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Region } from "@vigil/api-contract";
+import { type ProbeMonitor, type Region, TcpCheck } from "@vigil/api-contract";
 import { createApiKey, createPrivateLocation, createWorkspace, setLimits } from "@vigil/core";
 import { checkResult } from "@vigil/db-schema";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
@@ -247,3 +247,15 @@ export function attributesOf(p: OtlpPoint): Record<string, string> {
     p.attributes.map((a) => [a.key, String(a.value.stringValue ?? a.value.intValue ?? a.value.doubleValue ?? a.value.boolValue)]),
   );
 }
+
+/** A TCP monitor of 127.0.0.1:`port` as the server hands it to the probe: every 30 s, version 1, no OpenTelemetry unless `over` says. */
+export const tcpProbeMonitor = (id: number, name: string, port: number, over: Partial<ProbeMonitor> = {}): ProbeMonitor => ({
+  id,
+  name,
+  frequency: "30s",
+  intervalMs: 30_000,
+  version: 1,
+  check: TcpCheck.parse({ kind: "tcp", host: "127.0.0.1", port }),
+  openTelemetry: null,
+  ...over,
+});

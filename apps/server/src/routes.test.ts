@@ -1,4 +1,5 @@
 import { CHECK_KINDS } from "@vigil/api-contract";
+import { httpMonitor as http, probeResult } from "@vigil/core/testing";
 import { auditLog, checkResult, monitorLocationStatus, notificationChannel, privateLocation } from "@vigil/db-schema";
 import { eq } from "drizzle-orm";
 import { ulid } from "ulid";
@@ -11,15 +12,6 @@ beforeAll(async () => {
 });
 afterAll(async () => s?.close());
 
-const http = (key: string, extra: Record<string, unknown> = {}) => ({
-  key,
-  kind: "http",
-  frequency: "1m",
-  regions: ["iad"],
-  request: { url: `http://127.0.0.1:9/${key}` },
-  ...extra,
-});
-
 async function otherWorkspace(preset?: string) {
   const other = await startTestServer({}, s.database);
   if (preset) await s.database.db.$client.execute({ sql: "update workspace set limits = null where id = ?", args: [other.workspaceId] });
@@ -27,15 +19,7 @@ async function otherWorkspace(preset?: string) {
 }
 
 /** A probe's success result for `monitorId` at a slot, as the probe posts it. */
-const successOf = (monitorId: number) => (slot: number) => ({
-  id: ulid(),
-  monitorId,
-  cronTimestamp: slot,
-  startedAt: slot,
-  status: "success",
-  latencyMs: 1,
-  attempts: 1,
-});
+const successOf = (monitorId: number) => (slot: number) => probeResult(monitorId, slot, "success", { latencyMs: 1, attempts: 1 });
 describe("authentication", () => {
   it("no key or a wrong key is 401 with the error body", async () => {
     for (const token of [null, "vgl_key_wrong", "garbage"]) {

@@ -7,7 +7,7 @@ import { EgressPolicy } from "@vigil/egress";
 import { NotifierEnv } from "@vigil/notifier";
 import { createRedis, EvaluateProducer, HeartbeatPasses, ProbeBus } from "@vigil/queue";
 import { createRateLimiter } from "@vigil/rate-limit";
-import { createLogger, createServiceApp, listen } from "@vigil/service";
+import { createLogger, createServiceApp, listenOnEnv } from "@vigil/service";
 import { Counter } from "prom-client";
 import { mountApi } from "./app";
 import type { ServerDeps } from "./context";
@@ -68,9 +68,7 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
   };
   pingEndpoint.base = env.PING_BASE_URL;
   mountApi(app, deps, { trustedProxies: env.TRUSTED_PROXIES });
-  const started = await listen(app, {
-    port: env.PORT,
-    host: env.HOST,
+  const started = await listenOnEnv(app, env, {
     logger,
     handleSignals: opts.handleSignals,
     onShutdown: async () => {

@@ -1,7 +1,7 @@
 import { incident, maintenance, maintenanceMonitor } from "@vigil/db-schema";
 import { insertResults } from "@vigil/db-schema/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "./testing";
+import { hourlyApiMonitor, startTestServer, type TestServer } from "./testing";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -17,17 +17,8 @@ describe("SLA reports", () => {
   let monitorId: number;
   let pageId: number;
   beforeAll(async () => {
-    const loc = (await s.call("POST", "/v1/private-locations", { name: "rack-fra", region: "fra" })).body;
-    monitorId = (
-      await s.call("POST", "/v1/monitors", {
-        key: "api",
-        name: "API",
-        kind: "http",
-        frequency: "1h",
-        regions: ["fra"],
-        request: { url: "http://127.0.0.1:9/" },
-      })
-    ).body.id;
+    const { location: loc, monitor } = await hourlyApiMonitor(s, "rack-fra");
+    monitorId = monitor.id;
     // Hourly results from 30 Sep 23:00 to 1 Nov 00:00; errors on 5 Oct 10:00-13:00 (inside maintenance),
     // on 20 Oct 00:00-02:00, and just outside October on both sides.
     const errors = new Set([

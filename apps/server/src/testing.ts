@@ -60,3 +60,19 @@ export async function startTestServer(env: Record<string, string> = {}, existing
     },
   };
 }
+
+/** A private location in fra (named `locationName`) and an hourly http monitor keyed "api" checked from it, made through the API. */
+export async function hourlyApiMonitor(s: TestServer, locationName: string) {
+  const location = (await s.call("POST", "/v1/private-locations", { name: locationName, region: "fra" })).body;
+  const monitor = (
+    await s.call("POST", "/v1/monitors", {
+      key: "api",
+      name: "API",
+      kind: "http",
+      frequency: "1h",
+      regions: ["fra"],
+      request: { url: "http://127.0.0.1:9/" },
+    })
+  ).body;
+  return { location, monitor };
+}

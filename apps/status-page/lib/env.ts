@@ -17,10 +17,7 @@ export const StatusPageEnv = z.object({
     .regex(/^rediss?:\/\//, "must be a redis:// URL")
     .optional(),
   /** Must match the server's QUEUE_PREFIX when that is set. */
-  QUEUE_PREFIX: z
-    .string()
-    .regex(/^[a-z0-9-]{1,40}$/, "must be lowercase letters, digits or dashes")
-    .optional(),
+  QUEUE_PREFIX: env.QUEUE_PREFIX,
   /** Proxies whose X-Forwarded-For names the client (rate limits, password lockout); every other sender is its socket address. */
   TRUSTED_PROXIES: env.TRUSTED_PROXIES,
   /** Where visitors reach this site: links in subscriber mail. */

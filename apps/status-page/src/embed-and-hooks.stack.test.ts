@@ -4,19 +4,19 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createComponent, createStatusPage, createStatusReport, SIGNATURE_HEADER, sendSubscriberMails } from "@vigil/core";
-import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import type { TestDatabase } from "@vigil/db-schema/testing";
 import { NotifierEnv } from "@vigil/notifier";
 import { launchChromium } from "@vigil/testing/browser";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildStatusPage, ROOT, type StatusSite, seedWorkspace, send, startStatusPage, until } from "./testing";
+import { ROOT, type SeededSite, type StatusSite, send, startSite, until } from "./testing";
 
 const SHOTS = join(ROOT, "docs/screenshots");
 
 let t: TestDatabase;
 let site: StatusSite;
 let browser: Browser;
-let seed: Awaited<ReturnType<typeof seedWorkspace>>;
+let seed: SeededSite["seed"];
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -45,21 +45,10 @@ async function loopback(handle: (path: string, r: Received) => { status: number;
 }
 
 beforeAll(async () => {
-  const built = buildStatusPage();
-  t = await startTestDatabase();
-  seed = await seedWorkspace(t.db);
-  await built;
-  const port = await freePort();
-  site = await startStatusPage(
-    {
-      DATABASE_URL: t.url,
-      AUTH_SECRET: "test-secret-0123456789abcdef",
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      // The same key as this test process: both read the subscriber's encrypted secret.
-      VIGIL_SECRET_KEY: process.env.VIGIL_SECRET_KEY!,
-    },
-    port,
-  );
+  ({ t, site, seed } = await startSite(() => ({
+    // The same key as this test process: both read the subscriber's encrypted secret.
+    VIGIL_SECRET_KEY: process.env.VIGIL_SECRET_KEY!,
+  })));
   browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
   const page = await createStatusPage(t.db, seed.ws, { slug: "shop", title: "Shop" }, "u");

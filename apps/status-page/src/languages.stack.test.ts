@@ -11,21 +11,20 @@ import {
   LOCALES,
   type MessageKey,
 } from "@vigil/core";
-import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import type { TestDatabase } from "@vigil/db-schema/testing";
 import { launchChromium } from "@vigil/testing/browser";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  buildStatusPage,
+  type MailApi,
   newMonitor,
   ROOT,
   reportCheck,
+  type SeededSite,
   type StatusSite,
   seedHistory,
-  seedWorkspace,
   send,
-  startMailApi,
-  startStatusPage,
+  startSiteWithMail,
   until,
 } from "./testing";
 
@@ -34,27 +33,12 @@ const en = CATALOGS.en;
 
 let t: TestDatabase;
 let site: StatusSite;
-let mailApi: Awaited<ReturnType<typeof startMailApi>>;
+let mailApi: MailApi;
 let browser: Browser;
-let seed: Awaited<ReturnType<typeof seedWorkspace>>;
+let seed: SeededSite["seed"];
 
 beforeAll(async () => {
-  const built = buildStatusPage();
-  [t, mailApi] = await Promise.all([startTestDatabase(), startMailApi()]);
-  seed = await seedWorkspace(t.db);
-  await built;
-  const port = await freePort();
-  site = await startStatusPage(
-    {
-      DATABASE_URL: t.url,
-      AUTH_SECRET: "test-secret-0123456789abcdef",
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      EMAIL_PROVIDER_API_URL: mailApi.url,
-      EMAIL_PROVIDER_API_KEY: "re_test_key",
-      EMAIL_FROM: "Acme Status <status@acme.test>",
-    },
-    port,
-  );
+  ({ t, site, seed, mailApi } = await startSiteWithMail());
   browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
 

@@ -1,41 +1,29 @@
 // What an attacker tries against private pages and the site's caches, on the real status page and sqld.
 import { join } from "node:path";
 import { createComponent, createStatusPage, createStatusReport, listSubscribers, sendSubscriberMails, updateStatusPage } from "@vigil/core";
-import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import type { TestDatabase } from "@vigil/db-schema/testing";
 import { NotifierEnv } from "@vigil/notifier";
 import { launchChromium } from "@vigil/testing/browser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildStatusPage, ROOT, type StatusSite, seedWorkspace, send, startMailApi, startStatusPage, until } from "./testing";
+import { type MailApi, ROOT, type SeededSite, type StatusSite, send, startSiteWithMail, until } from "./testing";
 
-const SECRET = "test-secret-0123456789abcdef";
 /** The site believes X-Forwarded-For only from this address (a reverse proxy the operator named). */
 const PROXY = "127.0.0.4";
 
 let t: TestDatabase;
 let site: StatusSite;
-let mailApi: Awaited<ReturnType<typeof startMailApi>>;
-let seed: Awaited<ReturnType<typeof seedWorkspace>>;
+let mailApi: MailApi;
+let seed: SeededSite["seed"];
 let mailEnv: NotifierEnv;
 let port: number;
 
 beforeAll(async () => {
-  const built = buildStatusPage();
-  [t, mailApi] = await Promise.all([startTestDatabase(), startMailApi()]);
-  seed = await seedWorkspace(t.db);
-  await built;
-  port = await freePort();
-  const env = {
-    DATABASE_URL: t.url,
-    AUTH_SECRET: SECRET,
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
+  let env: Record<string, string>;
+  ({ t, site, seed, mailApi, env, port } = await startSiteWithMail({
     TRUSTED_PROXIES: `${PROXY}/32`,
     REDIS_URL: "redis://127.0.0.1:6379",
-    EMAIL_PROVIDER_API_URL: mailApi.url,
-    EMAIL_PROVIDER_API_KEY: "re_test_key",
-    EMAIL_FROM: "Acme Status <status@acme.test>",
-  };
+  }));
   mailEnv = NotifierEnv.parse(env);
-  site = await startStatusPage(env, port);
 }, 600_000);
 
 afterAll(async () => {

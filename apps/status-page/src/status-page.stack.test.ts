@@ -10,52 +10,39 @@ import {
   createStatusReport,
   sendSubscriberMails,
 } from "@vigil/core";
-import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import type { TestDatabase } from "@vigil/db-schema/testing";
 import { NotifierEnv } from "@vigil/notifier";
 import { launchChromium } from "@vigil/testing/browser";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  buildStatusPage,
+  type MailApi,
   newMonitor,
   proveDomain,
   ROOT,
   reportCheck,
+  type SeededSite,
   type StatusSite,
   seedHistory,
   seedWorkspace,
   send,
-  startMailApi,
-  startStatusPage,
+  startSiteWithMail,
   until,
 } from "./testing";
 
 const SHOTS = join(ROOT, "docs/screenshots");
-const SECRET = "test-secret-0123456789abcdef";
 
 let t: TestDatabase;
 let site: StatusSite;
-let mailApi: Awaited<ReturnType<typeof startMailApi>>;
+let mailApi: MailApi;
 let browser: Browser;
-let seed: Awaited<ReturnType<typeof seedWorkspace>>;
+let seed: SeededSite["seed"];
 let mailEnv: NotifierEnv;
 
 beforeAll(async () => {
-  const built = buildStatusPage();
-  [t, mailApi] = await Promise.all([startTestDatabase(), startMailApi()]);
-  seed = await seedWorkspace(t.db);
-  await built;
-  const port = await freePort();
-  const env = {
-    DATABASE_URL: t.url,
-    AUTH_SECRET: SECRET,
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    EMAIL_PROVIDER_API_URL: mailApi.url,
-    EMAIL_PROVIDER_API_KEY: "re_test_key",
-    EMAIL_FROM: "Acme Status <status@acme.test>",
-  };
+  let env: Record<string, string>;
+  ({ t, site, seed, mailApi, env } = await startSiteWithMail());
   mailEnv = NotifierEnv.parse(env);
-  site = await startStatusPage(env, port);
   browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
 }, 600_000);
@@ -83,6 +70,22 @@ const onHost = (host: string, path: string) =>
 /** A browser context with JavaScript off: everything a visitor needs must work without it. */
 const noJs = (viewport = { width: 1280, height: 800 }): Promise<BrowserContext> =>
   browser.newContext({ javaScriptEnabled: false, viewport });
+
+/** A JavaScript-free context and a tab on `path`, once the report titled `title` shows there. */
+async function onceReportShows(path: string, title: string) {
+  const ctx = await noJs();
+  const p = await ctx.newPage();
+  await until(
+    "the report on the page",
+    async () => {
+      await p.goto(`${site.url}${path}`);
+      return (await p.getByText(title).count()) > 0;
+    },
+    20_000,
+    1000,
+  );
+  return { ctx, p };
+}
 
 const overallOf = async (ctx: BrowserContext, path: string) => {
   const page = await ctx.newPage();
@@ -157,17 +160,7 @@ describe("the public status page", () => {
       "u",
     );
 
-    const ctx = await noJs();
-    const p = await ctx.newPage();
-    await until(
-      "the report on the page",
-      async () => {
-        await p.goto(`${site.url}/timeline`);
-        return (await p.getByText("Checkout errors").count()) > 0;
-      },
-      20_000,
-      1000,
-    );
+    const { ctx, p } = await onceReportShows("/timeline", "Checkout errors");
     expect(await p.locator("[data-overall]").getAttribute("data-overall")).toBe("partial_outage");
     await p.goto(`${site.url}/timeline/reports/${r.id}`);
     const steps = await p.locator("article ol > li > p > strong").allTextContents();
@@ -463,17 +456,7 @@ describe("the public status page", () => {
       "u",
     );
 
-    const ctx = await noJs();
-    const p = await ctx.newPage();
-    await until(
-      "the report on the page",
-      async () => {
-        await p.goto(`${site.url}/northwind`);
-        return (await p.getByText("Webhook deliveries delayed").count()) > 0;
-      },
-      20_000,
-      1000,
-    );
+    const { ctx, p } = await onceReportShows("/northwind", "Webhook deliveries delayed");
     const bars = p.locator("li.b");
     expect(await bars.count()).toBe(4 * 90);
     await p.screenshot({ path: join(SHOTS, "status-page-desktop.png"), fullPage: true });

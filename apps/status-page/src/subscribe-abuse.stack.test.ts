@@ -1,33 +1,19 @@
 // The subscribe form as a mail cannon: the real status page (next start) on a real sqld, posting as a script would.
 import { createStatusPage, RATE_LIMITS } from "@vigil/core";
-import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import type { TestDatabase } from "@vigil/db-schema/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildStatusPage, type StatusSite, seedWorkspace, startMailApi, startStatusPage } from "./testing";
+import { type MailApi, type SeededSite, type StatusSite, startSiteWithMail } from "./testing";
 
 let t: TestDatabase;
 let site: StatusSite;
-let mailApi: Awaited<ReturnType<typeof startMailApi>>;
-let seed: Awaited<ReturnType<typeof seedWorkspace>>;
+let mailApi: MailApi;
+let seed: SeededSite["seed"];
 
 beforeAll(async () => {
-  const built = buildStatusPage();
-  [t, mailApi] = await Promise.all([startTestDatabase(), startMailApi()]);
-  seed = await seedWorkspace(t.db);
-  await built;
-  const port = await freePort();
-  site = await startStatusPage(
-    {
-      DATABASE_URL: t.url,
-      AUTH_SECRET: "test-secret-0123456789abcdef",
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      EMAIL_PROVIDER_API_URL: mailApi.url,
-      EMAIL_PROVIDER_API_KEY: "re_test_key",
-      EMAIL_FROM: "Acme Status <status@acme.test>",
-      // The site sits behind a proxy on loopback: its X-Forwarded-For names the client.
-      TRUSTED_PROXIES: "127.0.0.1",
-    },
-    port,
-  );
+  ({ t, site, seed, mailApi } = await startSiteWithMail({
+    // The site sits behind a proxy on loopback: its X-Forwarded-For names the client.
+    TRUSTED_PROXIES: "127.0.0.1",
+  }));
 }, 600_000);
 
 afterAll(async () => {

@@ -3,22 +3,13 @@
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  createMonitor,
-  createPrivateLocation,
-  createWorkspace,
-  evaluateMonitor,
-  recordResults,
-  type StatusPageView,
-  setLimits,
-  verifyCustomDomain,
-} from "@vigil/core";
+import { createMonitor, evaluateMonitor, recordResults, type StatusPageView, verifyCustomDomain } from "@vigil/core";
+import { probeResult, workspaceWithLocations } from "@vigil/core/testing";
 import type { Db } from "@vigil/db-schema";
-import { insertResults, type ResultFixture } from "@vigil/db-schema/testing";
+import { freePort, insertResults, type ResultFixture, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { EgressPolicy } from "@vigil/egress";
-import { startDomainHost } from "@vigil/testing";
+import { startDomainHost, startMailApi } from "@vigil/testing";
 import { buildNextApp, type NextApp, startNextApp } from "@vigil/testing/next";
-import { ulid } from "ulid";
 
 export { type Mail as CapturedMail, Proc, startMailApi, until } from "@vigil/testing";
 
@@ -34,12 +25,71 @@ export type StatusSite = NextApp;
 export const startStatusPage = (env: Record<string, string>, port?: number): Promise<StatusSite> =>
   startNextApp("status-page", () => env, port);
 
+/** The sites' AUTH_SECRET in tests. */
+export const SITE_SECRET = "test-secret-0123456789abcdef";
+
+export type MailApi = Awaited<ReturnType<typeof startMailApi>>;
+
+export interface SeededSite {
+  t: TestDatabase;
+  seed: Awaited<ReturnType<typeof seedWorkspace>>;
+  site: StatusSite;
+  port: number;
+  /** What the site was started with. */
+  env: Record<string, string>;
+}
+
+/**
+ * Variables added to a test site's environment; a function is called once the test database has started, which
+ * gives this process its VIGIL_SECRET_KEY if it had none.
+ */
+export type ExtraEnv = Record<string, string> | (() => Record<string, string>);
+
+/**
+ * A test database seeded with seedWorkspace and the site started on it (built once per tree), with its
+ * database, secret and public URL, then `extraEnv`; a loopback mail API too when `mail`.
+ */
+async function startSeededSite(mail: boolean, extraEnv: ExtraEnv) {
+  const built = buildStatusPage();
+  const [t, mailApi] = await Promise.all([startTestDatabase(), mail ? startMailApi() : undefined]);
+  try {
+    const seed = await seedWorkspace(t.db);
+    await built;
+    const port = await freePort();
+    const env: Record<string, string> = {
+      DATABASE_URL: t.url,
+      AUTH_SECRET: SITE_SECRET,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...(mailApi
+        ? { EMAIL_PROVIDER_API_URL: mailApi.url, EMAIL_PROVIDER_API_KEY: "re_test_key", EMAIL_FROM: "Acme Status <status@acme.test>" }
+        : {}),
+      ...(typeof extraEnv === "function" ? extraEnv() : extraEnv),
+    };
+    const site = await startStatusPage(env, port);
+    return { t, seed, site, port, env, mailApi };
+  } catch (err) {
+    await mailApi?.close();
+    await t.close();
+    throw err;
+  }
+}
+
+/** The site on a seeded test database, `extraEnv` added to its environment. */
+export async function startSite(extraEnv: ExtraEnv = {}): Promise<SeededSite> {
+  const { mailApi: _, ...started } = await startSeededSite(false, extraEnv);
+  return started;
+}
+
+/** As startSite, and the site sends subscriber mail through a loopback mail API. */
+export async function startSiteWithMail(extraEnv: ExtraEnv = {}): Promise<SeededSite & { mailApi: MailApi }> {
+  const { mailApi, ...started } = await startSeededSite(true, extraEnv);
+  return { ...started, mailApi: mailApi! };
+}
+
 /** A workspace with unlimited limits and one probe location, as `pnpm start` sets up. */
 export async function seedWorkspace(db: Db, name = "Acme") {
-  const ws = (await createWorkspace(db, { name }, "operator")).id;
-  await setLimits(db, ws, "unlimited", "operator");
-  const { location } = await createPrivateLocation(db, ws, { name: "iad", region: "iad" }, "operator");
-  return { ws, location: { id: location.id, workspaceId: ws, region: "iad" } };
+  const { ws, locations } = await workspaceWithLocations(db, name, ["iad"]);
+  return { ws, location: locations[0]! };
 }
 
 export async function newMonitor(db: Db, ws: number, name: string) {
@@ -62,16 +112,7 @@ export async function reportCheck(
   const cronTimestamp = Math.floor(at / 60_000) * 60_000;
   await recordResults(db, location, {
     results: [
-      {
-        id: ulid(),
-        monitorId,
-        cronTimestamp,
-        startedAt: cronTimestamp,
-        status,
-        latencyMs: status === "error" ? 0 : 42,
-        attempts: status === "error" ? 4 : 1,
-        ...(status === "error" ? { errorMessage: "connection refused" } : {}),
-      },
+      probeResult(monitorId, cronTimestamp, status, { latencyMs: status === "error" ? 0 : 42, attempts: status === "error" ? 4 : 1 }),
     ],
   });
   return evaluateMonitor(db, monitorId, Date.now());

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMaintenance } from "@vigil/core";
 import { notificationChannel, notificationDelivery, statusEvent } from "@vigil/db-schema";
-import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import type { TestDatabase } from "@vigil/db-schema/testing";
 import { startTestRedis } from "@vigil/queue/testing";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { ingest, producerFor, Receiver, seed, until, WorkflowsProcess, workflowsEnv } from "./test-harness";
+import { allMonitorsDown, ingest, type Receiver, startAlertStack, until } from "./test-harness";
 
 const REDIS = "redis://127.0.0.1:6379";
 const base = Date.UTC(2026, 10, 22, 9);
@@ -16,32 +16,12 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(n: number, redisUrl = REDIS, extra: Record<string, string> = {}, hookAt?: (db: string) => string) {
-  const t: TestDatabase = await startTestDatabase();
-  const receiver = new Receiver();
-  await receiver.start();
-  const env = await workflowsEnv(t.url, redisUrl, extra);
-  const wf = new WorkflowsProcess(env);
-  const { producer, close } = producerFor(redisUrl, env.QUEUE_PREFIX);
-  cleanups.push(
-    () => t.close(),
-    () => receiver.stop(),
-    () => wf.kill(),
-    close,
-  );
-  const seeded = await seed(t, n, hookAt?.(t.url) ?? receiver.url());
-  return { t, receiver, wf, producer, ...seeded };
-}
+const setup = (n: number, redisUrl = REDIS, extra: Record<string, string> = {}, hookAt?: (db: string) => string) =>
+  startAlertStack(cleanups, n, redisUrl, extra, hookAt);
 
 /** Copies per event among the answered requests (or every request that arrived). */
 /** Every monitor reports an error at the same slot. */
-const allDown = (s: Awaited<ReturnType<typeof setup>>) =>
-  ingest(
-    s.t,
-    s.producer,
-    s.location,
-    s.monitors.map((monitorId) => ({ monitorId, cronTimestamp: base, status: "error" as const, errorMessage: "down" })),
-  );
+const allDown = (s: Awaited<ReturnType<typeof setup>>) => allMonitorsDown(s, base);
 
 /** One monitor goes down; returns the delivery log once its one failure is logged and 2 s passed without a retry. */
 async function failedOnce(s: Awaited<ReturnType<typeof setup>>) {

@@ -1,5 +1,5 @@
 import { AnalyticsEnv } from "@vigil/analytics";
-import { env, z } from "@vigil/config";
+import { env, serviceEnv, z } from "@vigil/config";
 import { NotifierEnv } from "@vigil/notifier";
 
 const ms = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
@@ -12,14 +12,7 @@ export const WorkflowsEnv = z.object({
   /** The public status site: links in subscriber mail (confirm, unsubscribe, report pages). */
   STATUS_PAGE_URL: env.url("http://127.0.0.1:3003"),
   SUBSCRIBER_MAIL_INTERVAL_MS: ms(15_000, 1000),
-  PORT: env.port(3000),
-  HOST: z.string().default("0.0.0.0"),
-  DATABASE_URL: env.DATABASE_URL,
-  DATABASE_AUTH_TOKEN: env.DATABASE_AUTH_TOKEN,
-  VIGIL_SECRET_KEY: env.VIGIL_SECRET_KEY,
-  REDIS_URL: env.REDIS_URL,
-  LOG_LEVEL: env.LOG_LEVEL,
-  PING_BASE_URL: env.PING_BASE_URL,
+  ...serviceEnv(3000),
   /**
    * Heartbeat passes run when the server stored pings and about a second after each deadline; while a passed
    * deadline waits for the ping server's proof (or a pass failed), they look again this often.
@@ -27,10 +20,7 @@ export const WorkflowsEnv = z.object({
   HEARTBEAT_TICK_MS: ms(1000, 100),
   /** A pass also runs this often whatever happened: it applies edits and what a lost ask would have. */
   HEARTBEAT_SAFETY_TICK_MS: ms(10_000, 1000),
-  QUEUE_PREFIX: z
-    .string()
-    .regex(/^[a-z0-9-]{1,40}$/, "must be lowercase letters, digits or dashes")
-    .optional(),
+  QUEUE_PREFIX: env.QUEUE_PREFIX,
   /** At most this many attempts per delivery: 12 doubling from 2 s (capped at 10 min, jittered) span about 40 minutes. */
   NOTIFY_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(12),
   NOTIFY_BACKOFF_MS: ms(2000),

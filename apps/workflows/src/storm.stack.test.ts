@@ -1,9 +1,8 @@
 // Deliveries that never storm: a slow receiver, a killed worker, backoff that spreads out.
 import { notificationDelivery } from "@vigil/db-schema";
-import { startTestDatabase } from "@vigil/db-schema/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { retryDelay } from "./notify/backoff";
-import { ingest, producerFor, Receiver, seed, until, WorkflowsProcess, workflowsEnv } from "./test-harness";
+import { allMonitorsDown, type Receiver, startAlertStack, until } from "./test-harness";
 
 const REDIS = "redis://127.0.0.1:6379";
 const base = Date.UTC(2026, 10, 25, 9);
@@ -13,27 +12,8 @@ afterEach(async () => {
 });
 
 async function setup(n: number, extra: Record<string, string> = {}) {
-  const t = await startTestDatabase();
-  const receiver = new Receiver();
-  await receiver.start();
-  const env = await workflowsEnv(t.url, REDIS, extra);
-  const wf = new WorkflowsProcess(env);
-  const { producer, close } = producerFor(REDIS, env.QUEUE_PREFIX);
-  cleanups.push(
-    () => t.close(),
-    () => receiver.stop(),
-    () => wf.kill(),
-    close,
-  );
-  const seeded = await seed(t, n, receiver.url());
-  const allDown = () =>
-    ingest(
-      t,
-      producer,
-      seeded.location,
-      seeded.monitors.map((monitorId) => ({ monitorId, cronTimestamp: base, status: "error" as const, errorMessage: "down" })),
-    );
-  return { t, receiver, wf, allDown, ...seeded };
+  const s = await startAlertStack(cleanups, n, REDIS, extra);
+  return { ...s, allDown: () => allMonitorsDown(s, base) };
 }
 
 const perMonitor = (r: Receiver) => {

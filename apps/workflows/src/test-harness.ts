@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { createChannel, createMonitors, createPrivateLocation, createWorkspace, recordResults, setLimits } from "@vigil/core";
-import { freePort, type TestDatabase } from "@vigil/db-schema/testing";
+import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { until } from "@vigil/testing";
 import { Service, serviceBundle } from "@vigil/testing/service";
 
@@ -176,3 +176,39 @@ export function producerFor(redisUrl: string, prefix: string) {
   redis.on("error", () => {});
   return { producer: new EvaluateProducer(redis, prefix), close: () => redis.disconnect() };
 }
+
+/**
+ * A test database, a webhook receiver and a workflows process (not started yet) on them with `extra` variables,
+ * `n` monitors alerting to the receiver (or to `hookAt(databaseUrl)`); undoing it all is pushed onto `cleanups`.
+ */
+export async function startAlertStack(
+  cleanups: (() => Promise<void> | void)[],
+  n: number,
+  redisUrl: string,
+  extra: Record<string, string> = {},
+  hookAt?: (db: string) => string,
+) {
+  const t = await startTestDatabase();
+  const receiver = new Receiver();
+  await receiver.start();
+  const env = await workflowsEnv(t.url, redisUrl, extra);
+  const wf = new WorkflowsProcess(env);
+  const { producer, close } = producerFor(redisUrl, env.QUEUE_PREFIX);
+  cleanups.push(
+    () => t.close(),
+    () => receiver.stop(),
+    () => wf.kill(),
+    close,
+  );
+  const seeded = await seed(t, n, hookAt?.(t.url) ?? receiver.url());
+  return { t, receiver, wf, producer, ...seeded };
+}
+
+/** Every monitor of the stack reports an error at the slot `cronTimestamp`. */
+export const allMonitorsDown = (s: Awaited<ReturnType<typeof startAlertStack>>, cronTimestamp: number) =>
+  ingest(
+    s.t,
+    s.producer,
+    s.location,
+    s.monitors.map((monitorId) => ({ monitorId, cronTimestamp, status: "error" as const, errorMessage: "down" })),
+  );

@@ -14,7 +14,7 @@ import {
   notifyJobId,
   QUEUES,
 } from "@vigil/queue";
-import { createLogger, createServiceApp, listen } from "@vigil/service";
+import { createLogger, createServiceApp, listenOnEnv } from "@vigil/service";
 import { Queue, Worker } from "bullmq";
 import { Counter, Gauge, Histogram } from "prom-client";
 import type { WorkflowContext } from "./context";
@@ -170,9 +170,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
     });
   }
 
-  const started = await listen(app, {
-    port: env.PORT,
-    host: env.HOST,
+  const started = await listenOnEnv(app, env, {
     logger,
     handleSignals: opts.handleSignals,
     onShutdown: async () => {

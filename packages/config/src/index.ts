@@ -113,6 +113,25 @@ export const env = {
   /** Where jobs reach the server's ping endpoints (`<PING_BASE_URL>/ping/<token>`), as shown in the dashboard and in alerts. */
   PING_BASE_URL: url("http://127.0.0.1:3001"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** The address a service listens on. */
+  HOST: z.string().default("0.0.0.0"),
+  /** Namespaces queues and pub/sub. Unset: named after the database's install id, so installs sharing a Redis never mix. */
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, "must be lowercase letters, digits or dashes")
+    .optional(),
 };
+
+/** What the server and workflows both read: where they listen, the database, Redis, logs and ping links. */
+export const serviceEnv = (defaultPort: number) => ({
+  PORT: port(defaultPort),
+  HOST: env.HOST,
+  DATABASE_URL: env.DATABASE_URL,
+  DATABASE_AUTH_TOKEN: env.DATABASE_AUTH_TOKEN,
+  VIGIL_SECRET_KEY: env.VIGIL_SECRET_KEY,
+  REDIS_URL: env.REDIS_URL,
+  LOG_LEVEL: env.LOG_LEVEL,
+  PING_BASE_URL: env.PING_BASE_URL,
+});
 
 export { z };

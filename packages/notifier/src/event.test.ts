@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { NotifierEnv } from "./env";
 import { NotificationEvent, toWebhookPayload } from "./event";
 import { channels } from "./registry";
+import { recoveryWebhookBody } from "./testing";
 
 const recovered = NotificationEvent.parse({
   type: "recovered",
@@ -30,13 +31,9 @@ function builtOnEveryChannel(event: NotificationEvent): [string, string][] {
 describe("a recovery", () => {
   it("never carries an error message, whatever the evaluation passed on", () => {
     expect(recovered).not.toHaveProperty("errorMessage");
-    expect(toWebhookPayload(recovered)).toEqual({
-      monitor: { id: 3, name: "API", url: "https://api.example/health" },
-      cronTimestamp: 1_700_000_000_000,
-      status: "recovered",
-      statusCode: 200,
-      latency: 12,
-    });
+    expect(toWebhookPayload(recovered)).toEqual(
+      recoveryWebhookBody({ id: 3, name: "API", url: "https://api.example/health" }, 1_700_000_000_000, 12),
+    );
   });
 
   it("shows no error on any channel", () => {

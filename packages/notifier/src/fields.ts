@@ -60,3 +60,18 @@ export const headerMap = () =>
           ctx.addIssue({ code: "custom", path: [name], message: "is set by Vigil and cannot be overridden" });
       }
     });
+
+/** The config of a channel that posts to one webhook URL the user copies from the receiving app. */
+export const webhookUrlConfig = (
+  field: { example: string; description: string; title?: string; shownExample?: string },
+  channel: { title: string; description: string },
+) =>
+  z
+    .object({
+      webhookUrl: httpUrl(field.example).meta({
+        title: field.title ?? "Webhook URL",
+        description: field.description,
+        examples: [field.shownExample ?? field.example],
+      }),
+    })
+    .meta(channel);

@@ -165,6 +165,15 @@ export const TEST_EVENTS = {
 
 export type TestEventType = keyof typeof TEST_EVENTS;
 
+/** A recovery's webhook body, key for key: status code 200, the latency, and never an error message. */
+export const recoveryWebhookBody = (monitor: { id: number; name: string; url: string }, cronTimestamp: number, latency: number) => ({
+  monitor,
+  cronTimestamp,
+  status: "recovered",
+  statusCode: 200,
+  latency,
+});
+
 /** The plain-text message (title, facts, dashboard link) a channel is expected to render for each of TEST_EVENTS. */
 export const TEST_TEXT: Record<TestEventType, string> = {
   error:

@@ -41,11 +41,21 @@ export interface Started {
   close(): Promise<void>;
 }
 
+export interface ListenOptions {
+  port: number;
+  host: string;
+  logger: Logger;
+  onShutdown?: () => Promise<void>;
+  handleSignals?: boolean;
+}
+
+/** `listen` on the service's PORT and HOST variables. */
+export function listenOnEnv(app: Hono, env: { PORT: number; HOST: string }, opts: Omit<ListenOptions, "port" | "host">): Promise<Started> {
+  return listen(app, { port: env.PORT, host: env.HOST, ...opts });
+}
+
 /** Listens, and on SIGINT/SIGTERM closes the server then runs `onShutdown` before exiting. */
-export async function listen(
-  app: Hono,
-  opts: { port: number; host: string; logger: Logger; onShutdown?: () => Promise<void>; handleSignals?: boolean },
-): Promise<Started> {
+export async function listen(app: Hono, opts: ListenOptions): Promise<Started> {
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: opts.port, hostname: opts.host }, () => resolve(s));
     s.once("error", reject);

@@ -1,6 +1,6 @@
 import { insertResults } from "@vigil/db-schema/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../../server/src/testing";
+import { hourlyApiMonitor, startTestServer, type TestServer } from "../../../server/src/testing";
 import { run } from "../main";
 import { capture } from "../testing/harness";
 
@@ -12,17 +12,7 @@ afterAll(async () => s?.close());
 
 describe("vigil report", () => {
   it("prints a monitor's October SLA as CSV, by its YAML key, the same bytes the API serves", async () => {
-    const loc = (await s.call("POST", "/v1/private-locations", { name: "rack", region: "fra" })).body;
-    const m = (
-      await s.call("POST", "/v1/monitors", {
-        key: "api",
-        name: "API",
-        kind: "http",
-        frequency: "1h",
-        regions: ["fra"],
-        request: { url: "http://127.0.0.1:9/" },
-      })
-    ).body;
+    const { location: loc, monitor: m } = await hourlyApiMonitor(s, "rack");
     const oct = Date.UTC(2026, 9, 1);
     await insertResults(
       s.database.db,

@@ -1,10 +1,10 @@
-import { auditLog, type Db, invitation, user, workspaceMember } from "@vigil/db-schema";
-import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import { auditLog, type Db, invitation, workspaceMember } from "@vigil/db-schema";
 import { LimitExceededError } from "@vigil/limits";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { searchAuditLog } from "../audit";
 import { NotFoundError, ValidationError } from "../errors";
+import { insertUser, useTestDatabase } from "../testing";
 import { createApiKey, verifyApiKey } from "./api-keys";
 import {
   acceptInvitation,
@@ -21,22 +21,12 @@ import {
 } from "./members";
 import { createWorkspace, setLimits } from "./workspace";
 
-let t: TestDatabase;
 let db: Db;
-beforeAll(async () => {
-  t = await startTestDatabase();
+useTestDatabase((t) => {
   db = t.db;
 });
-afterAll(async () => {
-  await t?.close();
-});
 
-let n = 0;
-async function newUser(email = `person${++n}@example.com`) {
-  const id = `u-${++n}`;
-  await db.insert(user).values({ id, email });
-  return { id, email };
-}
+const newUser = (email?: string) => insertUser(db, email);
 
 async function ownWorkspace(u: { id: string; email: string }) {
   const [m] = await bootstrapUser(db, u);

@@ -3,18 +3,8 @@ import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { and, eq, isNull } from "drizzle-orm";
 import { ulid } from "ulid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  aggregate,
-  createMonitor,
-  createPrivateLocation,
-  createWorkspace,
-  evaluateMonitor,
-  pendingEvaluations,
-  recordResults,
-  setLimits,
-  transition,
-  updateMonitor,
-} from "../index";
+import { aggregate, createMonitor, evaluateMonitor, pendingEvaluations, recordResults, transition, updateMonitor } from "../index";
+import { workspaceWithLocations } from "../testing";
 
 describe("the status rule", () => {
   const table: [string, Parameters<typeof aggregate>[0], ReturnType<typeof aggregate>][] = [
@@ -46,15 +36,10 @@ describe("the status rule", () => {
 let t: TestDatabase;
 let ws: number;
 const regions = ["iad", "ams", "jnb", "syd"];
-const locations: { id: number; workspaceId: number; region: string }[] = [];
+let locations: { id: number; workspaceId: number; region: string }[];
 beforeAll(async () => {
   t = await startTestDatabase();
-  ws = (await createWorkspace(t.db, { name: "eval" }, "operator")).id;
-  await setLimits(t.db, ws, "unlimited", "operator");
-  for (const region of regions) {
-    const { location } = await createPrivateLocation(t.db, ws, { name: region, region: region as "iad" }, "operator");
-    locations.push({ id: location.id, workspaceId: ws, region });
-  }
+  ({ ws, locations } = await workspaceWithLocations(t.db, "eval", regions));
 });
 afterAll(async () => t?.close());
 

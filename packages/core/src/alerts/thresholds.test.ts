@@ -2,30 +2,17 @@
 import { monitor, statusEvent } from "@vigil/db-schema";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { eq } from "drizzle-orm";
-import { ulid } from "ulid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createMonitor,
-  createPrivateLocation,
-  createWorkspace,
-  evaluateMonitors,
-  recordResults,
-  setLimits,
-  ValidationError,
-} from "../index";
+import { createMonitor, evaluateMonitors, recordResults, ValidationError } from "../index";
+import { probeResult, workspaceWithLocations } from "../testing";
 import { thresholdedStatus } from "./evaluate";
 
 let t: TestDatabase;
 let ws: number;
-const locations: { id: number; workspaceId: number; region: string }[] = [];
+let locations: { id: number; workspaceId: number; region: string }[];
 beforeAll(async () => {
   t = await startTestDatabase();
-  ws = (await createWorkspace(t.db, { name: "thresholds" }, "operator")).id;
-  await setLimits(t.db, ws, "unlimited", "operator");
-  for (const region of ["iad", "ams"]) {
-    const { location } = await createPrivateLocation(t.db, ws, { name: region, region: region as "iad" }, "operator");
-    locations.push({ id: location.id, workspaceId: ws, region });
-  }
+  ({ ws, locations } = await workspaceWithLocations(t.db, "thresholds", ["iad", "ams"]));
 });
 afterAll(async () => t?.close());
 
@@ -33,16 +20,8 @@ const SLOT = 60_000;
 const base = Date.UTC(2026, 10, 25, 10);
 const now = base + 3_600_000;
 type S = "success" | "degraded" | "error";
-const result = (monitorId: number, slot: number, status: S) => ({
-  id: ulid(),
-  monitorId,
-  cronTimestamp: base + slot * SLOT,
-  startedAt: base + slot * SLOT,
-  status,
-  latencyMs: 10,
-  attempts: status === "error" ? 2 : 1,
-  ...(status === "error" ? { errorMessage: "connection refused" } : {}),
-});
+const result = (monitorId: number, slot: number, status: S) =>
+  probeResult(monitorId, base + slot * SLOT, status, { latencyMs: 10, attempts: status === "error" ? 2 : 1 });
 
 /** One batch from one location, then evaluation of what ingest queued (as the server and workflows do). */
 async function ingest(monitorId: number, loc: number, slots: [number, S][]) {

@@ -1,10 +1,10 @@
-import { auditLog, type Db, instanceAudit, session, user, workspace } from "@vigil/db-schema";
-import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import { auditLog, type Db, instanceAudit, session, workspace } from "@vigil/db-schema";
 import { presets } from "@vigil/limits";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bootstrapUser, getWorkspace, inviteMember, setLimits } from "../access";
 import { ValidationError } from "../errors";
+import { insertUser, useTestDatabase } from "../testing";
 import {
   adminSetLimits,
   adminSetPlan,
@@ -21,23 +21,13 @@ import {
   verifyAdminToken,
 } from "./index";
 
-let t: TestDatabase;
 let db: Db;
-beforeAll(async () => {
-  t = await startTestDatabase();
+useTestDatabase((t) => {
   db = t.db;
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const closed: InstanceRules = { adminEmails: ["ops@example.com"], signupLimits: "restricted" };
-let n = 0;
-async function newUser(email: string) {
-  const id = `u-${++n}`;
-  await db.insert(user).values({ id, email });
-  return { id, email };
-}
+const newUser = (email: string) => insertUser(db, email);
 
 describe("sign-up rules", () => {
   it("a new instance lets its first person in, then is closed to strangers (with the reason)", async () => {

@@ -19,21 +19,13 @@ import {
   updateMonitor,
   ValidationError,
 } from "../index";
+import { httpMonitor as http } from "../testing";
 
 let t: TestDatabase;
 beforeAll(async () => {
   t = await startTestDatabase();
 });
 afterAll(async () => t?.close());
-
-const http = (key: string, extra: Record<string, unknown> = {}) => ({
-  key,
-  kind: "http",
-  frequency: "1m",
-  regions: ["iad"],
-  request: { url: `http://127.0.0.1:9/${key}` },
-  ...extra,
-});
 
 async function workspace(preset: "unlimited" | "restricted" = "unlimited") {
   const ws = await createWorkspace(t.db, { name: `ws-${Math.random()}` }, "operator");

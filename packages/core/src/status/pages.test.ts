@@ -6,7 +6,6 @@ import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { LimitExceededError } from "@vigil/limits";
 import { NotifierEnv } from "@vigil/notifier";
 import { eq } from "drizzle-orm";
-import { ulid } from "ulid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addStatusReportUpdate,
@@ -42,6 +41,7 @@ import {
   verifyPageAccess,
   verifyPagePassword,
 } from "../index";
+import { probeResult } from "../testing";
 
 let t: TestDatabase;
 let ws: number;
@@ -82,6 +82,9 @@ async function startCaptureServer(reply: () => { status: number; body: string } 
       }),
   };
 }
+/** A monitor of a closed loopback port, checked from iad. */
+const tcpMonitor = () =>
+  createMonitor(t.db, ws, { kind: "tcp", frequency: "1m", regions: ["iad"], request: { host: "127.0.0.1", port: 9 } }, "u");
 let slugN = 0;
 const newPage = (extra: Record<string, unknown> = {}) =>
   createStatusPage(t.db, ws, { slug: `page-${++slugN}`, title: "Acme", ...extra }, "user:1");
@@ -91,18 +94,7 @@ async function report(monitorId: number, cronTimestamp: number, status: "success
     t.db,
     location,
     {
-      results: [
-        {
-          id: ulid(),
-          monitorId,
-          cronTimestamp,
-          startedAt: cronTimestamp,
-          status,
-          latencyMs: 12,
-          attempts: 1,
-          ...(status === "error" ? { errorMessage: "connection refused" } : {}),
-        },
-      ],
+      results: [probeResult(monitorId, cronTimestamp, status, { latencyMs: 12, attempts: 1 })],
     },
     cronTimestamp,
   );
@@ -173,12 +165,7 @@ describe("status page settings", () => {
 describe("the public read model", () => {
   it("a monitor in error makes its component and the page a major outage; recovery brings back operational", async () => {
     const page = await newPage();
-    const m = await createMonitor(
-      t.db,
-      ws,
-      { kind: "tcp", frequency: "1m", regions: ["iad"], request: { host: "127.0.0.1", port: 9 } },
-      "u",
-    );
+    const m = await tcpMonitor();
     const api = await createComponentGroup(t.db, ws, page.id, { name: "API" }, "u");
     const linked = await createComponent(t.db, ws, page.id, { name: "REST API", monitorId: m.id, groupId: api.id }, "u");
     await createComponent(t.db, ws, page.id, { name: "Docs", staticStatus: "operational" }, "u");
@@ -302,12 +289,7 @@ describe("the public read model", () => {
 
   it("a monitor incident is promoted to a report on its linked components, once", async () => {
     const page = await newPage();
-    const m = await createMonitor(
-      t.db,
-      ws,
-      { kind: "tcp", frequency: "1m", regions: ["iad"], request: { host: "127.0.0.1", port: 9 } },
-      "u",
-    );
+    const m = await tcpMonitor();
     const comp = await createComponent(t.db, ws, page.id, { name: "Gateway", monitorId: m.id }, "u");
     const slot = Math.floor(Date.now() / 60_000) * 60_000;
     await report(m.id, slot, "error");

@@ -1,21 +1,18 @@
-import { z } from "zod";
 import { defineChannel } from "../channel";
-import { httpUrl } from "../fields";
+import { webhookUrlConfig } from "../fields";
 import { type EventType, facts, headline, isoTime, monitorLink, truncate } from "../format";
 
 const COLOR: Record<EventType, number> = { error: 0xe74c3c, degraded: 0xf39c12, recovered: 0x2ecc71, test: 0x3498db };
 
 export const discord = defineChannel({
   kind: "discord",
-  config: z
-    .object({
-      webhookUrl: httpUrl("https://discord.com/api/webhooks/123/abc").meta({
-        title: "Webhook URL",
-        description: "Channel settings → Integrations → Webhooks → Copy Webhook URL. The URL is the credential.",
-        examples: ["https://discord.com/api/webhooks/123/abc"],
-      }),
-    })
-    .meta({ title: "Discord", description: "An embed in a Discord channel, through a channel webhook." }),
+  config: webhookUrlConfig(
+    {
+      example: "https://discord.com/api/webhooks/123/abc",
+      description: "Channel settings → Integrations → Webhooks → Copy Webhook URL. The URL is the credential.",
+    },
+    { title: "Discord", description: "An embed in a Discord channel, through a channel webhook." },
+  ),
   secrets: ["webhookUrl"],
   build: (config, event, { env }) => {
     const message = {

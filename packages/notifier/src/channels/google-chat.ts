@@ -1,19 +1,17 @@
-import { z } from "zod";
 import { defineChannel } from "../channel";
-import { httpUrl } from "../fields";
+import { webhookUrlConfig } from "../fields";
 import { escapeHtml, facts, headline, LINK_LABEL, monitorLink, STATUS_EMOJI } from "../format";
 
 export const googleChat = defineChannel({
   kind: "google-chat",
-  config: z
-    .object({
-      webhookUrl: httpUrl("https://chat.googleapis.com/v1/spaces/AAAA/messages?key=...&token=...").meta({
-        title: "Webhook URL",
-        description: "In the space: Apps & integrations → Webhooks → Add webhook. The URL is the credential.",
-        examples: ["https://chat.googleapis.com/v1/spaces/AAAA/messages?key=…&token=…"],
-      }),
-    })
-    .meta({ title: "Google Chat", description: "A card message in a Google Chat space." }),
+  config: webhookUrlConfig(
+    {
+      example: "https://chat.googleapis.com/v1/spaces/AAAA/messages?key=...&token=...",
+      shownExample: "https://chat.googleapis.com/v1/spaces/AAAA/messages?key=…&token=…",
+      description: "In the space: Apps & integrations → Webhooks → Add webhook. The URL is the credential.",
+    },
+    { title: "Google Chat", description: "A card message in a Google Chat space." },
+  ),
   secrets: ["webhookUrl"],
   build: (config, event, { env }) => {
     const message = {

@@ -1,20 +1,18 @@
-import { z } from "zod";
 import { defineChannel } from "../channel";
-import { httpUrl } from "../fields";
+import { webhookUrlConfig } from "../fields";
 import { headline, incidentKey, monitorLink, plainText } from "../format";
 
 /** OnCall's "Formatted Webhook" integration: one alert group per monitor, `state: ok` resolves it. */
 export const grafanaOncall = defineChannel({
   kind: "grafana-oncall",
-  config: z
-    .object({
-      webhookUrl: httpUrl("https://oncall.example.com/integrations/v1/formatted_webhook/abc/").meta({
-        title: "Integration URL",
-        description: "The URL of a Formatted Webhook integration in Grafana OnCall. The URL is the credential.",
-        examples: ["https://oncall.example.com/integrations/v1/formatted_webhook/abc/"],
-      }),
-    })
-    .meta({ title: "Grafana OnCall", description: "An alert group that opens on failure and resolves on recovery." }),
+  config: webhookUrlConfig(
+    {
+      example: "https://oncall.example.com/integrations/v1/formatted_webhook/abc/",
+      title: "Integration URL",
+      description: "The URL of a Formatted Webhook integration in Grafana OnCall. The URL is the credential.",
+    },
+    { title: "Grafana OnCall", description: "An alert group that opens on failure and resolves on recovery." },
+  ),
   secrets: ["webhookUrl"],
   build: (config, event, { env }) => {
     const alert = {

@@ -1,6 +1,5 @@
-import { z } from "zod";
 import { defineChannel } from "../channel";
-import { httpUrl } from "../fields";
+import { webhookUrlConfig } from "../fields";
 import { type EventType, facts, headline, LINK_LABEL, monitorLink } from "../format";
 
 const COLOR: Record<EventType, string> = { error: "Attention", degraded: "Warning", recovered: "Good", test: "Accent" };
@@ -8,15 +7,14 @@ const COLOR: Record<EventType, string> = { error: "Attention", degraded: "Warnin
 /** An Adaptive Card wrapped in a message, the shape both Teams incoming webhooks and Workflows webhooks accept. */
 export const msTeams = defineChannel({
   kind: "ms-teams",
-  config: z
-    .object({
-      webhookUrl: httpUrl("https://example.webhook.office.com/webhookb2/...").meta({
-        title: "Webhook URL",
-        description: "A Teams incoming webhook, or a Workflows webhook trigger that posts to a channel. The URL is the credential.",
-        examples: ["https://example.webhook.office.com/webhookb2/…"],
-      }),
-    })
-    .meta({ title: "Microsoft Teams", description: "An adaptive card in a Teams channel." }),
+  config: webhookUrlConfig(
+    {
+      example: "https://example.webhook.office.com/webhookb2/...",
+      shownExample: "https://example.webhook.office.com/webhookb2/…",
+      description: "A Teams incoming webhook, or a Workflows webhook trigger that posts to a channel. The URL is the credential.",
+    },
+    { title: "Microsoft Teams", description: "An adaptive card in a Teams channel." },
+  ),
   secrets: ["webhookUrl"],
   build: (config, event, { env }) => {
     const card = {

@@ -1,6 +1,5 @@
-import { z } from "zod";
 import { defineChannel } from "../channel";
-import { httpUrl } from "../fields";
+import { webhookUrlConfig } from "../fields";
 import { ACK_LABEL, facts, headline, LINK_LABEL, monitorLink, STATUS_EMOJI, truncate } from "../format";
 
 /** Slack's mrkdwn treats these three as control characters; everything else is literal. */
@@ -8,15 +7,13 @@ const escapeMrkdwn = (text: string) => text.replace(/&/g, "&amp;").replace(/</g,
 
 export const slack = defineChannel({
   kind: "slack",
-  config: z
-    .object({
-      webhookUrl: httpUrl("https://hooks.slack.com/services/T000/B000/XXXX").meta({
-        title: "Webhook URL",
-        description: "From your Slack app: Incoming Webhooks → Add New Webhook to Workspace. The URL is the credential.",
-        examples: ["https://hooks.slack.com/services/T000/B000/XXXX"],
-      }),
-    })
-    .meta({ title: "Slack", description: "A Block Kit message in a channel, through an incoming webhook." }),
+  config: webhookUrlConfig(
+    {
+      example: "https://hooks.slack.com/services/T000/B000/XXXX",
+      description: "From your Slack app: Incoming Webhooks → Add New Webhook to Workspace. The URL is the credential.",
+    },
+    { title: "Slack", description: "A Block Kit message in a channel, through an incoming webhook." },
+  ),
   // An incoming-webhook URL is its own credential.
   secrets: ["webhookUrl"],
   build: (config, event, { env }) => {

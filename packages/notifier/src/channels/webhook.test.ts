@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { notify } from "../notify";
-import { byName, type ChannelCase, channelServer, expectedRequest, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
+import { byName, type ChannelCase, channelServer, expectedRequest, recoveryWebhookBody, TEST_EVENTS, TEST_NOW, testEnv } from "../testing";
 
 const server = channelServer({ status: 200, body: "ok" }, (url) => ({
   kind: "webhook",
@@ -76,13 +76,9 @@ describe("webhook payload", () => {
   it("a recovery never carries errorMessage, even when the event has one", async () => {
     const event = { ...TEST_EVENTS.recovered, errorMessage: "left over from the failure" };
     await notify({ kind: "webhook", config: { url: `${server.url}/r` } }, event, testEnv(server.url), { now: TEST_NOW });
-    expect(JSON.parse(server.requests.at(-1)!.body)).toEqual({
-      monitor: { id: 42, name: "API health", url: "https://api.example.com/health" },
-      cronTimestamp: 1714564800000,
-      status: "recovered",
-      statusCode: 200,
-      latency: 87,
-    });
+    expect(JSON.parse(server.requests.at(-1)!.body)).toEqual(
+      recoveryWebhookBody({ id: 42, name: "API health", url: "https://api.example.com/health" }, 1714564800000, 87),
+    );
   });
 });
 
