@@ -14,6 +14,7 @@ import {
   buildDashboard,
   type Dashboard,
   launchChromium,
+  mailSignInEnv,
   type Proc,
   ROOT,
   shot,
@@ -44,10 +45,7 @@ beforeAll(async () => {
   [dash, server, browser] = await Promise.all([
     startDashboard({
       DATABASE_URL: db.url,
-      AUTH_SECRET: secret,
-      EMAIL_PROVIDER_API_URL: mail.url,
-      EMAIL_PROVIDER_API_KEY: "re_test_key",
-      EMAIL_FROM: "Vigil <signin@vigil.test>",
+      ...mailSignInEnv(mail, secret),
       PUBLIC_INGEST_URL: serverUrl,
       LOG_LEVEL: "info",
     }),
