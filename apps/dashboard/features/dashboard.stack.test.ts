@@ -22,6 +22,7 @@ import {
   spawnDashboard,
   startDashboard,
   startMailApi,
+  startProbe,
   startService,
   until,
 } from "../src/testing";
@@ -314,22 +315,7 @@ describe("private locations", () => {
     await page.keyboard.press("Escape");
     await hasText(page.locator("tr", { hasText: "office-rack-1" }), /Frankfurt \(fra\)\s+offline\s+never/);
 
-    const probePort = await freePort();
-    extra.push(
-      await startService(
-        "apps/private-location/src/main.ts",
-        {
-          SERVICE_KEY: key,
-          SERVICE_INGEST_URL: serverUrl,
-          PORT: String(probePort),
-          HOST: "127.0.0.1",
-          LOG_LEVEL: "warn",
-          PROBE_DATA_DIR: join(dir, "probe"),
-          PROBE_WAIT_MS: "2000",
-        },
-        probePort,
-      ),
-    );
+    extra.push(await startProbe(key, serverUrl, join(dir, "probe")));
     await until(
       "the location to show online",
       async () => {

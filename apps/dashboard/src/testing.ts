@@ -5,7 +5,8 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startTestDatabase } from "@vigil/db-schema/testing";
+import { createMonitor, createWorkspace, setLimits } from "@vigil/core";
+import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { freePort, type Proc, startMailApi, untilHealthy } from "@vigil/testing";
 import { launchChromium, screenshot } from "@vigil/testing/browser";
 import { buildNextApp, type NextApp, spawnNextApp, startNextApp } from "@vigil/testing/next";
@@ -189,4 +190,19 @@ export function mailDashboardFixture(): MailDashboard {
     await stack.close?.();
   });
   return stack;
+}
+
+/**
+ * Another workspace (limits unlimited) with one monitor of its own, both made by `actor`: what the tested
+ * workspace's people must never reach.
+ */
+export async function otherWorkspaceWithMonitor(
+  db: TestDatabase["db"],
+  name: string,
+  monitor: Parameters<typeof createMonitor>[2],
+  actor: string,
+) {
+  const other = await createWorkspace(db, { name }, actor);
+  await setLimits(db, other.id, "unlimited", "operator");
+  return { other, theirs: await createMonitor(db, other.id, monitor, actor) };
 }
