@@ -1,3 +1,4 @@
+import type { LucideIcon } from "lucide-react";
 import type { ComponentProps, ReactNode } from "react";
 
 const cx = (...c: (string | false | null | undefined)[]) => c.filter(Boolean).join(" ");
@@ -20,6 +21,38 @@ export const buttonClass = (variant: Variant = "primary", extra?: string) =>
 
 export function Button({ variant = "primary", className, ...props }: ComponentProps<"button"> & { variant?: Variant }) {
   return <button type="submit" className={buttonClass(variant, className)} {...props} />;
+}
+
+/** The submit button ending a one-line form: its icon, then `busy` while the action runs, else its label. */
+export function InlineSubmit({
+  pending,
+  icon: Icon,
+  busy,
+  children,
+}: {
+  pending: boolean;
+  icon: LucideIcon;
+  busy: string;
+  children: ReactNode;
+}) {
+  return (
+    <Button disabled={pending} className="sm:mt-6.5">
+      <Icon className="size-4" aria-hidden />
+      {pending ? busy : children}
+    </Button>
+  );
+}
+
+/** A layout's first link: hidden until focused, it skips to `#main`. */
+export function SkipLink() {
+  return (
+    <a
+      href="#main"
+      className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+    >
+      Skip to content
+    </a>
+  );
 }
 
 export function Input({ className, invalid, ...props }: ComponentProps<"input"> & { invalid?: boolean }) {
