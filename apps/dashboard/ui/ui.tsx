@@ -23,20 +23,22 @@ export function Button({ variant = "primary", className, ...props }: ComponentPr
   return <button type="submit" className={buttonClass(variant, className)} {...props} />;
 }
 
-/** The submit button ending a one-line form: its icon, then `busy` while the action runs, else its label. */
-export function InlineSubmit({
+/** A form's submit button: its icon, then `busy` while the action runs, else its label. */
+export function PendingSubmit({
   pending,
   icon: Icon,
   busy,
+  className,
   children,
 }: {
   pending: boolean;
   icon: LucideIcon;
   busy: string;
+  className: string;
   children: ReactNode;
 }) {
   return (
-    <Button disabled={pending} className="sm:mt-6.5">
+    <Button disabled={pending} className={className}>
       <Icon className="size-4" aria-hidden />
       {pending ? busy : children}
     </Button>
@@ -128,6 +130,26 @@ export function CardHeader({ title, description, action }: { title: string; desc
       </div>
       {action}
     </div>
+  );
+}
+
+/** A card with a header and one padded block under it (a form, a short text). */
+export function CardSection({
+  title,
+  description,
+  className,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card className={className}>
+      <CardHeader title={title} description={description} />
+      <div className="px-5 py-4">{children}</div>
+    </Card>
   );
 }
 

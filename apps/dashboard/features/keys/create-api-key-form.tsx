@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { CopyButton, Snippet } from "../../ui/copy-button";
 import { Modal } from "../../ui/dialog";
 import { FormError, useShown } from "../../ui/form-state";
-import { Field, InlineSubmit, Input } from "../../ui/ui";
+import { Field, Input, PendingSubmit } from "../../ui/ui";
 import { createApiKeyAction } from "./actions";
 
 const SCOPES = [
@@ -44,9 +44,9 @@ export function CreateApiKeyForm({ workspaceId }: { workspaceId: number }) {
             ) : null}
           </fieldset>
         </div>
-        <InlineSubmit pending={pending} icon={KeyRound} busy="Creating…">
+        <PendingSubmit pending={pending} icon={KeyRound} busy="Creating…" className="sm:mt-6.5">
           Create key
-        </InlineSubmit>
+        </PendingSubmit>
       </form>
       <FormError state={state} />
       <Modal

@@ -3,7 +3,7 @@ import { Send } from "lucide-react";
 import { useActionState } from "react";
 import { CopyButton } from "../../ui/copy-button";
 import { FormError } from "../../ui/form-state";
-import { Button, Field, InlineSubmit, Input, Notice, Select } from "../../ui/ui";
+import { Button, Field, Input, Notice, PendingSubmit, Select } from "../../ui/ui";
 import { acceptInviteAction, inviteAction } from "./actions";
 
 export function InviteForm({ workspaceId }: { workspaceId: number }) {
@@ -22,9 +22,9 @@ export function InviteForm({ workspaceId }: { workspaceId: number }) {
             <option value="admin">Admin</option>
           </Select>
         </Field>
-        <InlineSubmit pending={pending} icon={Send} busy="Inviting…">
+        <PendingSubmit pending={pending} icon={Send} busy="Inviting…" className="sm:mt-6.5">
           Send invitation
-        </InlineSubmit>
+        </PendingSubmit>
       </form>
       {state.error && !state.fields?.email && !state.fields?.role ? <Notice tone="red">{state.error}</Notice> : null}
       {state.ok && state.info ? (
