@@ -14,6 +14,7 @@ import {
   buildDashboard,
   type Dashboard,
   launchChromium,
+  mailSignInEnv,
   type Proc,
   ROOT,
   shot,
@@ -21,6 +22,7 @@ import {
   spawnDashboard,
   startDashboard,
   startMailApi,
+  startProbe,
   startService,
   until,
 } from "../src/testing";
@@ -44,10 +46,7 @@ beforeAll(async () => {
   [dash, server, browser] = await Promise.all([
     startDashboard({
       DATABASE_URL: db.url,
-      AUTH_SECRET: secret,
-      EMAIL_PROVIDER_API_URL: mail.url,
-      EMAIL_PROVIDER_API_KEY: "re_test_key",
-      EMAIL_FROM: "Vigil <signin@vigil.test>",
+      ...mailSignInEnv(mail, secret),
       PUBLIC_INGEST_URL: serverUrl,
       LOG_LEVEL: "info",
     }),
@@ -316,22 +315,7 @@ describe("private locations", () => {
     await page.keyboard.press("Escape");
     await hasText(page.locator("tr", { hasText: "office-rack-1" }), /Frankfurt \(fra\)\s+offline\s+never/);
 
-    const probePort = await freePort();
-    extra.push(
-      await startService(
-        "apps/private-location/src/main.ts",
-        {
-          SERVICE_KEY: key,
-          SERVICE_INGEST_URL: serverUrl,
-          PORT: String(probePort),
-          HOST: "127.0.0.1",
-          LOG_LEVEL: "warn",
-          PROBE_DATA_DIR: join(dir, "probe"),
-          PROBE_WAIT_MS: "2000",
-        },
-        probePort,
-      ),
-    );
+    extra.push(await startProbe(key, serverUrl, join(dir, "probe")));
     await until(
       "the location to show online",
       async () => {

@@ -10,6 +10,10 @@ import {
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { auth } from "../auth";
+
+/** A workspace page's props with its query: the `[ws]` segment and the search parameters. */
+export type WorkspacePageProps = { params: Promise<{ ws: string }>; searchParams: Promise<Record<string, string | undefined>> };
+
 import { getDb } from "./db";
 import { getEnv } from "./env";
 import { rules } from "./instance-rules";

@@ -5,12 +5,14 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startTestDatabase } from "@vigil/db-schema/testing";
+import { createMonitor, createWorkspace, setLimits } from "@vigil/core";
+import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { freePort, type Proc, startMailApi, untilHealthy } from "@vigil/testing";
 import { launchChromium, screenshot } from "@vigil/testing/browser";
 import { buildNextApp, type NextApp, spawnNextApp, startNextApp } from "@vigil/testing/next";
 import { serviceBundle, spawnService } from "@vigil/testing/service";
 import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 
 export { freePort, type Mail, Proc, startMailApi, until } from "@vigil/testing";
 export { launchChromium } from "@vigil/testing/browser";
@@ -46,10 +48,7 @@ export async function startDashboardWithSite(secret: string, siteHost = "127.0.0
   const [dash, site, browser] = await Promise.all([
     startDashboard({
       DATABASE_URL: db.url,
-      AUTH_SECRET: secret,
-      EMAIL_PROVIDER_API_URL: mail.url,
-      EMAIL_PROVIDER_API_KEY: "re_test_key",
-      EMAIL_FROM: "Vigil <signin@vigil.test>",
+      ...mailSignInEnv(mail, secret),
       LOG_LEVEL: "warn",
       STATUS_PAGE_URL: `http://${siteHost}:${sitePort}`,
     }),
@@ -166,12 +165,44 @@ export async function startMailDashboard() {
     await db.close();
   };
   /** A person signed in by mail in a fresh browser context, on the workspace page sign-in lands on. */
-  const signIn = async (email: string) => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const signIn = async (email: string, viewport = { width: 1280, height: 900 }) => {
+    const ctx = await browser.newContext({ viewport });
     const page = await ctx.newPage();
     await signInByMail(page, mail, dash.url, email);
     await page.waitForURL(/\/w\/\d+/);
     return { ctx, page, ws: Number(/\/w\/(\d+)/.exec(page.url())![1]) };
   };
   return { db, mail, dash, browser, close, signIn };
+}
+
+export type MailDashboard = Awaited<ReturnType<typeof startMailDashboard>>;
+
+/**
+ * startMailDashboard for a whole test file: started in beforeAll, stopped in afterAll. Its fields are there
+ * once beforeAll ran: read them inside hooks and tests.
+ */
+export function mailDashboardFixture(): MailDashboard {
+  const stack = {} as MailDashboard;
+  beforeAll(async () => {
+    Object.assign(stack, await startMailDashboard());
+  }, 600_000);
+  afterAll(async () => {
+    await stack.close?.();
+  });
+  return stack;
+}
+
+/**
+ * Another workspace (limits unlimited) with one monitor of its own, both made by `actor`: what the tested
+ * workspace's people must never reach.
+ */
+export async function otherWorkspaceWithMonitor(
+  db: TestDatabase["db"],
+  name: string,
+  monitor: Parameters<typeof createMonitor>[2],
+  actor: string,
+) {
+  const other = await createWorkspace(db, { name }, actor);
+  await setLimits(db, other.id, "unlimited", "operator");
+  return { other, theirs: await createMonitor(db, other.id, monitor, actor) };
 }

@@ -15,6 +15,7 @@ import {
 } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import type { ReactNode } from "react";
 import { cx } from "./ui";
 
 const ITEMS: { href: string; label: string; icon: LucideIcon }[] = [
@@ -36,6 +37,28 @@ export function isCurrent(path: string, base: string, href: string): boolean {
   return href === "" ? path === base : path === to || path.startsWith(`${to}/`);
 }
 
+/** A link to the section `base + href`, marked the current page (for screen readers too) while it is. */
+export function SectionLink({
+  path,
+  base,
+  href,
+  className,
+  children,
+}: {
+  path: string;
+  base: string;
+  href: string;
+  className: (active: boolean) => string;
+  children: ReactNode;
+}) {
+  const active = isCurrent(path, base, href);
+  return (
+    <Link href={base + href} aria-current={active ? "page" : undefined} className={className(active)}>
+      {children}
+    </Link>
+  );
+}
+
 /** `instanceAdmin` adds the instance area (its pages answer 404 to anyone else anyway). */
 export function Nav({ workspaceId, layout, instanceAdmin }: { workspaceId: number; layout: "side" | "bar"; instanceAdmin?: boolean }) {
   const path = usePathname();
@@ -43,21 +66,22 @@ export function Nav({ workspaceId, layout, instanceAdmin }: { workspaceId: numbe
   return (
     <nav aria-label="Workspace" className={layout === "side" ? "grid gap-0.5" : "flex gap-1 overflow-x-auto px-4 pb-2"}>
       {ITEMS.map(({ href, label, icon: Icon }) => {
-        const to = base + href;
-        const active = isCurrent(path, base, href);
         return (
-          <Link
+          <SectionLink
             key={label}
-            href={to}
-            aria-current={active ? "page" : undefined}
-            className={cx(
-              "flex shrink-0 items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm whitespace-nowrap transition-colors",
-              active ? "bg-zinc-900 text-white" : "text-zinc-600 hover:bg-zinc-200/60 hover:text-zinc-900",
-            )}
+            path={path}
+            base={base}
+            href={href}
+            className={(active) =>
+              cx(
+                "flex shrink-0 items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm whitespace-nowrap transition-colors",
+                active ? "bg-zinc-900 text-white" : "text-zinc-600 hover:bg-zinc-200/60 hover:text-zinc-900",
+              )
+            }
           >
             <Icon className="size-4" aria-hidden />
             {label}
-          </Link>
+          </SectionLink>
         );
       })}
       {instanceAdmin ? (

@@ -1,3 +1,4 @@
+import type { LucideIcon } from "lucide-react";
 import type { ComponentProps, ReactNode } from "react";
 
 const cx = (...c: (string | false | null | undefined)[]) => c.filter(Boolean).join(" ");
@@ -20,6 +21,40 @@ export const buttonClass = (variant: Variant = "primary", extra?: string) =>
 
 export function Button({ variant = "primary", className, ...props }: ComponentProps<"button"> & { variant?: Variant }) {
   return <button type="submit" className={buttonClass(variant, className)} {...props} />;
+}
+
+/** A form's submit button: its icon, then `busy` while the action runs, else its label. */
+export function PendingSubmit({
+  pending,
+  icon: Icon,
+  busy,
+  className,
+  children,
+}: {
+  pending: boolean;
+  icon: LucideIcon;
+  busy: string;
+  className: string;
+  children: ReactNode;
+}) {
+  return (
+    <Button disabled={pending} className={className}>
+      <Icon className="size-4" aria-hidden />
+      {pending ? busy : children}
+    </Button>
+  );
+}
+
+/** A layout's first link: hidden until focused, it skips to `#main`. */
+export function SkipLink() {
+  return (
+    <a
+      href="#main"
+      className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+    >
+      Skip to content
+    </a>
+  );
 }
 
 export function Input({ className, invalid, ...props }: ComponentProps<"input"> & { invalid?: boolean }) {
@@ -95,6 +130,26 @@ export function CardHeader({ title, description, action }: { title: string; desc
       </div>
       {action}
     </div>
+  );
+}
+
+/** A card with a header and one padded block under it (a form, a short text). */
+export function CardSection({
+  title,
+  description,
+  className,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card className={className}>
+      <CardHeader title={title} description={description} />
+      <div className="px-5 py-4">{children}</div>
+    </Card>
   );
 }
 

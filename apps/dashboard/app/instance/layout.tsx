@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { requireInstanceAdmin } from "../../lib/instance";
 import { Brand } from "../../ui/brand";
+import { SkipLink } from "../../ui/ui";
 
 export const dynamic = "force-dynamic";
 
@@ -10,12 +11,7 @@ export default async function InstanceLayout({ children }: { children: ReactNode
   const u = await requireInstanceAdmin();
   return (
     <div className="min-h-screen">
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-      >
-        Skip to content
-      </a>
+      <SkipLink />
       <header className="border-b border-zinc-200 bg-white">
         <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-5 gap-y-2 px-4 py-3 lg:px-8">
           <Brand />

@@ -5,7 +5,7 @@ import { CreateForForm, InviteToInstanceForm } from "../../features/instance/ins
 import { getDb } from "../../lib/db";
 import { getEnv } from "../../lib/env";
 import { rules } from "../../lib/instance-rules";
-import { Card, CardHeader, Code, PageHeader, Table, td } from "../../ui/ui";
+import { Card, CardHeader, CardSection, Code, PageHeader, Table, td } from "../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Instance" };
@@ -71,37 +71,32 @@ export default async function Instance() {
           ))}
         </Table>
       </Card>
-      <Card className="mb-6">
-        <CardHeader
-          title="Create a workspace for someone"
-          description="They own it: at once when they already have an account, else through an invitation link (mailed when mail is set up)."
-        />
-        <div className="px-5 py-4">
-          <CreateForForm />
-        </div>
-      </Card>
-      <Card>
-        <CardHeader
-          title="Invite to the instance"
-          description={
-            mode === "invite"
-              ? "Their first sign-in creates their own workspace with the preset you pick."
-              : "Used when VIGIL_SIGNUP=invite; with the current rule, create a workspace for them above instead."
-          }
-        />
-        <div className="px-5 py-4">
-          <InviteToInstanceForm />
-          {invitations.length > 0 ? (
-            <ul className="mt-4 grid gap-1 text-sm">
-              {invitations.map((i) => (
-                <li key={i.email} className="break-all">
-                  {i.email} — {i.preset}, {i.usedAt ? "signed up" : "not signed in yet"}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      </Card>
+      <CardSection
+        title="Create a workspace for someone"
+        description="They own it: at once when they already have an account, else through an invitation link (mailed when mail is set up)."
+        className="mb-6"
+      >
+        <CreateForForm />
+      </CardSection>
+      <CardSection
+        title="Invite to the instance"
+        description={
+          mode === "invite"
+            ? "Their first sign-in creates their own workspace with the preset you pick."
+            : "Used when VIGIL_SIGNUP=invite; with the current rule, create a workspace for them above instead."
+        }
+      >
+        <InviteToInstanceForm />
+        {invitations.length > 0 ? (
+          <ul className="mt-4 grid gap-1 text-sm">
+            {invitations.map((i) => (
+              <li key={i.email} className="break-all">
+                {i.email} — {i.preset}, {i.usedAt ? "signed up" : "not signed in yet"}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </CardSection>
     </>
   );
 }

@@ -3,7 +3,7 @@ import { KeyRound, ShieldCheck } from "lucide-react";
 import { useActionState } from "react";
 import type { ActionState } from "../../lib/action-state";
 import { CopyButton } from "../../ui/copy-button";
-import { Button, Field, Input, Notice, Select } from "../../ui/ui";
+import { Button, Field, Input, Notice, PendingSubmit, Select } from "../../ui/ui";
 import {
   changeRoleAction,
   confirmTotpAction,
@@ -49,10 +49,9 @@ export function SecondFactorForm({ callbackUrl }: { callbackUrl: string }) {
       <input type="hidden" name="callbackUrl" value={callbackUrl} />
       <CodeField state={state} label="Code" hint="The 6 digits your authenticator app shows, or one of your recovery codes." />
       <Problem state={state} />
-      <Button disabled={pending} className="w-full">
-        <ShieldCheck className="size-4" aria-hidden />
-        {pending ? "Checking…" : "Continue"}
-      </Button>
+      <PendingSubmit pending={pending} icon={ShieldCheck} busy="Checking…" className="w-full">
+        Continue
+      </PendingSubmit>
     </form>
   );
 }

@@ -1,37 +1,23 @@
 import { acceptInvitation, confirmTotpEnrolment, inviteMember, setLimits, startTotpEnrolment } from "@vigil/core";
 import { user } from "@vigil/db-schema";
-import type { TestDatabase } from "@vigil/db-schema/testing";
 import { Secret, TOTP } from "otpauth";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Dashboard, shot, signInByMail, type startMailApi, startMailDashboard } from "../../src/testing";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { mailDashboardFixture, shot, signInByMail } from "../../src/testing";
 
-let db: TestDatabase;
-let mail: Awaited<ReturnType<typeof startMailApi>>;
-let dash: Dashboard;
-let browser: Browser;
-
-let close: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  ({ db, mail, dash, browser, close } = await startMailDashboard());
-}, 600_000);
-
-afterAll(async () => {
-  await close?.();
-});
+const stack = mailDashboardFixture();
 
 const codeAt = (secret: string, ms: number) =>
   new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" }).generate({ timestamp: ms });
 
 async function freshPage(): Promise<Page> {
-  return (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  return (await stack.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
 }
 
 /** An e-mail sign-in that stops at the code page. */
 async function signInToCode(email: string): Promise<Page> {
   const page = await freshPage();
-  await signInByMail(page, mail, dash.url, email);
+  await signInByMail(page, stack.mail, stack.dash.url, email);
   await page.waitForURL(/\/signin\/code/);
   return page;
 }
@@ -45,10 +31,7 @@ describe("second factor (authenticator app)", () => {
   it("set up with a QR code; then sign-in asks for the code, recovery codes work once, and wrong codes are rate-limited", {
     timeout: 300_000,
   }, async () => {
-    const first = await freshPage();
-    await signInByMail(first, mail, dash.url, "tess@totp.test");
-    await first.waitForURL(/\/w\/\d+/);
-    const ws = Number(/\/w\/(\d+)/.exec(first.url())![1]);
+    const { page: first, ws } = await stack.signIn("tess@totp.test");
 
     // Enrolment: the account page (reached from the workspace menu) shows a QR code and the key.
     await first
@@ -78,13 +61,13 @@ describe("second factor (authenticator app)", () => {
     expect(recovery).toHaveLength(10);
     await shot(first, "totp-recovery-codes");
     // The secret rests encrypted: the database never holds the key the page showed.
-    const stored = await db.db.$client.execute("SELECT secret FROM user_totp");
+    const stored = await stack.db.db.$client.execute("SELECT secret FROM user_totp");
     expect(String(stored.rows[0]!.secret)).not.toContain(secret);
 
     // A new sign-in stops at the code page; the workspace is out of reach until a code is given.
     const second = await signInToCode("tess@totp.test");
     await shot(second, "totp-code-page");
-    await second.goto(`${dash.url}/w/${ws}/monitors`);
+    await second.goto(`${stack.dash.url}/w/${ws}/monitors`);
     await second.waitForURL(/\/signin\/code/);
     await enterCode(second, "123456");
     await second
@@ -129,45 +112,42 @@ describe("second factor (authenticator app)", () => {
   it("an owner requires a second factor: a member without one is sent to set it up before using the workspace", {
     timeout: 300_000,
   }, async () => {
-    const owner = await freshPage();
-    await signInByMail(owner, mail, dash.url, "olga@totp.test");
-    await owner.waitForURL(/\/w\/\d+/);
-    const ws = Number(/\/w\/(\d+)/.exec(owner.url())![1]);
-    await setLimits(db.db, ws, "unlimited", "operator");
-    const { rows } = await db.db.$client.execute("SELECT id FROM user WHERE email = 'olga@totp.test'");
-    await db.db.insert(user).values({ id: "totp-member", email: "max@totp.test" });
-    const { token } = await inviteMember(db.db, ws, { email: "max@totp.test", role: "member" }, `user:${rows[0]!.id}`);
-    await acceptInvitation(db.db, token, { id: "totp-member", email: "max@totp.test" });
+    const { page: owner, ws } = await stack.signIn("olga@totp.test");
+    await setLimits(stack.db.db, ws, "unlimited", "operator");
+    const { rows } = await stack.db.db.$client.execute("SELECT id FROM user WHERE email = 'olga@totp.test'");
+    await stack.db.db.insert(user).values({ id: "totp-member", email: "max@totp.test" });
+    const { token } = await inviteMember(stack.db.db, ws, { email: "max@totp.test", role: "member" }, `user:${rows[0]!.id}`);
+    await acceptInvitation(stack.db.db, token, { id: "totp-member", email: "max@totp.test" });
 
     // The owner must have a second factor before requiring one.
-    await owner.goto(`${dash.url}/w/${ws}/settings`);
+    await owner.goto(`${stack.dash.url}/w/${ws}/settings`);
     const rule = owner.locator("form", { has: owner.getByLabel(/Members must sign in/) });
     await owner.getByLabel(/Members must sign in with an authenticator app/).check();
     await rule.getByRole("button", { name: "Save" }).click();
     await owner.getByText("Set up your own authenticator app first").waitFor();
-    const { secret: ownerSecret } = await startTotpEnrolment(db.db, { id: String(rows[0]!.id), email: "olga@totp.test" });
-    await confirmTotpEnrolment(db.db, String(rows[0]!.id), codeAt(ownerSecret, Date.now()));
+    const { secret: ownerSecret } = await startTotpEnrolment(stack.db.db, { id: String(rows[0]!.id), email: "olga@totp.test" });
+    await confirmTotpEnrolment(stack.db.db, String(rows[0]!.id), codeAt(ownerSecret, Date.now()));
     // Her open session now owes a code.
-    await owner.goto(`${dash.url}/w/${ws}/settings`);
+    await owner.goto(`${stack.dash.url}/w/${ws}/settings`);
     expect(owner.url()).toContain("/signin/code");
     await enterCode(owner, codeAt(ownerSecret, Date.now() + 30_000));
     await owner.waitForURL(new RegExp(`/w/${ws}$`));
-    await owner.goto(`${dash.url}/w/${ws}/settings`);
+    await owner.goto(`${stack.dash.url}/w/${ws}/settings`);
     await owner.getByLabel(/Members must sign in with an authenticator app/).check();
     await rule.getByRole("button", { name: "Save" }).click();
     await owner.getByText("Saved.").waitFor();
-    const audit = await db.db.$client.execute({ sql: "SELECT action FROM audit_log WHERE workspace_id = ?", args: [ws] });
+    const audit = await stack.db.db.$client.execute({ sql: "SELECT action FROM audit_log WHERE workspace_id = ?", args: [ws] });
     expect(audit.rows.map((r) => r.action)).toContain("workspace.second-factor-required");
 
     const member = await freshPage();
-    await signInByMail(member, mail, dash.url, "max@totp.test");
-    await member.goto(`${dash.url}/w/${ws}/monitors`);
+    await signInByMail(member, stack.mail, stack.dash.url, "max@totp.test");
+    await member.goto(`${stack.dash.url}/w/${ws}/monitors`);
     await member.waitForURL(new RegExp(`/account\\?required=${ws}`));
     await member.getByTestId("second-factor-required").waitFor();
     await shot(member, "totp-required-by-workspace");
     // Downloads keep the rule too: nothing of the workspace leaves before the second factor is set up.
     for (const path of ["monitors/export", "monitors/1/sla/export?format=csv"]) {
-      const res = await member.request.get(`${dash.url}/w/${ws}/${path}`, { maxRedirects: 0 });
+      const res = await member.request.get(`${stack.dash.url}/w/${ws}/${path}`, { maxRedirects: 0 });
       expect([path, res.status(), await res.text()]).toEqual([
         path,
         403,
@@ -180,7 +160,7 @@ describe("second factor (authenticator app)", () => {
     await member.getByLabel("Code from the app").fill(codeAt(secret, Date.now()));
     await member.getByRole("button", { name: "Confirm" }).click();
     await member.getByTestId("recovery-codes").waitFor();
-    await member.goto(`${dash.url}/w/${ws}/monitors`);
+    await member.goto(`${stack.dash.url}/w/${ws}/monitors`);
     await member.waitForURL(new RegExp(`/w/${ws}/monitors`));
   });
 });

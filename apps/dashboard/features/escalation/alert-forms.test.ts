@@ -3,41 +3,39 @@
 import { EscalationPolicyInput, type Monitor, MonitorInput } from "@vigil/api-contract";
 import { describe, expect, it } from "vitest";
 import { draftOf, emptyDraft } from "../monitors/form/draft";
+import { storedMonitorBase } from "../monitors/form/fixtures";
 import { fieldOf, inputOf } from "../monitors/form/input";
 import { draftFromForm } from "../monitors/form/posted";
 import { policyDraftFromForm, policyFieldOf, policyInputOf } from "./escalation-model";
 
 const tcp = (extra: Partial<Monitor>): Monitor =>
   ({
+    ...storedMonitorBase(),
     id: 3,
     key: "api",
     name: "API",
-    description: "",
     tags: [],
-    frequency: "1m",
-    active: true,
-    public: false,
-    regions: ["iad"],
-    retry: 3,
     failureThreshold: 3,
     successThreshold: 2,
     timeout: 45_000,
     channels: ["pager"],
-    status: "active",
-    health: "ok",
-    createdAt: 1,
-    updatedAt: 1,
     kind: "tcp",
     request: { host: "db.internal", port: 5432 },
     ...extra,
   }) as Monitor;
 
+/** What the browser posts: each field in order, a repeated name once per value. */
+function posted(fields: [string, string][]): FormData {
+  const f = new FormData();
+  for (const [k, v] of fields) f.append(k, v);
+  return f;
+}
+
 describe("the monitor form's alert settings", () => {
   it("a stored monitor's reminder, policy and dependencies come back unchanged through the form", () => {
     const d = draftOf(tcp({ remindEvery: 7_200_000, escalationPolicy: "on-call", dependsOn: ["db", 9] }));
     expect(d).toMatchObject({ remindEvery: "2h", escalationPolicy: "on-call", dependsOn: ["db", "#9"], failureThreshold: "3" });
-    const f = new FormData();
-    for (const [k, v] of [
+    const f = posted([
       ["kind", "tcp"],
       ["host", "db.internal"],
       ["port", "5432"],
@@ -49,8 +47,7 @@ describe("the monitor form's alert settings", () => {
       ["escalationPolicy", d.escalationPolicy],
       ["dependsOn", "db"],
       ["dependsOn", "#9"],
-    ])
-      f.append(k!, v!);
+    ]);
     expect(MonitorInput.parse(inputOf(draftFromForm(f)))).toMatchObject({
       failureThreshold: 3,
       successThreshold: 2,
@@ -81,14 +78,15 @@ describe("the monitor form's alert settings", () => {
 
 describe("the escalation policy form", () => {
   it("steps come in their order, with gaps left by removed rows, and a step without a channel is refused beside it", () => {
-    const f = new FormData();
-    f.set("name", "on-call");
-    f.set("step.0.afterMinutes", "0");
-    f.append("step.0.channels", "pager");
-    f.append("step.0.channels", "chat");
-    f.set("step.3.afterMinutes", "15");
-    f.set("repeat", "on");
-    f.set("repeatEvery", "30");
+    const f = posted([
+      ["name", "on-call"],
+      ["step.0.afterMinutes", "0"],
+      ["step.0.channels", "pager"],
+      ["step.0.channels", "chat"],
+      ["step.3.afterMinutes", "15"],
+      ["repeat", "on"],
+      ["repeatEvery", "30"],
+    ]);
     const d = policyDraftFromForm(f);
     expect(d.steps).toEqual([
       { afterMinutes: "0", channels: ["pager", "chat"] },
@@ -110,16 +108,17 @@ describe("the escalation policy form", () => {
   });
 
   it("an empty name, minutes that are not a number and a repeat under a minute are refused naming the step or field", () => {
-    const f = new FormData();
-    f.set("name", " ");
-    f.set("step.0.afterMinutes", "10");
-    f.append("step.0.channels", "pager");
-    f.set("step.1.afterMinutes", "5");
-    f.append("step.1.channels", "pager");
-    f.set("step.2.afterMinutes", "soon");
-    f.append("step.2.channels", "pager");
-    f.set("repeat", "on");
-    f.set("repeatEvery", "0");
+    const f = posted([
+      ["name", " "],
+      ["step.0.afterMinutes", "10"],
+      ["step.0.channels", "pager"],
+      ["step.1.afterMinutes", "5"],
+      ["step.1.channels", "pager"],
+      ["step.2.afterMinutes", "soon"],
+      ["step.2.channels", "pager"],
+      ["repeat", "on"],
+      ["repeatEvery", "0"],
+    ]);
     const bad = EscalationPolicyInput.safeParse(policyInputOf(policyDraftFromForm(f)));
     expect(Object.fromEntries(bad.error!.issues.map((i) => [policyFieldOf(i.path.join(".")), i.message]))).toEqual({
       name: "must not be empty",

@@ -14,35 +14,13 @@ import {
   setLimits,
 } from "@vigil/core";
 import { user } from "@vigil/db-schema";
-import type { TestDatabase } from "@vigil/db-schema/testing";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callAction, type Dashboard, serverActions, shot, signInByMail, type startMailApi, startMailDashboard } from "../../src/testing";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { callAction, mailDashboardFixture, serverActions, shot } from "../../src/testing";
 
-let db: TestDatabase;
-let mail: Awaited<ReturnType<typeof startMailApi>>;
-let dash: Dashboard;
-let browser: Browser;
+const stack = mailDashboardFixture();
 
-let close: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  ({ db, mail, dash, browser, close } = await startMailDashboard());
-}, 600_000);
-
-afterAll(async () => {
-  await close?.();
-});
-
-async function signedIn(email: string): Promise<{ ctx: BrowserContext; page: Page }> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await ctx.newPage();
-  await signInByMail(page, mail, dash.url, email);
-  await page.waitForURL(/\/w\/\d+/);
-  return { ctx, page };
-}
-
-const count = async (table: string) => Number((await db.db.$client.execute(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
+const count = async (table: string) => Number((await stack.db.db.$client.execute(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
 let n = 0;
 /** A result id as a probe makes them (26 Crockford base32 characters). */
 const resultId = () => `01JDASHB0ARD${String(++n).padStart(14, "0")}`;
@@ -58,16 +36,16 @@ describe("escalation and acknowledgement in the dashboard", () => {
   it("a member builds a 2-step escalation policy, assigns it to a monitor with thresholds, reminders and a dependency; bad input is refused beside its field", {
     timeout: 300_000,
   }, async () => {
-    owner = await signedIn("owner@escalation.test");
+    owner = await stack.signIn("owner@escalation.test");
     ws = Number(/\/w\/(\d+)/.exec(owner.page.url())![1]);
-    await setLimits(db.db, ws, "unlimited", "operator");
-    ownerId = String((await db.db.$client.execute("SELECT id FROM user WHERE email = 'owner@escalation.test'")).rows[0]!.id);
+    await setLimits(stack.db.db, ws, "unlimited", "operator");
+    ownerId = String((await stack.db.db.$client.execute("SELECT id FROM user WHERE email = 'owner@escalation.test'")).rows[0]!.id);
     const actor = `user:${ownerId}`;
-    const loc = await createPrivateLocation(db.db, ws, { name: "rack-1", region: "fra" }, actor);
+    const loc = await createPrivateLocation(stack.db.db, ws, { name: "rack-1", region: "fra" }, actor);
     location = { id: loc.location.id, workspaceId: ws, region: "fra" };
     const tcp = (key: string, name: string, port: number) =>
       createMonitor(
-        db.db,
+        stack.db.db,
         ws,
         { kind: "tcp", key, name, frequency: "1m", regions: ["fra"], request: { host: "db.internal", port } },
         actor,
@@ -75,16 +53,16 @@ describe("escalation and acknowledgement in the dashboard", () => {
     database = (await tcp("db", "Database", 5432)).id;
     api = (await tcp("api", "Checkout API", 443)).id;
     await createChannel(
-      db.db,
+      stack.db.db,
       ws,
       { name: "pager", kind: "webhook", config: { url: "https://hooks.example.com/pager" }, monitors: [api, database] },
       actor,
     );
-    await createChannel(db.db, ws, { name: "team lead", kind: "webhook", config: { url: "https://hooks.example.com/lead" } }, actor);
+    await createChannel(stack.db.db, ws, { name: "team lead", kind: "webhook", config: { url: "https://hooks.example.com/lead" } }, actor);
     const p = owner.page;
 
     // The nav leads to the page; with no policy it says what one is for.
-    await p.goto(`${dash.url}/w/${ws}/monitors`);
+    await p.goto(`${stack.dash.url}/w/${ws}/monitors`);
     await p.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Escalation" }).click();
     await p.getByText("No escalation policies yet").waitFor();
     await shot(p, "escalation-empty");
@@ -106,7 +84,7 @@ describe("escalation and acknowledgement in the dashboard", () => {
     await p.getByLabel("Every (minutes)").fill("30");
     await p.getByRole("button", { name: "Create policy" }).click();
     await p.getByTestId("saved").waitFor();
-    const [policy] = await listEscalationPolicies(db.db, ws);
+    const [policy] = await listEscalationPolicies(stack.db.db, ws);
     expect(policy).toMatchObject({
       name: "on-call",
       steps: [
@@ -121,14 +99,14 @@ describe("escalation and acknowledgement in the dashboard", () => {
     ]);
 
     // The monitor form: a threshold of 0 and a reminder under 5 minutes are refused beside their fields, nothing written.
-    await p.goto(`${dash.url}/w/${ws}/monitors/${api}/edit`);
+    await p.goto(`${stack.dash.url}/w/${ws}/monitors/${api}/edit`);
     await p.getByLabel("Failures before alert").fill("0");
     await p.getByLabel("Remind every").fill("2m");
     await p.getByRole("button", { name: "Save changes" }).click();
     await p.getByText("Failures before alert must be 1-100").waitFor();
     await p.getByText("Remind every must be at least 5 minutes").waitFor();
     await shot(p, "monitor-form-alert-errors");
-    expect(await getMonitor(db.db, ws, api)).toMatchObject({ failureThreshold: 1, remindEvery: null, escalationPolicy: null });
+    expect(await getMonitor(stack.db.db, ws, api)).toMatchObject({ failureThreshold: 1, remindEvery: null, escalationPolicy: null });
 
     await p.getByLabel("Failures before alert").fill("3");
     await p.getByLabel("Successes before recovery").fill("2");
@@ -138,7 +116,7 @@ describe("escalation and acknowledgement in the dashboard", () => {
     await shot(p, "monitor-form-alerts");
     await p.getByRole("button", { name: "Save changes" }).click();
     await p.waitForURL(/\/monitors\?saved=/);
-    expect(await getMonitor(db.db, ws, api)).toMatchObject({
+    expect(await getMonitor(stack.db.db, ws, api)).toMatchObject({
       failureThreshold: 3,
       successThreshold: 2,
       remindEvery: 1_800_000,
@@ -147,19 +125,19 @@ describe("escalation and acknowledgement in the dashboard", () => {
     });
 
     // The parent made to depend on its child: a cycle, refused naming the field.
-    await p.goto(`${dash.url}/w/${ws}/monitors/${database}/edit`);
+    await p.goto(`${stack.dash.url}/w/${ws}/monitors/${database}/edit`);
     await p.getByRole("group", { name: "Depends on" }).getByLabel("Checkout API").check();
     await p.getByRole("button", { name: "Save changes" }).click();
     await p.getByText(/Depends on would make a dependency cycle: db → api → db/).waitFor();
-    expect((await getMonitor(db.db, ws, database)).dependsOn).toEqual([]);
+    expect((await getMonitor(stack.db.db, ws, database)).dependsOn).toEqual([]);
 
     // Edited in place: the monitor keeps it.
-    await p.goto(`${dash.url}/w/${ws}/escalation`);
+    await p.goto(`${stack.dash.url}/w/${ws}/escalation`);
     await p.getByTestId(`policy-${policy!.id}`).getByRole("link", { name: "Edit" }).click();
     await p.getByLabel("Step 2: after (minutes)").fill("20");
     await p.getByRole("button", { name: "Save policy" }).click();
     await p.getByTestId("saved").waitFor();
-    expect((await listEscalationPolicies(db.db, ws))[0]!.steps[1]).toEqual({ afterMinutes: 20, channels: ["team lead"] });
+    expect((await listEscalationPolicies(stack.db.db, ws))[0]!.steps[1]).toEqual({ afterMinutes: 20, channels: ["team lead"] });
     await p.getByTestId(`policy-${policy!.id}`).getByRole("link", { name: "Checkout API" }).waitFor();
     await shot(p, "escalation-policies");
   });
@@ -172,7 +150,7 @@ describe("escalation and acknowledgement in the dashboard", () => {
     const t0 = Date.UTC(2026, 10, 27, 9);
     const slots = [t0, t0 + 60_000, t0 + 120_000];
     for (const at of slots) {
-      await recordResults(db.db, location, {
+      await recordResults(stack.db.db, location, {
         results: [database, api].map((monitorId) => ({
           id: resultId(),
           monitorId,
@@ -184,18 +162,18 @@ describe("escalation and acknowledgement in the dashboard", () => {
           errorMessage: "connection refused",
         })),
       });
-      await evaluateMonitor(db.db, database);
-      await evaluateMonitor(db.db, api);
+      await evaluateMonitor(stack.db.db, database);
+      await evaluateMonitor(stack.db.db, api);
     }
-    const events = (await db.db.$client.execute("SELECT id, monitor_id FROM status_event ORDER BY id")).rows;
+    const events = (await stack.db.db.$client.execute("SELECT id, monitor_id FROM status_event ORDER BY id")).rows;
     expect(events.map((e) => Number(e.monitor_id))).toEqual([database, api]);
     // The workflows' routing: the child's alert is held for its parent, then logged as suppressed.
     const childEvent = Number(events[1]!.id);
-    expect(await routeAlert(db.db, childEvent)).toEqual({ held: true });
-    await fireDueTimers(db.db, async () => {}, { nowMs: Date.now() + 10_000 });
+    expect(await routeAlert(stack.db.db, childEvent)).toEqual({ held: true });
+    await fireDueTimers(stack.db.db, async () => {}, { nowMs: Date.now() + 10_000 });
 
     const p = owner.page;
-    await p.goto(`${dash.url}/w/${ws}/monitors/${api}`);
+    await p.goto(`${stack.dash.url}/w/${ws}/monitors/${api}`);
     const panel = p.getByTestId("alert-ack");
     await panel.getByText("not acknowledged").waitFor();
     await p.getByTestId("status-event").first().getByText("suppressed: parent Database down").waitFor();
@@ -208,25 +186,25 @@ describe("escalation and acknowledgement in the dashboard", () => {
     await shot(p, "monitor-unacknowledged");
 
     // A viewer sees the state but no button, and no policy controls; the actions, posted directly, are refused.
-    await db.db.insert(user).values({ id: "viewer-esc", email: "vic@escalation.test" });
-    const { token } = await inviteMember(db.db, ws, { email: "vic@escalation.test", role: "viewer" }, `user:${ownerId}`);
-    await acceptInvitation(db.db, token, { id: "viewer-esc", email: "vic@escalation.test" });
-    const viewer = await signedIn("vic@escalation.test");
-    await viewer.page.goto(`${dash.url}/w/${ws}/monitors/${api}`);
+    await stack.db.db.insert(user).values({ id: "viewer-esc", email: "vic@escalation.test" });
+    const { token } = await inviteMember(stack.db.db, ws, { email: "vic@escalation.test", role: "viewer" }, `user:${ownerId}`);
+    await acceptInvitation(stack.db.db, token, { id: "viewer-esc", email: "vic@escalation.test" });
+    const viewer = await stack.signIn("vic@escalation.test");
+    await viewer.page.goto(`${stack.dash.url}/w/${ws}/monitors/${api}`);
     await viewer.page.getByTestId("alert-ack").getByText("not acknowledged").waitFor();
     expect(await viewer.page.getByRole("button", { name: "Acknowledge" }).count()).toBe(0);
     // In the list too: both monitors are down and unacknowledged, and a viewer is told so without a button.
-    await viewer.page.goto(`${dash.url}/w/${ws}/monitors`);
+    await viewer.page.goto(`${stack.dash.url}/w/${ws}/monitors`);
     for (const id of [api, database]) await viewer.page.locator(`tr[data-monitor="${id}"]`).getByText("not acknowledged").waitFor();
     expect(await viewer.page.getByRole("button", { name: /Acknowledge/ }).count()).toBe(0);
-    await viewer.page.goto(`${dash.url}/w/${ws}/escalation`);
+    await viewer.page.goto(`${stack.dash.url}/w/${ws}/escalation`);
     await viewer.page.getByText("on-call").first().waitFor();
     expect(await viewer.page.getByRole("link", { name: /New policy|Edit/ }).count()).toBe(0);
     expect(await viewer.page.getByRole("button", { name: "Delete" }).count()).toBe(0);
     const actions = new Map(serverActions().map((a) => [a.name, a]));
     const asViewer = (name: string, path: string, fields: Record<string, string>) =>
-      callAction(dash.url, viewer.ctx, actions.get(name)!, path, { workspaceId: String(ws), ...fields });
-    const policyId = (await listEscalationPolicies(db.db, ws))[0]!.id;
+      callAction(stack.dash.url, viewer.ctx, actions.get(name)!, path, { workspaceId: String(ws), ...fields });
+    const policyId = (await listEscalationPolicies(stack.db.db, ws))[0]!.id;
     for (const [name, path, fields] of [
       ["savePolicyAction", `/w/${ws}/escalation`, { name: "viewer's", "step.0.afterMinutes": "0", "step.0.channels": "pager" }],
       ["deletePolicyAction", `/w/${ws}/escalation`, { policyId: String(policyId) }],
@@ -240,7 +218,7 @@ describe("escalation and acknowledgement in the dashboard", () => {
     expect(await count("alert_ack")).toBe(0);
 
     // Another workspace's id is a 404, whoever asks.
-    const elsewhere = await callAction(dash.url, owner.ctx, actions.get("acknowledgeAction")!, `/w/${ws}/monitors/${api}`, {
+    const elsewhere = await callAction(stack.dash.url, owner.ctx, actions.get("acknowledgeAction")!, `/w/${ws}/monitors/${api}`, {
       workspaceId: String(ws + 1000),
       monitorId: String(api),
     });
@@ -248,7 +226,7 @@ describe("escalation and acknowledgement in the dashboard", () => {
 
     // The owner's list offers Acknowledge on each row whose alert is open; acknowledging the parent there
     // marks its row, leaves the child's button, and the parent's page and audit log say who.
-    await p.goto(`${dash.url}/w/${ws}/monitors`);
+    await p.goto(`${stack.dash.url}/w/${ws}/monitors`);
     const row = (id: number) => p.locator(`tr[data-monitor="${id}"]`);
     await row(api).getByRole("button", { name: "Acknowledge Checkout API" }).waitFor();
     await row(database).getByRole("button", { name: "Acknowledge Database" }).click();
@@ -260,32 +238,34 @@ describe("escalation and acknowledgement in the dashboard", () => {
     ).toBe(0);
     await row(api).getByRole("button", { name: "Acknowledge Checkout API" }).waitFor();
     await shot(p, "monitors-acknowledge");
-    expect((await listAuditLog(db.db, ws)).filter((e) => e.action === "alert.acknowledge").map((e) => e.targetId)).toEqual([
+    expect((await listAuditLog(stack.db.db, ws)).filter((e) => e.action === "alert.acknowledge").map((e) => e.targetId)).toEqual([
       String(database),
     ]);
-    await p.goto(`${dash.url}/w/${ws}/monitors/${database}`);
+    await p.goto(`${stack.dash.url}/w/${ws}/monitors/${database}`);
     await p.getByTestId("alert-ack").getByText("By owner@escalation.test via dashboard", { exact: false }).waitFor();
 
     // The owner acknowledges the child on its page: the page, the incident and the audit log say who and when.
-    await p.goto(`${dash.url}/w/${ws}/monitors/${api}`);
+    await p.goto(`${stack.dash.url}/w/${ws}/monitors/${api}`);
     await p.getByRole("button", { name: "Acknowledge" }).click();
     await panel.getByText("Acknowledged", { exact: true }).waitFor();
     await expect(panel.textContent()).resolves.toContain("By owner@escalation.test via dashboard");
     await p.getByTestId("incident-ack").getByText("Acknowledged by owner@escalation.test via dashboard").waitFor();
     expect(await p.getByRole("button", { name: "Acknowledge" }).count()).toBe(0);
     await shot(p, "monitor-acknowledged");
-    const inc = await db.db.$client.execute({ sql: "SELECT acknowledged_by FROM incident WHERE monitor_id = ?", args: [api] });
+    const inc = await stack.db.db.$client.execute({ sql: "SELECT acknowledged_by FROM incident WHERE monitor_id = ?", args: [api] });
     expect(inc.rows.map((r) => r.acknowledged_by)).toEqual([`user:${ownerId}`]);
-    expect((await listAuditLog(db.db, ws)).find((e) => e.action === "alert.acknowledge" && e.targetId === String(api))).toMatchObject({
-      actor: `user:${ownerId}`,
-    });
+    expect((await listAuditLog(stack.db.db, ws)).find((e) => e.action === "alert.acknowledge" && e.targetId === String(api))).toMatchObject(
+      {
+        actor: `user:${ownerId}`,
+      },
+    );
     await viewer.ctx.close();
 
     // Deleting the policy asks first; its monitor keeps alerting its own channels.
-    await p.goto(`${dash.url}/w/${ws}/escalation`);
+    await p.goto(`${stack.dash.url}/w/${ws}/escalation`);
     await p.getByRole("button", { name: "Delete" }).click();
     await p.getByRole("alertdialog").getByRole("button", { name: "Delete policy" }).click();
     await p.getByText("No escalation policies yet").waitFor();
-    expect((await getMonitor(db.db, ws, api)).escalationPolicy).toBeNull();
+    expect((await getMonitor(stack.db.db, ws, api)).escalationPolicy).toBeNull();
   });
 });

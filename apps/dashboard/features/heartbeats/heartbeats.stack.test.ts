@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildDashboard,
   type Dashboard,
+  healthy,
   launchChromium,
   mailSignInEnv,
   type Proc,
@@ -33,18 +34,7 @@ const REDIS_URL = "redis://127.0.0.1:6379";
 async function service(entry: string, env: Record<string, string>, port: number) {
   const proc = await startService(entry, env);
   procs.push(proc);
-  await until(
-    `${entry} healthy`,
-    async () => {
-      if (proc.child.exitCode !== null) throw new Error(`${entry} exited:\n${proc.log.slice(-3000)}`);
-      return fetch(`http://127.0.0.1:${port}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-    },
-    120_000,
-    500,
-  );
+  return healthy(proc, port, `${entry} healthy`);
 }
 
 const visible = (locator: Locator, timeout = 60_000) => locator.first().waitFor({ state: "visible", timeout });

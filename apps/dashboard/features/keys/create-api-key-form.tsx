@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { CopyButton, Snippet } from "../../ui/copy-button";
 import { Modal } from "../../ui/dialog";
 import { FormError, useShown } from "../../ui/form-state";
-import { Button, Field, Input } from "../../ui/ui";
+import { Field, Input, PendingSubmit } from "../../ui/ui";
 import { createApiKeyAction } from "./actions";
 
 const SCOPES = [
@@ -44,10 +44,9 @@ export function CreateApiKeyForm({ workspaceId }: { workspaceId: number }) {
             ) : null}
           </fieldset>
         </div>
-        <Button disabled={pending} className="sm:mt-6.5">
-          <KeyRound className="size-4" aria-hidden />
-          {pending ? "Creating…" : "Create key"}
-        </Button>
+        <PendingSubmit pending={pending} icon={KeyRound} busy="Creating…" className="sm:mt-6.5">
+          Create key
+        </PendingSubmit>
       </form>
       <FormError state={state} />
       <Modal

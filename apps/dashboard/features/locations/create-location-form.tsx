@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { CopyButton, Snippet } from "../../ui/copy-button";
 import { Modal } from "../../ui/dialog";
 import { useShown } from "../../ui/form-state";
-import { Button, Field, Input, Notice, Select } from "../../ui/ui";
+import { Field, Input, Notice, PendingSubmit, Select } from "../../ui/ui";
 import { createLocationAction } from "./actions";
 
 export function CreateLocationForm({
@@ -66,10 +66,9 @@ export function CreateLocationForm({
             ))}
           </Select>
         </Field>
-        <Button disabled={pending} className="sm:mt-6.5">
-          <Plus className="size-4" aria-hidden />
-          {pending ? "Creating…" : "Create location"}
-        </Button>
+        <PendingSubmit pending={pending} icon={Plus} busy="Creating…" className="sm:mt-6.5">
+          Create location
+        </PendingSubmit>
       </form>
       <div className="mt-3">
         {state.error && !state.fields?.name && !state.fields?.region ? <Notice tone="red">{state.error}</Notice> : null}

@@ -3,7 +3,7 @@ import { Send } from "lucide-react";
 import { useActionState } from "react";
 import { CopyButton } from "../../ui/copy-button";
 import { FormError } from "../../ui/form-state";
-import { Button, Field, Input, Notice, Select } from "../../ui/ui";
+import { Button, Field, Input, Notice, PendingSubmit, Select } from "../../ui/ui";
 import { acceptInviteAction, inviteAction } from "./actions";
 
 export function InviteForm({ workspaceId }: { workspaceId: number }) {
@@ -22,10 +22,9 @@ export function InviteForm({ workspaceId }: { workspaceId: number }) {
             <option value="admin">Admin</option>
           </Select>
         </Field>
-        <Button disabled={pending} className="sm:mt-6.5">
-          <Send className="size-4" aria-hidden />
-          {pending ? "Inviting…" : "Send invitation"}
-        </Button>
+        <PendingSubmit pending={pending} icon={Send} busy="Inviting…" className="sm:mt-6.5">
+          Send invitation
+        </PendingSubmit>
       </form>
       {state.error && !state.fields?.email && !state.fields?.role ? <Notice tone="red">{state.error}</Notice> : null}
       {state.ok && state.info ? (

@@ -15,42 +15,26 @@ import {
   verifyApiKey,
 } from "@vigil/core";
 import { user } from "@vigil/db-schema";
-import type { TestDatabase } from "@vigil/db-schema/testing";
 import { channels, NotificationEvent, NotifierEnv } from "@vigil/notifier";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Dashboard, shot, signInByMail, type startMailApi, startMailDashboard } from "../../src/testing";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { mailDashboardFixture, shot } from "../../src/testing";
 
-let db: TestDatabase;
-let mail: Awaited<ReturnType<typeof startMailApi>>;
-let dash: Dashboard;
-let browser: Browser;
-
-let close: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  ({ db, mail, dash, browser, close } = await startMailDashboard());
-}, 600_000);
-
-afterAll(async () => {
-  await close?.();
-});
+const stack = mailDashboardFixture();
 
 /** A person signed in through the real mail link, with the workspace their first sign-in created. */
 async function signedIn(email: string): Promise<{ page: Page; userId: string; ws: number }> {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  await signInByMail(page, mail, dash.url, email);
-  await page.waitForURL(/\/w\/\d+/);
-  const { rows } = await db.db.$client.execute({ sql: "SELECT id FROM user WHERE email = ?", args: [email] });
-  return { page, userId: String(rows[0]!.id), ws: Number(/\/w\/(\d+)/.exec(page.url())![1]) };
+  const { page, ws } = await stack.signIn(email, { width: 1280, height: 800 });
+  const { rows } = await stack.db.db.$client.execute({ sql: "SELECT id FROM user WHERE email = ?", args: [email] });
+  return { page, userId: String(rows[0]!.id), ws };
 }
 
 /** Someone who joins `ws` through an invitation from `by`, without a browser. */
 async function joins(ws: number, by: string, email: string, role: "admin" | "member") {
   const id = `u-${randomBytes(4).toString("hex")}`;
-  await db.db.insert(user).values({ id, email });
-  const { token } = await inviteMember(db.db, ws, { email, role }, `user:${by}`);
-  await acceptInvitation(db.db, token, { id, email });
+  await stack.db.db.insert(user).values({ id, email });
+  const { token } = await inviteMember(stack.db.db, ws, { email, role }, `user:${by}`);
+  await acceptInvitation(stack.db.db, token, { id, email });
   return id;
 }
 
@@ -59,13 +43,13 @@ describe("removing a member", () => {
     timeout: 120_000,
   }, async () => {
     const { page, userId: owner, ws } = await signedIn("owner@vigil.test");
-    await setLimits(db.db, ws, "unlimited", "operator");
+    await setLimits(stack.db.db, ws, "unlimited", "operator");
     const admin = await joins(ws, owner, "mallory@vigil.test", "admin");
-    const { key } = await createApiKey(db.db, ws, { name: "mallory's deploy script" }, `user:${admin}`);
-    await createApiKey(db.db, ws, { name: "ci" }, `user:${owner}`);
-    await inviteMember(db.db, ws, { email: "accomplice@vigil.test", role: "admin" }, `user:${admin}`);
+    const { key } = await createApiKey(stack.db.db, ws, { name: "mallory's deploy script" }, `user:${admin}`);
+    await createApiKey(stack.db.db, ws, { name: "ci" }, `user:${owner}`);
+    await inviteMember(stack.db.db, ws, { email: "accomplice@vigil.test", role: "admin" }, `user:${admin}`);
 
-    await page.goto(`${dash.url}/w/${ws}/members`);
+    await page.goto(`${stack.dash.url}/w/${ws}/members`);
     const remove = page.getByRole("row", { name: /mallory@vigil\.test/ }).getByRole("button", { name: "Remove" });
     await remove.focus();
     await page.keyboard.press("Enter");
@@ -87,23 +71,23 @@ describe("removing a member", () => {
     await dialog.waitFor({ state: "hidden", timeout: 10_000 });
     await page.getByText("1 member", { exact: true }).waitFor({ timeout: 10_000 });
 
-    expect((await listMembers(db.db, ws)).map((m) => m.email)).toEqual(["owner@vigil.test"]);
-    expect(await verifyApiKey(db.db, key)).toBeNull();
-    expect(await listInvitations(db.db, ws)).toEqual([]);
+    expect((await listMembers(stack.db.db, ws)).map((m) => m.email)).toEqual(["owner@vigil.test"]);
+    expect(await verifyApiKey(stack.db.db, key)).toBeNull();
+    expect(await listInvitations(stack.db.db, ws)).toEqual([]);
   });
 });
 
 describe("subscribers' addresses", () => {
   it("a member who is not admin cannot export subscriber e-mails", { timeout: 120_000 }, async () => {
     const { userId: owner, ws } = await signedIn("pages-owner@vigil.test");
-    await setLimits(db.db, ws, "unlimited", "operator");
-    const pageId = (await createStatusPage(db.db, ws, { slug: "acme", title: "Acme", published: true }, "operator")).id;
-    const s = await subscribe(db.db, pageId, { email: "customer@example.com" });
-    await confirmSubscription(db.db, s.confirmToken!);
+    await setLimits(stack.db.db, ws, "unlimited", "operator");
+    const pageId = (await createStatusPage(stack.db.db, ws, { slug: "acme", title: "Acme", published: true }, "operator")).id;
+    const s = await subscribe(stack.db.db, pageId, { email: "customer@example.com" });
+    await confirmSubscription(stack.db.db, s.confirmToken!);
     await joins(ws, owner, "intern@vigil.test", "member");
 
     const { page } = await signedIn("intern@vigil.test");
-    const base = `${dash.url}/w/${ws}/status-pages/${pageId}/subscribers`;
+    const base = `${stack.dash.url}/w/${ws}/status-pages/${pageId}/subscribers`;
     const exported = await page.request.get(`${base}/export`);
     expect(exported.status()).toBe(403);
     expect(await exported.text()).not.toContain("customer@example.com");
@@ -117,15 +101,15 @@ describe("subscribers' addresses", () => {
 describe("alerts", () => {
   it("the alert's Open in Vigil link opens the monitor", { timeout: 120_000 }, async () => {
     const { page, ws } = await signedIn("oncall@vigil.test");
-    await setLimits(db.db, ws, "unlimited", "operator");
+    await setLimits(stack.db.db, ws, "unlimited", "operator");
     const probe = { kind: "http", frequency: "1m", regions: ["fra"], request: { url: "https://example.com/health" } };
-    const mon = await createMonitor(db.db, ws, { ...probe, key: "api", name: "Checkout API" }, "operator");
-    const other = await createWorkspace(db.db, { name: "Someone else's" }, "operator");
-    await setLimits(db.db, other.id, "unlimited", "operator");
-    const theirs = await createMonitor(db.db, other.id, { ...probe, key: "theirs", name: "Their API" }, "operator");
+    const mon = await createMonitor(stack.db.db, ws, { ...probe, key: "api", name: "Checkout API" }, "operator");
+    const other = await createWorkspace(stack.db.db, { name: "Someone else's" }, "operator");
+    await setLimits(stack.db.db, other.id, "unlimited", "operator");
+    const theirs = await createMonitor(stack.db.db, other.id, { ...probe, key: "theirs", name: "Their API" }, "operator");
 
     // The link exactly as an alert carries it (Slack's "Open in Vigil" button).
-    const env = NotifierEnv.parse({ DASHBOARD_URL: dash.url });
+    const env = NotifierEnv.parse({ DASHBOARD_URL: stack.dash.url });
     const linkOf = (id: number, name: string) => {
       const event = NotificationEvent.parse({
         type: "error",
@@ -144,6 +128,6 @@ describe("alerts", () => {
     await page.getByRole("heading", { name: "Checkout API" }).waitFor({ timeout: 10_000 });
 
     expect((await page.goto(linkOf(theirs.id, theirs.name)))?.status()).toBe(404);
-    expect((await page.goto(`${dash.url}/monitors/99999999`))?.status()).toBe(404);
+    expect((await page.goto(`${stack.dash.url}/monitors/99999999`))?.status()).toBe(404);
   });
 });

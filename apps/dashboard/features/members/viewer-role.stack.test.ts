@@ -14,44 +14,14 @@ import {
   setLimits,
 } from "@vigil/core";
 import { user } from "@vigil/db-schema";
-import type { TestDatabase } from "@vigil/db-schema/testing";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type Dashboard,
-  callAction as postAction,
-  serverActions,
-  shot,
-  signInByMail,
-  type startMailApi,
-  startMailDashboard,
-} from "../../src/testing";
+import type { BrowserContext } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { mailDashboardFixture, callAction as postAction, serverActions, shot } from "../../src/testing";
 
-let db: TestDatabase;
-let mail: Awaited<ReturnType<typeof startMailApi>>;
-let dash: Dashboard;
-let browser: Browser;
-
-let close: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  ({ db, mail, dash, browser, close } = await startMailDashboard());
-}, 600_000);
-
-afterAll(async () => {
-  await close?.();
-});
-
-async function signedIn(email: string): Promise<{ ctx: BrowserContext; page: Page }> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await ctx.newPage();
-  await signInByMail(page, mail, dash.url, email);
-  await page.waitForURL(/\/w\/\d+/);
-  return { ctx, page };
-}
+const stack = mailDashboardFixture();
 
 const callAction = (ctx: BrowserContext, action: { id: string; page: string }, path: string, fields: Record<string, string>) =>
-  postAction(dash.url, ctx, action, path, fields);
+  postAction(stack.dash.url, ctx, action, path, fields);
 
 /** Every table a change could touch, as text: equal before and after means nothing was written. */
 async function snapshot(): Promise<string> {
@@ -79,7 +49,7 @@ async function snapshot(): Promise<string> {
   ];
   const out: string[] = [];
   for (const t of tables) {
-    const { rows } = await db.db.$client.execute(`SELECT * FROM ${t} ORDER BY rowid`);
+    const { rows } = await stack.db.db.$client.execute(`SELECT * FROM ${t} ORDER BY rowid`);
     out.push(`${t}: ${JSON.stringify(rows)}`);
   }
   return out.join("\n");
@@ -101,76 +71,86 @@ describe("the viewer role", () => {
   it("a viewer reads every page of the workspace, sees no controls to change it, and every server action is refused on the server", {
     timeout: 300_000,
   }, async () => {
-    const owner = await signedIn("owner@viewer.test");
+    const owner = await stack.signIn("owner@viewer.test");
     const ws = Number(/\/w\/(\d+)/.exec(owner.page.url())![1]);
-    await setLimits(db.db, ws, "unlimited", "operator");
-    const [{ rows: ownerRows }] = [await db.db.$client.execute("SELECT id FROM user WHERE email = 'owner@viewer.test'")];
+    await setLimits(stack.db.db, ws, "unlimited", "operator");
+    const [{ rows: ownerRows }] = [await stack.db.db.$client.execute("SELECT id FROM user WHERE email = 'owner@viewer.test'")];
     const ownerId = String(ownerRows[0]!.id);
     const actor = `user:${ownerId}`;
     // Something of everything, for the viewer to read and to try to change.
     const mon = await createMonitor(
-      db.db,
+      stack.db.db,
       ws,
       { kind: "http", key: "api", name: "Checkout API", frequency: "1m", regions: ["fra"], request: { url: "https://example.com/health" } },
       actor,
     );
     const channel = await createChannel(
-      db.db,
+      stack.db.db,
       ws,
       { name: "ops hook", kind: "webhook", config: { url: "https://hooks.example.com/x" } },
       actor,
     );
-    const page = await createStatusPage(db.db, ws, { slug: "viewer-acme", title: "Acme status" }, actor);
-    const group = await createComponentGroup(db.db, ws, page.id, { name: "Core" }, actor);
-    const component = await createComponent(db.db, ws, page.id, { name: "API", groupId: group.id }, actor);
-    const report = await createStatusReport(db.db, ws, { pageId: page.id, title: "Slow checkout", message: "Looking into it" }, actor);
-    const { location } = await createPrivateLocation(db.db, ws, { name: "rack-1", region: "fra" }, actor);
-    const key = await createApiKey(db.db, ws, { name: "ci" }, actor);
-    await inviteMember(db.db, ws, { email: "later@viewer.test", role: "member" }, actor);
+    const page = await createStatusPage(stack.db.db, ws, { slug: "viewer-acme", title: "Acme status" }, actor);
+    const group = await createComponentGroup(stack.db.db, ws, page.id, { name: "Core" }, actor);
+    const component = await createComponent(stack.db.db, ws, page.id, { name: "API", groupId: group.id }, actor);
+    const report = await createStatusReport(
+      stack.db.db,
+      ws,
+      { pageId: page.id, title: "Slow checkout", message: "Looking into it" },
+      actor,
+    );
+    const { location } = await createPrivateLocation(stack.db.db, ws, { name: "rack-1", region: "fra" }, actor);
+    const key = await createApiKey(stack.db.db, ws, { name: "ci" }, actor);
+    await inviteMember(stack.db.db, ws, { email: "later@viewer.test", role: "member" }, actor);
 
     // The viewer is invited as such.
-    await db.db.insert(user).values({ id: "viewer-1", email: "vera@viewer.test" });
-    const { token } = await inviteMember(db.db, ws, { email: "vera@viewer.test", role: "viewer" }, actor);
-    await acceptInvitation(db.db, token, { id: "viewer-1", email: "vera@viewer.test" });
-    const viewer = await signedIn("vera@viewer.test");
+    await stack.db.db.insert(user).values({ id: "viewer-1", email: "vera@viewer.test" });
+    const { token } = await inviteMember(stack.db.db, ws, { email: "vera@viewer.test", role: "viewer" }, actor);
+    await acceptInvitation(stack.db.db, token, { id: "viewer-1", email: "vera@viewer.test" });
+    const viewer = await stack.signIn("vera@viewer.test");
     const v = viewer.page;
     expect(v.url()).toContain(`/w/${ws}`);
 
     // Reads everything, with a banner saying what a viewer is and no controls to change anything.
-    await v.goto(`${dash.url}/w/${ws}/monitors`);
+    await v.goto(`${stack.dash.url}/w/${ws}/monitors`);
     await expect(v.getByTestId("viewer-banner").textContent()).resolves.toContain("viewer");
     await expect(v.getByText("Checkout API").first().isVisible()).resolves.toBe(true);
     expect(await v.getByRole("link", { name: "New monitor" }).count()).toBe(0);
     await shot(v, "viewer-monitors");
-    await v.goto(`${dash.url}/w/${ws}/monitors/${mon.id}`);
+    await v.goto(`${stack.dash.url}/w/${ws}/monitors/${mon.id}`);
     await expect(v.getByRole("heading", { name: "Checkout API" }).isVisible()).resolves.toBe(true);
     expect(await v.getByRole("link", { name: "Edit" }).count()).toBe(0);
     expect(await v.getByRole("button", { name: /Pause|Run now|Delete/ }).count()).toBe(0);
     await shot(v, "viewer-monitor-detail");
     // A heartbeat is read, never pinged: its URL and the workspace ping key appear nowhere in what a viewer gets.
-    const hb = await createMonitor(db.db, ws, { kind: "heartbeat", key: "backup", name: "Backup job", request: { period: "1h" } }, actor);
-    const hbToken = new URL((await heartbeatDetails(db.db, ws, hb.id)).pingUrl).pathname.split("/")[2]!;
-    const pingKey = await rotatePingKey(db.db, ws, actor);
-    const hbPage = await v.goto(`${dash.url}/w/${ws}/monitors/${hb.id}`);
+    const hb = await createMonitor(
+      stack.db.db,
+      ws,
+      { kind: "heartbeat", key: "backup", name: "Backup job", request: { period: "1h" } },
+      actor,
+    );
+    const hbToken = new URL((await heartbeatDetails(stack.db.db, ws, hb.id)).pingUrl).pathname.split("/")[2]!;
+    const pingKey = await rotatePingKey(stack.db.db, ws, actor);
+    const hbPage = await v.goto(`${stack.dash.url}/w/${ws}/monitors/${hb.id}`);
     const hbHtml = await hbPage!.text();
     await expect(v.getByText("Hidden from viewers: a ping can raise or silence this heartbeat's alert.").isVisible()).resolves.toBe(true);
-    const settings = await (await v.goto(`${dash.url}/w/${ws}/settings`))!.text();
+    const settings = await (await v.goto(`${stack.dash.url}/w/${ws}/settings`))!.text();
     for (const secret of [hbToken, pingKey]) expect(hbHtml + settings).not.toContain(secret);
-    await v.goto(`${dash.url}/w/${ws}/notifications`);
+    await v.goto(`${stack.dash.url}/w/${ws}/notifications`);
     await expect(v.getByText("ops hook").first().isVisible()).resolves.toBe(true);
     expect(await v.getByRole("link", { name: "New channel" }).count()).toBe(0);
-    await v.goto(`${dash.url}/w/${ws}/status-pages`);
+    await v.goto(`${stack.dash.url}/w/${ws}/status-pages`);
     await expect(v.getByText("Acme status").first().isVisible()).resolves.toBe(true);
     expect(await v.getByText("New status page").count()).toBe(0);
-    await v.goto(`${dash.url}/w/${ws}/members`);
+    await v.goto(`${stack.dash.url}/w/${ws}/members`);
     await expect(v.getByText("vera@viewer.test").first().isVisible()).resolves.toBe(true);
     expect(await v.getByRole("button", { name: "Remove" }).count()).toBe(0);
     await shot(v, "viewer-members");
-    await v.goto(`${dash.url}/w/${ws}/audit-log`);
+    await v.goto(`${stack.dash.url}/w/${ws}/audit-log`);
     await expect(v.getByRole("cell").filter({ hasText: "member.join" }).first().isVisible()).resolves.toBe(true);
     // The monitors file is a read: a viewer may export it; subscriber e-mails are not theirs to export.
-    expect((await v.request.get(`${dash.url}/w/${ws}/monitors/export`)).status()).toBe(200);
-    const subs = await v.request.get(`${dash.url}/w/${ws}/status-pages/${page.id}/subscribers/export`, { maxRedirects: 0 });
+    expect((await v.request.get(`${stack.dash.url}/w/${ws}/monitors/export`)).status()).toBe(200);
+    const subs = await v.request.get(`${stack.dash.url}/w/${ws}/status-pages/${page.id}/subscribers/export`, { maxRedirects: 0 });
     expect(subs.status()).toBe(403);
 
     // Every server action of the dashboard, posted straight to the server with the viewer's session.
@@ -235,33 +215,33 @@ describe("the viewer role", () => {
     const rename = serverActions().find((a) => a.name === "renameWorkspaceAction")!;
     const ok = await callAction(owner.ctx, rename, `/w/${ws}/settings`, { workspaceId: String(ws), name: "Renamed by the owner" });
     expect(ok.text).not.toContain("Viewers can look");
-    const { rows } = await db.db.$client.execute({ sql: "SELECT name FROM workspace WHERE id = ?", args: [ws] });
+    const { rows } = await stack.db.db.$client.execute({ sql: "SELECT name FROM workspace WHERE id = ?", args: [ws] });
     expect(rows[0]!.name).toBe("Renamed by the owner");
 
     // The owner makes a read-only key in the dashboard; the list shows each key's scopes.
-    await owner.page.goto(`${dash.url}/w/${ws}/api-keys`);
+    await owner.page.goto(`${stack.dash.url}/w/${ws}/api-keys`);
     await owner.page.getByLabel("Name").fill("status wall");
     await owner.page.getByRole("checkbox", { name: "write" }).uncheck();
     await owner.page.getByRole("button", { name: "Create key" }).click();
     await owner.page.getByTestId("secret").waitFor();
     await owner.page.keyboard.press("Escape");
-    const scopes = await db.db.$client.execute("SELECT scopes FROM api_key WHERE name = 'status wall'");
+    const scopes = await stack.db.db.$client.execute("SELECT scopes FROM api_key WHERE name = 'status wall'");
     expect(JSON.parse(String(scopes.rows[0]!.scopes))).toEqual(["read"]);
     await owner.page.getByRole("row").filter({ hasText: "status wall" }).getByTestId("scopes").filter({ hasText: "read" }).waitFor();
     await shot(owner.page, "api-keys-scopes");
 
     // Promoted by the owner in the members page, the viewer can change things at once.
-    await owner.page.goto(`${dash.url}/w/${ws}/members`);
+    await owner.page.goto(`${stack.dash.url}/w/${ws}/members`);
     const row = owner.page.getByRole("row").filter({ hasText: "vera@viewer.test" });
     await row.getByLabel("Role").selectOption("member");
     await row.getByRole("button", { name: "Set" }).click();
     await expect
-      .poll(async () => (await db.db.$client.execute("SELECT role FROM workspace_member WHERE user_id = 'viewer-1'")).rows[0]!.role)
+      .poll(async () => (await stack.db.db.$client.execute("SELECT role FROM workspace_member WHERE user_id = 'viewer-1'")).rows[0]!.role)
       .toBe("member");
     await shot(owner.page, "members-role-select");
-    await v.goto(`${dash.url}/w/${ws}/monitors`);
+    await v.goto(`${stack.dash.url}/w/${ws}/monitors`);
     expect(await v.getByTestId("viewer-banner").count()).toBe(0);
-    const audit = await db.db.$client.execute("SELECT metadata FROM audit_log WHERE action = 'member.role'");
+    const audit = await stack.db.db.$client.execute("SELECT metadata FROM audit_log WHERE action = 'member.role'");
     expect(JSON.parse(String(audit.rows.at(-1)!.metadata))).toMatchObject({ before: "viewer", after: "member" });
   });
 });

@@ -7,19 +7,22 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createMonitor, createPrivateLocation, createWorkspace, deleteMonitor, listAuditLog, listMonitors, setLimits } from "@vigil/core";
+import { createMonitor, createPrivateLocation, deleteMonitor, listAuditLog, listMonitors, setLimits } from "@vigil/core";
 import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildDashboard,
   type Dashboard,
+  healthy,
   launchChromium,
   mailSignInEnv,
+  otherWorkspaceWithMonitor,
   type Proc,
   shot,
   startDashboard,
   startMailApi,
+  startProbe,
   startService,
   until,
 } from "../../src/testing";
@@ -53,19 +56,7 @@ const stopTarget = () =>
 async function service(entry: string, env: Record<string, string>, port: number) {
   const proc = await startService(entry, env);
   procs.push(proc);
-  await until(
-    `${entry} healthy`,
-    async () => {
-      if (proc.child.exitCode !== null) throw new Error(`${entry} exited:\n${proc.log.slice(-3000)}`);
-      return fetch(`http://127.0.0.1:${port}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-    },
-    120_000,
-    500,
-  );
-  return proc;
+  return healthy(proc, port, `${entry} healthy`);
 }
 
 beforeAll(async () => {
@@ -102,20 +93,7 @@ beforeAll(async () => {
   ws = Number(/\/w\/(\d+)/.exec(page.url())![1]);
   await setLimits(db.db, ws, "unlimited", "operator");
   const location = await createPrivateLocation(db.db, ws, { name: "rack-fra", region: "fra" }, "test");
-  const probePort = await freePort();
-  await service(
-    "apps/private-location/src/main.ts",
-    {
-      SERVICE_KEY: location.key,
-      SERVICE_INGEST_URL: serverUrl,
-      PORT: String(probePort),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "warn",
-      PROBE_DATA_DIR: join(dir, "probe"),
-      PROBE_WAIT_MS: "2000",
-    },
-    probePort,
-  );
+  procs.push(await startProbe(location.key, serverUrl, join(dir, "probe")));
 }, 600_000);
 
 afterAll(async () => {
@@ -282,11 +260,9 @@ describe("finding monitors", () => {
   });
 
   it("another workspace's monitor is a 404 on its detail page and never listed", { timeout: 60_000 }, async () => {
-    const other = await createWorkspace(db.db, { name: "Rival" }, "test");
-    await setLimits(db.db, other.id, "unlimited", "operator");
-    const theirs = await createMonitor(
+    const { other, theirs } = await otherWorkspaceWithMonitor(
       db.db,
-      other.id,
+      "Rival",
       { name: "Rival secret", kind: "http", frequency: "1h", regions: ["iad"], request: { url: "https://rival.example.com/" } },
       "test",
     );

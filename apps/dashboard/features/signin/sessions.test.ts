@@ -1,36 +1,13 @@
 // Sign-in through the dashboard's own Auth.js handlers (no browser, no Next build): what the database keeps
 // of a session and of a sign-in link must not sign anyone in.
 import { session, verificationToken } from "@vigil/db-schema";
-import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
-import { startMailApi } from "@vigil/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTH_BASE as BASE, callAuth, cookiesOf } from "./auth-requests";
+import { describe, expect, it } from "vitest";
+import { authHandlersFixture, callAuth, cookiesOf } from "./auth-requests";
 
-let t: TestDatabase;
-let mail: Awaited<ReturnType<typeof startMailApi>>;
-let handlers: typeof import("../../auth").handlers;
-
-beforeAll(async () => {
-  t = await startTestDatabase();
-  mail = await startMailApi();
-  Object.assign(process.env, {
-    DATABASE_URL: t.url,
-    AUTH_SECRET: "sessions-test-secret-0123456789",
-    AUTH_URL: BASE,
-    EMAIL_PROVIDER_API_URL: mail.url,
-    EMAIL_PROVIDER_API_KEY: "re_test",
-    EMAIL_FROM: "Vigil <signin@example.com>",
-    LOG_LEVEL: "silent",
-  });
-  ({ handlers } = await import("../../auth"));
-});
-afterAll(async () => {
-  await mail?.close();
-  await t?.close();
-});
+const auth = authHandlersFixture("sessions-test-secret-0123456789");
 
 const call = (method: "GET" | "POST", path: string, cookie: string, body?: URLSearchParams) =>
-  callAuth(handlers, method, path, cookie, body);
+  callAuth(auth.handlers, method, path, cookie, body);
 
 async function sessionUser(cookie: string) {
   const res = await call("GET", "/api/auth/session", cookie);
@@ -49,9 +26,9 @@ describe("sign-in sessions", () => {
       new URLSearchParams({ csrfToken, email: "ada@example.com", callbackUrl: "/" }),
     );
     expect(sent.status).toBe(302);
-    const link = await mail.linkFor("ada@example.com", /sign in to Vigil/i);
+    const link = await auth.mail.linkFor("ada@example.com", /sign in to Vigil/i);
     const linkToken = new URL(link).searchParams.get("token")!;
-    const [stored] = await t.db.select().from(verificationToken);
+    const [stored] = await auth.db.db.select().from(verificationToken);
     expect(stored!.token).not.toBe(linkToken);
     expect(stored!.token).not.toContain(linkToken);
 
@@ -61,7 +38,7 @@ describe("sign-in sessions", () => {
     const token = cookie.split("=")[1]!;
     expect(await sessionUser(cookie)).toBe("ada@example.com");
 
-    const rows = await t.db.select().from(session);
+    const rows = await auth.db.db.select().from(session);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.sessionToken).not.toBe(token);
     expect(await sessionUser(`authjs.session-token=${rows[0]!.sessionToken}`)).toBeNull();
@@ -69,7 +46,7 @@ describe("sign-in sessions", () => {
     // Signing out ends the stored session.
     const out = await call("POST", "/api/auth/signout", `${cookie}; ${csrfCookie}`, new URLSearchParams({ csrfToken }));
     expect(out.status).toBe(302);
-    expect(await t.db.select().from(session)).toHaveLength(0);
+    expect(await auth.db.db.select().from(session)).toHaveLength(0);
     expect(await sessionUser(cookie)).toBeNull();
   });
 });

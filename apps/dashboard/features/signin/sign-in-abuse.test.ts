@@ -1,58 +1,39 @@
 // Sign-in mail as a weapon, through the dashboard's own Auth.js handlers (no browser): one address, or one
 // client, cannot make the instance send mail without end, and a refused request stores nothing.
 import { verificationToken } from "@vigil/db-schema";
-import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
-import { startMailApi } from "@vigil/testing";
 import { NextRequest } from "next/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { AUTH_BASE, authHandlersFixture } from "./auth-requests";
 
-const BASE = "http://127.0.0.1:3002";
-let t: TestDatabase;
-let mail: Awaited<ReturnType<typeof startMailApi>>;
-let handlers: typeof import("../../auth").handlers;
+const auth = authHandlersFixture("sign-in-abuse-test-secret-0123456789", {
+  // The dashboard sits behind a proxy on loopback: its X-Forwarded-For names the client.
+  TRUSTED_PROXIES: "127.0.0.1",
+});
 let refusalText: typeof import("../../lib/rate-limit").refusalText;
 
 beforeAll(async () => {
-  t = await startTestDatabase();
-  mail = await startMailApi();
-  Object.assign(process.env, {
-    DATABASE_URL: t.url,
-    AUTH_SECRET: "sign-in-abuse-test-secret-0123456789",
-    AUTH_URL: BASE,
-    EMAIL_PROVIDER_API_URL: mail.url,
-    EMAIL_PROVIDER_API_KEY: "re_test",
-    EMAIL_FROM: "Vigil <signin@example.com>",
-    // The dashboard sits behind a proxy on loopback: its X-Forwarded-For names the client.
-    TRUSTED_PROXIES: "127.0.0.1",
-    LOG_LEVEL: "silent",
-  });
-  ({ handlers } = await import("../../auth"));
   ({ refusalText } = await import("../../lib/rate-limit"));
-});
-afterAll(async () => {
-  await mail?.close();
-  await t?.close();
 });
 
 /** One sign-in request as a browser (or a script) posts it, optionally through the proxy for `client`. */
 async function askForLink(email: string, client?: string) {
   const forwarded: Record<string, string> = client ? { "x-forwarded-for": client } : {};
-  const csrf = await handlers.GET(new NextRequest(new URL("/api/auth/csrf", BASE), { headers: forwarded }));
+  const csrf = await auth.handlers.GET(new NextRequest(new URL("/api/auth/csrf", AUTH_BASE), { headers: forwarded }));
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const cookie = csrf.headers.getSetCookie()[0]!.split(";")[0]!;
-  const res = await handlers.POST(
-    new NextRequest(new URL("/api/auth/signin/email", BASE), {
+  const res = await auth.handlers.POST(
+    new NextRequest(new URL("/api/auth/signin/email", AUTH_BASE), {
       method: "POST",
       headers: { cookie, "content-type": "application/x-www-form-urlencoded", ...forwarded },
       body: new URLSearchParams({ csrfToken, email, callbackUrl: "/" }),
     }),
   );
   expect(res.status).toBe(302);
-  return new URL(res.headers.get("location")!, BASE);
+  return new URL(res.headers.get("location")!, AUTH_BASE);
 }
 
-const rowsFor = async (email: string) => (await t.db.select().from(verificationToken)).filter((r) => r.identifier === email);
-const mailsTo = (email: string) => mail.mails.filter((m) => m.to.includes(email)).length;
+const rowsFor = async (email: string) => (await auth.db.db.select().from(verificationToken)).filter((r) => r.identifier === email);
+const mailsTo = (email: string) => auth.mail.mails.filter((m) => m.to.includes(email)).length;
 
 describe("sign-in mail cannot be used to flood", () => {
   it("a sixth sign-in e-mail to one address within the hour is refused with the wait", async () => {

@@ -2,7 +2,7 @@
 import { Send } from "lucide-react";
 import { useActionState } from "react";
 import { FormError } from "../../ui/form-state";
-import { Button, Field, Input } from "../../ui/ui";
+import { Field, Input, PendingSubmit } from "../../ui/ui";
 import { signInWithEmail } from "./actions";
 
 export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
@@ -23,10 +23,9 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
         />
       </Field>
       <FormError state={state} />
-      <Button disabled={pending} className="w-full">
-        <Send className="size-4" aria-hidden />
-        {pending ? "Sending…" : "Email me a sign-in link"}
-      </Button>
+      <PendingSubmit pending={pending} icon={Send} busy="Sending…" className="w-full">
+        Email me a sign-in link
+      </PendingSubmit>
     </form>
   );
 }

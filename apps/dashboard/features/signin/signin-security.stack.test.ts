@@ -5,7 +5,16 @@ import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { startNextApp } from "@vigil/testing/next";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDashboard, type Dashboard, freePort, launchChromium, spawnDashboard, startMailApi, until } from "../../src/testing";
+import {
+  buildDashboard,
+  type Dashboard,
+  freePort,
+  launchChromium,
+  mailSignInEnv,
+  spawnDashboard,
+  startMailApi,
+  until,
+} from "../../src/testing";
 
 let db: TestDatabase;
 let mail: Awaited<ReturnType<typeof startMailApi>>;
@@ -23,10 +32,7 @@ beforeAll(async () => {
       DASHBOARD_URL: url,
       AUTH_URL: "",
       DATABASE_URL: db.url,
-      AUTH_SECRET: secret,
-      EMAIL_PROVIDER_API_URL: mail.url,
-      EMAIL_PROVIDER_API_KEY: "re_test_key",
-      EMAIL_FROM: "Vigil <signin@vigil.test>",
+      ...mailSignInEnv(mail, secret),
       LOG_LEVEL: "warn",
     })),
     launchChromium(),

@@ -10,7 +10,6 @@ import {
   createPrivateLocation,
   createStatusPage,
   createStatusReport,
-  createWorkspace,
   inviteMember,
   monitorSlaReport,
   pageSlaReport,
@@ -22,7 +21,7 @@ import { incident, maintenance, maintenanceMonitor, user } from "@vigil/db-schem
 import { insertResults, type TestDatabase } from "@vigil/db-schema/testing";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Dashboard, shot, startMailDashboard } from "../../src/testing";
+import { type Dashboard, otherWorkspaceWithMonitor, shot, startMailDashboard } from "../../src/testing";
 
 let env: Awaited<ReturnType<typeof startMailDashboard>>;
 let db: TestDatabase;
@@ -364,11 +363,9 @@ describe("the SLA view", () => {
   });
 
   it("another workspace's monitor or page is not found: the view, its downloads and its printable page", { timeout: 60_000 }, async () => {
-    const other = await createWorkspace(db.db, { name: "Other" }, "operator");
-    await setLimits(db.db, other.id, "unlimited", "operator");
-    const theirMonitor = await createMonitor(
+    const { other, theirs: theirMonitor } = await otherWorkspaceWithMonitor(
       db.db,
-      other.id,
+      "Other",
       { kind: "http", name: "Theirs", frequency: "1h", regions: ["fra"], request: { url: "https://example.org/" } },
       "operator",
     );

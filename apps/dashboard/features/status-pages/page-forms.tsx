@@ -4,7 +4,7 @@ import { PAGE_LANGUAGE_NAMES, PAGE_LANGUAGE_VALUES } from "@vigil/api-contract";
 import { Plus, Save } from "lucide-react";
 import { useState } from "react";
 import { ActionForm, err } from "../../ui/action-form";
-import { Button, Field, Input, Select } from "../../ui/ui";
+import { Button, Field, Input, PendingSubmit, Select } from "../../ui/ui";
 import { createStatusPageAction, updateStatusPageAction } from "./actions";
 import type { PageFormValues } from "./shared";
 
@@ -19,10 +19,9 @@ export function CreatePageForm({ workspaceId }: { workspaceId: number }) {
           <Field label="Slug" name="slug" error={err(state, "slug")} hint="The page's address: /acme. Lowercase letters, digits, dashes.">
             <Input id="slug" name="slug" placeholder="acme" invalid={!!err(state, "slug")} />
           </Field>
-          <Button disabled={pending} className="sm:mt-6.5">
-            <Plus className="size-4" aria-hidden />
-            {pending ? "Creating…" : "Create page"}
-          </Button>
+          <PendingSubmit pending={pending} icon={Plus} busy="Creating…" className="sm:mt-6.5">
+            Create page
+          </PendingSubmit>
         </>
       )}
     </ActionForm>

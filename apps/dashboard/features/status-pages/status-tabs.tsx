@@ -1,7 +1,6 @@
 "use client";
-import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { isCurrent } from "../../ui/nav";
+import { SectionLink } from "../../ui/nav";
 import { cx } from "../../ui/ui";
 
 const TABS = [
@@ -19,20 +18,21 @@ export function StatusTabs({ base }: { base: string }) {
   return (
     <nav aria-label="Status page sections" className="mb-6 flex gap-1 overflow-x-auto border-b border-zinc-200">
       {TABS.map(([href, label]) => {
-        const to = base + href;
-        const active = isCurrent(path, base, href);
         return (
-          <Link
+          <SectionLink
             key={label}
-            href={to}
-            aria-current={active ? "page" : undefined}
-            className={cx(
-              "-mb-px shrink-0 border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap",
-              active ? "border-zinc-900 text-zinc-900" : "border-transparent text-zinc-500 hover:text-zinc-900",
-            )}
+            path={path}
+            base={base}
+            href={href}
+            className={(active) =>
+              cx(
+                "-mb-px shrink-0 border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap",
+                active ? "border-zinc-900 text-zinc-900" : "border-transparent text-zinc-500 hover:text-zinc-900",
+              )
+            }
           >
             {label}
-          </Link>
+          </SectionLink>
         );
       })}
     </nav>

@@ -5,6 +5,7 @@ import { RestrictedBanner, ViewerBanner } from "../../../ui/banner";
 import { Brand } from "../../../ui/brand";
 import { Nav } from "../../../ui/nav";
 import { WorkspaceSwitcher } from "../../../ui/switcher";
+import { SkipLink } from "../../../ui/ui";
 
 export const dynamic = "force-dynamic";
 
@@ -20,12 +21,7 @@ export default async function WorkspaceLayout({ children, params }: { children: 
   const switcher = <WorkspaceSwitcher current={m.workspace.id} workspaces={list} email={m.user.email ?? ""} />;
   return (
     <div className="min-h-screen lg:grid lg:grid-cols-[15rem_1fr]">
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-      >
-        Skip to content
-      </a>
+      <SkipLink />
       <aside className="hidden border-r border-zinc-200 bg-zinc-100/60 lg:flex lg:flex-col lg:gap-5 lg:px-3 lg:py-4">
         <div className="px-2">
           <Brand />

@@ -1,30 +1,22 @@
 import { type Monitor, MonitorInput, REDACTED } from "@vigil/api-contract";
 import { describe, expect, it } from "vitest";
 import { draftOf, emptyDraft, jsonRpcPreset } from "./draft";
+import { storedMonitorBase } from "./fixtures";
 import { fieldOf, inputOf, withoutSecrets } from "./input";
 import { draftFromForm } from "./posted";
 
 const stored: Monitor = {
+  ...storedMonitorBase(),
   id: 7,
   key: "api",
   name: "API",
-  description: "",
   tags: ["prod"],
-  frequency: "1m",
-  active: true,
-  public: false,
-  regions: ["iad"],
-  retry: 3,
   failureThreshold: 1,
   successThreshold: 1,
   timeout: 45_000,
   degradedAfter: 800,
   openTelemetry: { endpoint: "http://otel:4318/v1/metrics", headers: { Authorization: REDACTED } },
   channels: ["ops"],
-  status: "active",
-  health: "ok",
-  createdAt: 1,
-  updatedAt: 1,
   kind: "http",
   request: {
     url: "https://example.com/health",

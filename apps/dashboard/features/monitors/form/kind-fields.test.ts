@@ -1,31 +1,23 @@
 import { type Monitor, MonitorInput, REDACTED } from "@vigil/api-contract";
 import { describe, expect, it } from "vitest";
 import { draftOf, emptyDraft } from "./draft";
+import { storedMonitorBase } from "./fixtures";
 import { fieldOf, inputOf, withoutSecrets } from "./input";
 import { kindFields } from "./kind-fields";
 import { draftFromForm } from "./posted";
 
 const common: Omit<Monitor, "kind" | "request"> = {
+  ...storedMonitorBase(),
   id: 9,
   key: "orders-db",
   name: "Orders DB",
-  description: "",
   tags: [],
-  frequency: "1m",
-  active: true,
-  public: false,
-  regions: ["iad"],
-  retry: 3,
   failureThreshold: 1,
   successThreshold: 1,
   timeout: 10_000,
   degradedAfter: null,
   openTelemetry: null,
   channels: [],
-  status: "active",
-  health: "ok",
-  createdAt: 1,
-  updatedAt: 1,
 };
 
 const form = (entries: Record<string, string>) => {

@@ -6,7 +6,7 @@ import { getDb } from "../../../../lib/db";
 import { dateTime, unixDate } from "../../../../lib/format";
 import { currentUser } from "../../../../lib/session";
 import { Snippet } from "../../../../ui/copy-button";
-import { Card, CardHeader, PageHeader, Table, td } from "../../../../ui/ui";
+import { Card, CardHeader, CardSection, PageHeader, Table, td } from "../../../../ui/ui";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Workspace · Instance" };
@@ -27,12 +27,13 @@ export default async function InstanceWorkspace({ params }: { params: Promise<{ 
           </>
         }
       />
-      <Card className="mb-6">
-        <CardHeader title="Start from a preset" description="Sets all 17 keys to the preset's values; fine-tune them below." />
-        <div className="px-5 py-4">
-          <ApplyPresetForm workspaceId={w.id} />
-        </div>
-      </Card>
+      <CardSection
+        title="Start from a preset"
+        description="Sets all 17 keys to the preset's values; fine-tune them below."
+        className="mb-6"
+      >
+        <ApplyPresetForm workspaceId={w.id} />
+      </CardSection>
       <Card className="mb-6">
         <CardHeader
           title="Limits"
@@ -46,12 +47,9 @@ export default async function InstanceWorkspace({ params }: { params: Promise<{ 
           <Snippet title="CLI" value={`pnpm exec vigil admin limits ${w.id} --preset team --set monitors=200`} />
         </div>
       </Card>
-      <Card className="mb-6">
-        <CardHeader title="Plan" description="A plan whose paid-until or end date has passed runs on restricted limits." />
-        <div className="px-5 py-4">
-          <PlanForm workspaceId={w.id} plan={w.plan} paidUntil={w.paidUntil} endsAt={w.endsAt} />
-        </div>
-      </Card>
+      <CardSection title="Plan" description="A plan whose paid-until or end date has passed runs on restricted limits." className="mb-6">
+        <PlanForm workspaceId={w.id} plan={w.plan} paidUntil={w.paidUntil} endsAt={w.endsAt} />
+      </CardSection>
       <Card className="mb-6">
         <CardHeader title="Members" description="Disabling a user ends their sessions and refuses their sign-in, in every workspace." />
         <Table head={["Member", "Role", ""]}>

@@ -7,7 +7,7 @@ import { ago, date } from "../../../../lib/format";
 import { memberOf } from "../../../../lib/session";
 import { ConfirmAction } from "../../../../ui/confirm";
 import { NeedsAdmin } from "../../../../ui/needs-admin";
-import { Badge, Card, CardHeader, Empty, PageHeader, Table, td } from "../../../../ui/ui";
+import { Badge, Card, CardHeader, CardSection, Empty, PageHeader, Table, td } from "../../../../ui/ui";
 
 export const metadata = { title: "API keys" };
 
@@ -35,12 +35,9 @@ export default async function ApiKeys({ params }: { params: Promise<{ ws: string
   return (
     <>
       {header}
-      <Card className="mb-6">
-        <CardHeader title="New key" />
-        <div className="px-5 py-4">
-          <CreateApiKeyForm workspaceId={id} />
-        </div>
-      </Card>
+      <CardSection title="New key" className="mb-6">
+        <CreateApiKeyForm workspaceId={id} />
+      </CardSection>
       <Card>
         <CardHeader title="Keys" description={`${keys.filter((k) => k.revokedAt === null).length} active`} />
         {keys.length === 0 ? (

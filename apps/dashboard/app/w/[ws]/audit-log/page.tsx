@@ -3,20 +3,14 @@ import { FileClock, Lock } from "lucide-react";
 import Link from "next/link";
 import { getDb } from "../../../../lib/db";
 import { dateTime } from "../../../../lib/format";
-import { memberOf } from "../../../../lib/session";
+import { memberOf, type WorkspacePageProps } from "../../../../lib/session";
 import { buttonClass, Card, CardHeader, Code, Empty, PageHeader, Select, Table, td } from "../../../../ui/ui";
 
 export const metadata = { title: "Audit log" };
 
 const PAGE = 25;
 
-export default async function AuditLog({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ ws: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function AuditLog({ params, searchParams }: WorkspacePageProps) {
   const m = await memberOf((await params).ws);
   const sp = await searchParams;
   const id = m.workspace.id;

@@ -6,20 +6,14 @@ import { deletePolicyAction } from "../../../../features/alerts/actions";
 import { EscalationPolicyForm } from "../../../../features/escalation/escalation-form";
 import { emptyPolicyDraft, policyDraftOf, stepDelay } from "../../../../features/escalation/escalation-model";
 import { getDb } from "../../../../lib/db";
-import { memberOf } from "../../../../lib/session";
+import { memberOf, type WorkspacePageProps } from "../../../../lib/session";
 import { ConfirmAction } from "../../../../ui/confirm";
 import { Badge, buttonClass, Card, CardHeader, Empty, Notice, PageHeader } from "../../../../ui/ui";
 
 export const metadata = { title: "Escalation" };
 
 /** Audience: any member reads; members and above create, edit and delete (`?new`, `?edit=<id>`). */
-export default async function Escalation({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ ws: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function Escalation({ params, searchParams }: WorkspacePageProps) {
   const m = await memberOf((await params).ws);
   const sp = await searchParams;
   const ws = m.workspace.id;

@@ -8,7 +8,7 @@ import { unixDate } from "../../../../lib/format";
 import { memberOf } from "../../../../lib/session";
 import { limitsStatement } from "../../../../ui/banner";
 import { Snippet } from "../../../../ui/copy-button";
-import { Badge, Card, CardHeader, PageHeader, Table, td } from "../../../../ui/ui";
+import { Badge, Card, CardHeader, CardSection, PageHeader, Table, td } from "../../../../ui/ui";
 
 export const metadata = { title: "Settings" };
 
@@ -53,12 +53,13 @@ export default async function Settings({ params }: { params: Promise<{ ws: strin
   return (
     <>
       <PageHeader title="Settings" description={`Workspace ${ws.id}`} />
-      <Card className="mb-6">
-        <CardHeader title="Workspace name" description={canManage(m.role) ? undefined : "Only owners and admins can rename it."} />
-        <div className="px-5 py-4">
-          <RenameWorkspaceForm workspaceId={ws.id} name={ws.name ?? ""} disabled={!canManage(m.role)} />
-        </div>
-      </Card>
+      <CardSection
+        title="Workspace name"
+        description={canManage(m.role) ? undefined : "Only owners and admins can rename it."}
+        className="mb-6"
+      >
+        <RenameWorkspaceForm workspaceId={ws.id} name={ws.name ?? ""} disabled={!canManage(m.role)} />
+      </CardSection>
       <Card className="mb-6">
         <CardHeader
           title="Second factor"

@@ -13,7 +13,7 @@ import { getDb } from "../../../../../lib/db";
 import { ago, dateTime } from "../../../../../lib/format";
 import { memberOf } from "../../../../../lib/session";
 import { ConfirmAction } from "../../../../../ui/confirm";
-import { Badge, Card, CardHeader, Empty, Notice, PageHeader, Table, td } from "../../../../../ui/ui";
+import { Badge, Card, CardHeader, CardSection, Empty, Notice, PageHeader, Table, td } from "../../../../../ui/ui";
 
 export const metadata = { title: "Notification channel" };
 
@@ -101,12 +101,9 @@ export default async function ChannelPage({
       ) : null}
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="grid min-w-0 content-start gap-6">
-          <Card>
-            <CardHeader title="Send a test" description="A test message through the saved settings, on the same path alerts take." />
-            <div className="px-5 py-4">
-              <SendTest workspaceId={wsId} id={id} />
-            </div>
-          </Card>
+          <CardSection title="Send a test" description="A test message through the saved settings, on the same path alerts take.">
+            <SendTest workspaceId={wsId} id={id} />
+          </CardSection>
           <Card>
             <CardHeader title="Settings" description="Secrets are write-only: shown as set or not set. Leave one blank to keep it." />
             <div className="px-5 py-5">

@@ -5,7 +5,7 @@ import { PageSettingsForm } from "../../../../../features/status-pages/page-form
 import { editorPage } from "../../../../../features/status-pages/status-page";
 import { getEnv } from "../../../../../lib/env";
 import { ConfirmAction } from "../../../../../ui/confirm";
-import { Card, CardHeader } from "../../../../../ui/ui";
+import { Card, CardHeader, CardSection } from "../../../../../ui/ui";
 
 export const metadata = { title: "Status page settings" };
 
@@ -15,20 +15,17 @@ export default async function Settings({ params }: { params: Promise<{ ws: strin
   const limits = limitsOf(m.workspace).limits;
   return (
     <div className="grid gap-6">
-      <Card>
-        <CardHeader title="Settings" description="What visitors see, and who may see it." />
-        <div className="px-5 py-4">
-          <PageSettingsForm
-            workspaceId={m.workspace.id}
-            page={page}
-            allowed={{
-              customDomain: !!limits["custom-domain"],
-              password: !!limits["password-protection"],
-              whiteLabel: !!limits["white-label"],
-            }}
-          />
-        </div>
-      </Card>
+      <CardSection title="Settings" description="What visitors see, and who may see it.">
+        <PageSettingsForm
+          workspaceId={m.workspace.id}
+          page={page}
+          allowed={{
+            customDomain: !!limits["custom-domain"],
+            password: !!limits["password-protection"],
+            whiteLabel: !!limits["white-label"],
+          }}
+        />
+      </CardSection>
       {limits["custom-domain"] || page.customDomain ? (
         <Card>
           <CardHeader title="Custom domain" description="A domain shows this page only after you prove it is yours." />

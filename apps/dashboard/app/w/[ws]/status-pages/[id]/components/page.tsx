@@ -6,7 +6,7 @@ import { CreateGroupForm, RenameGroupForm } from "../../../../../../features/sta
 import { editorPage } from "../../../../../../features/status-pages/status-page";
 import { getDb } from "../../../../../../lib/db";
 import { ConfirmAction } from "../../../../../../ui/confirm";
-import { Badge, Card, CardHeader, Empty } from "../../../../../../ui/ui";
+import { Badge, Card, CardSection, Empty } from "../../../../../../ui/ui";
 
 export const metadata = { title: "Status page components" };
 
@@ -128,18 +128,12 @@ export default async function Components({ params }: { params: Promise<{ ws: str
           </Card>
         );
       })}
-      <Card>
-        <CardHeader title="Add a component" description="Monitor-linked components follow their checks; static ones you set by hand." />
-        <div className="px-5 py-4">
-          <CreateComponentForm workspaceId={wsId} pageId={page.id} groups={groupChoices} monitors={monitorChoices} />
-        </div>
-      </Card>
-      <Card>
-        <CardHeader title="Add a group" description="Groups collect components under a heading, e.g. “APIs” or “Europe”." />
-        <div className="px-5 py-4">
-          <CreateGroupForm workspaceId={wsId} pageId={page.id} />
-        </div>
-      </Card>
+      <CardSection title="Add a component" description="Monitor-linked components follow their checks; static ones you set by hand.">
+        <CreateComponentForm workspaceId={wsId} pageId={page.id} groups={groupChoices} monitors={monitorChoices} />
+      </CardSection>
+      <CardSection title="Add a group" description="Groups collect components under a heading, e.g. “APIs” or “Europe”.">
+        <CreateGroupForm workspaceId={wsId} pageId={page.id} />
+      </CardSection>
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { ReportState } from "../../../../../../features/status-pages/report-stat
 import { editorPage } from "../../../../../../features/status-pages/status-page";
 import { getDb } from "../../../../../../lib/db";
 import { ago, dateTime } from "../../../../../../lib/format";
-import { Badge, Card, CardHeader, Empty, Table, td } from "../../../../../../ui/ui";
+import { Badge, Card, CardHeader, CardSection, Empty, Table, td } from "../../../../../../ui/ui";
 
 export const metadata = { title: "Status reports" };
 
@@ -83,12 +83,9 @@ export default async function Reports({ params }: { params: Promise<{ ws: string
           </Table>
         )}
       </Card>
-      <Card>
-        <CardHeader title="New report" description="Visitors see it at once on the page, in its feeds, and subscribers get a mail." />
-        <div className="px-5 py-4">
-          <CreateReportForm workspaceId={wsId} pageId={page.id} components={components.map((c) => ({ id: c.id, name: c.name }))} />
-        </div>
-      </Card>
+      <CardSection title="New report" description="Visitors see it at once on the page, in its feeds, and subscribers get a mail.">
+        <CreateReportForm workspaceId={wsId} pageId={page.id} components={components.map((c) => ({ id: c.id, name: c.name }))} />
+      </CardSection>
     </div>
   );
 }

@@ -9,7 +9,7 @@ import { editorPage, or404 } from "../../../../../../../features/status-pages/st
 import { getDb } from "../../../../../../../lib/db";
 import { dateTime } from "../../../../../../../lib/format";
 import { ConfirmAction } from "../../../../../../../ui/confirm";
-import { Card, CardHeader } from "../../../../../../../ui/ui";
+import { Card, CardSection } from "../../../../../../../ui/ui";
 
 export const metadata = { title: "Status report" };
 
@@ -74,24 +74,18 @@ export default async function Report({ params }: { params: Promise<{ ws: string;
           ))}
         </ol>
       </Card>
-      <Card>
-        <CardHeader title="Post an update" description="Each update is a new entry of the public timeline; the report takes its state." />
-        <div className="px-5 py-4">
-          <AddUpdateForm workspaceId={wsId} reportId={report.id} current={report.status} />
-        </div>
-      </Card>
-      <Card>
-        <CardHeader title="Edit report" description="The title and which components are affected, and how badly." />
-        <div className="px-5 py-4">
-          <EditReportForm
-            workspaceId={wsId}
-            reportId={report.id}
-            title={report.title}
-            components={components.map((c) => ({ id: c.id, name: c.name }))}
-            impacts={impacts}
-          />
-        </div>
-      </Card>
+      <CardSection title="Post an update" description="Each update is a new entry of the public timeline; the report takes its state.">
+        <AddUpdateForm workspaceId={wsId} reportId={report.id} current={report.status} />
+      </CardSection>
+      <CardSection title="Edit report" description="The title and which components are affected, and how badly.">
+        <EditReportForm
+          workspaceId={wsId}
+          reportId={report.id}
+          title={report.title}
+          components={components.map((c) => ({ id: c.id, name: c.name }))}
+          impacts={impacts}
+        />
+      </CardSection>
     </div>
   );
 }
