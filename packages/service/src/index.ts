@@ -1,6 +1,6 @@
 // What makes each Vigil process an operable service: structured logs, `/healthz`, `/metrics`, listening.
 import type { Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { type DestinationStream, type Logger, pino } from "pino";
@@ -54,6 +54,29 @@ export function listenOnEnv(app: Hono, env: { PORT: number; HOST: string }, opts
   return listen(app, { port: env.PORT, host: env.HOST, ...opts });
 }
 
+/** The server's open connections, and whether each has a request under way (asked, not yet answered). */
+function requestsInFlight(server: HttpServer): { sockets: Set<Socket>; has: (socket: Socket) => boolean } {
+  const sockets = new Set<Socket>();
+  const inFlight = new Map<Socket, number>();
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => {
+      sockets.delete(socket);
+      inFlight.delete(socket);
+    });
+  });
+  server.on("request", (req, res) => {
+    const socket = req.socket;
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    res.once("close", () => {
+      const n = (inFlight.get(socket) ?? 1) - 1;
+      if (n > 0) inFlight.set(socket, n);
+      else inFlight.delete(socket);
+    });
+  });
+  return { sockets, has: (socket) => inFlight.has(socket) };
+}
+
 /** Listens, and on SIGINT/SIGTERM closes the server then runs `onShutdown` before exiting. */
 export async function listen(app: Hono, opts: ListenOptions): Promise<Started> {
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
@@ -65,13 +88,18 @@ export async function listen(app: Hono, opts: ListenOptions): Promise<Started> {
   Object.assign(server, { keepAliveTimeout: 65_000, headersTimeout: 66_000 });
   const port = (server.address() as AddressInfo).port;
   opts.logger.info({ port, host: opts.host }, "listening");
+  const busy = requestsInFlight(server as unknown as HttpServer);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       await new Promise<void>((r) => {
         // close() drops only the connections idle at that moment; one whose request ends later would be kept
-        // for the whole keep-alive time, so keep dropping those as they go idle.
-        const sweep = setInterval(() => (server as unknown as HttpServer).closeIdleConnections(), 100);
+        // for the whole keep-alive time, and one that never sent a request (a client that gave up between
+        // connecting and asking) until the headers timeout: keep dropping every connection with no request
+        // under way, so a shutdown waits for answers only.
+        const sweep = setInterval(() => {
+          for (const socket of busy.sockets) if (!busy.has(socket)) socket.destroy();
+        }, 100);
         sweep.unref();
         server.close(() => {
           clearInterval(sweep);

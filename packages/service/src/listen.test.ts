@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { createLogger, listen } from "./index";
@@ -17,5 +18,17 @@ describe("a service shutting down", () => {
     expect(await reply).toBe("done");
     // The connection the client keeps alive is dropped as soon as it goes idle (65 s otherwise).
     expect(await closed).toBeLessThan(5_000);
+  });
+
+  it("does not wait for a connection that never sent a request (a client that gave up after connecting)", async () => {
+    const started = await listen(new Hono(), { port: 0, host: "127.0.0.1", logger: createLogger("test", "silent"), handleSignals: false });
+    const silent = connect(started.port, "127.0.0.1");
+    await new Promise((r) => silent.once("connect", r));
+    const dropped = new Promise((r) => silent.once("close", r));
+    const t0 = Date.now();
+    // Without dropping it, the shutdown waited for the headers timeout (66 s).
+    await started.close();
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    await dropped;
   });
 });
