@@ -30,7 +30,7 @@ COPY scripts/build-node.ts scripts/
 RUN pnpm exec turbo run build --filter=@vigil/server --filter=@vigil/workflows --filter=@vigil/private-location --filter=@vigil/cli
 
 FROM base AS node-runtime
-ENV NODE_ENV=production HOST=0.0.0.0
+ENV NODE_ENV=production HOST=0.0.0.0 VIGIL_IMAGE=1
 COPY --from=node-prune /app/out/json/ ./
 # The bundles hold all JavaScript; node_modules is there for the native packages they load (libSQL).
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store pnpm install --prod --frozen-lockfile --store-dir /pnpm/store
@@ -94,7 +94,7 @@ RUN mkdir -p apps/dashboard/public apps/status-page/public \
 
 FROM ${NODE_IMAGE} AS web-runtime
 # Idle connections are kept longer than a proxy's (60 s is common), or a reused one can be reset under it.
-ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 HOSTNAME=0.0.0.0 KEEP_ALIVE_TIMEOUT=65000
+ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 HOSTNAME=0.0.0.0 KEEP_ALIVE_TIMEOUT=65000 VIGIL_IMAGE=1
 WORKDIR /app
 
 # The standalone files stay root's; Next.js writes only .next/cache, a tmpfs in compose.

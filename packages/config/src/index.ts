@@ -1,16 +1,11 @@
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { z } from "zod";
+import { installTestClock } from "./clock";
+import { EnvError } from "./errors";
 
-export class EnvError extends Error {
-  constructor(
-    readonly variable: string,
-    readonly rule: string,
-  ) {
-    super(`${variable}: ${rule}`);
-    this.name = "EnvError";
-  }
-}
+export { installTestClock, TEST_CLOCK_VARIABLE } from "./clock";
+export { EnvError } from "./errors";
 
 /**
  * Secrets a service may also take from a file, `<NAME>_FILE` (compose mounts them from a volume or as
@@ -48,10 +43,12 @@ export function parseEnv<S extends z.ZodObject>(schema: S, env: Record<string, s
   throw new EnvError(variable, rule);
 }
 
-/** Reads env once at start-up; a bad variable prints one line and exits 1. */
+/** Reads env once at start-up (and installs the test clock when asked); a bad variable prints one line and exits 1. */
 export function loadEnv<S extends z.ZodObject>(schema: S, service = "vigil"): z.infer<S> {
   try {
-    return parseEnv(schema, process.env);
+    const parsed = parseEnv(schema, process.env);
+    installTestClock(process.env);
+    return parsed;
   } catch (err) {
     if (err instanceof EnvError) {
       process.stderr.write(`${service}: invalid environment: ${err.variable} ${err.rule}\n`);
