@@ -126,6 +126,13 @@ describe("SLA reports", () => {
     expect(r.body.errorBudget.allowedMs).toBeCloseTo(742 * H * 0.001, 3);
   });
 
+  it("the OpenAPI document describes the report's measured fields", async () => {
+    const doc = (await s.call("GET", "/openapi.json", undefined, null)).body;
+    const report = doc.paths["/v1/sla/monitors/{id}"].get.responses["200"].content["application/json"].schema;
+    expect(Object.keys(report.properties)).toEqual(expect.arrayContaining(["measuredFrom", "measuredMs", "noDataMs", "downMs"]));
+    expect(Object.keys(report.properties.errorBudget.properties)).toEqual(expect.arrayContaining(["allowedMs", "usedMs", "remainingMs"]));
+  });
+
   it("ranges in the future, longer than 13 months or malformed are refused naming the field", async () => {
     const cases: [string, string][] = [
       ["month=2099-01", "month"],

@@ -1,4 +1,4 @@
-import { SlaQuery } from "@vigil/api-contract";
+import { SlaQuery, SlaReport as SlaReportShape } from "@vigil/api-contract";
 import { monitorSlaReport, pageSlaReport, reportRange, type SlaReport, slaCsv, slaTarget } from "@vigil/core";
 import { type Context, Hono } from "hono";
 import type { Env } from "../context";
@@ -30,6 +30,8 @@ for (const [what, noun, report, file] of [
       tag: "sla",
       auth: "apiKey",
       query: SlaQuery,
+      // The JSON form; `format=csv` answers the same figures as CSV (docs/sla.md names its columns).
+      response: SlaReportShape,
     }),
     async (c) => {
       const q = c.req.valid("query");
