@@ -126,6 +126,18 @@ describe("SLA reports", () => {
     expect(r.body.errorBudget.allowedMs).toBeCloseTo(742 * H * 0.001, 3);
   });
 
+  it("the monitor summary's uptime is the SLA report's for the same range, hour by hour", async () => {
+    const from = Date.UTC(2026, 9, 20);
+    const to = from + 24 * H;
+    const summary = (await s.call("GET", `/v1/monitors/${monitorId}/summary?from=${from}&to=${to}&bucket=hour`)).body;
+    const sla = (await s.call("GET", `/v1/sla/monitors/${monitorId}?from=2026-10-20&to=2026-10-21`)).body;
+    expect(summary.measured).toMatchObject({ measuredFrom: from, measuredTo: to, measuredMs: 24 * H, downMs: 3 * H, noDataMs: 0 });
+    expect(summary.measured.uptime).toBe(sla.uptime);
+    expect(summary.measured.downMs).toBe(sla.downMs);
+    expect(summary.measured.buckets).toHaveLength(24);
+    expect(summary.measured.buckets.slice(0, 4).map((b: { uptime: number }) => b.uptime)).toEqual([0, 0, 0, 1]);
+  });
+
   it("the OpenAPI document describes the report's measured fields", async () => {
     const doc = (await s.call("GET", "/openapi.json", undefined, null)).body;
     const report = doc.paths["/v1/sla/monitors/{id}"].get.responses["200"].content["application/json"].schema;

@@ -75,3 +75,24 @@ export const SlaReport = z.object({
   ),
 });
 export type SlaReport = z.infer<typeof SlaReport>;
+
+/** One bucket (hour or day) of what was measured: core's slot verdicts, the same figures as the SLA report. */
+export const MeasuredBucket = z.object({
+  start: z.number(),
+  /** Share of counted time not down; null when nothing was counted ("no data"). */
+  uptime: z.number().nullable(),
+  ...Measured,
+});
+export type MeasuredBucket = z.infer<typeof MeasuredBucket>;
+
+/**
+ * The monitor's measured uptime over a summary's range (GET /v1/monitors/:id/summary's `measured`): the monitor's
+ * verdict per slot, whatever `locationId` filters the latency series by.
+ */
+export const MeasuredUptime = z.object({
+  firstCheckAt: z.number().nullable(),
+  uptime: z.number().nullable(),
+  ...Measured,
+  buckets: z.array(MeasuredBucket),
+});
+export type MeasuredUptime = z.infer<typeof MeasuredUptime>;

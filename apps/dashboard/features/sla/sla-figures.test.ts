@@ -1,15 +1,16 @@
 // The SLA view's words from core's report on a real database: what a person reads is what was measured.
 
 import { createMonitor, monitorSlaReport, recordResults, reportRange } from "@vigil/core";
-import { probeResult, useTestDatabase, workspaceWithLocations } from "@vigil/core/testing";
-import type { TestDatabase } from "@vigil/db-schema/testing";
-import { describe, expect, it } from "vitest";
+import { probeResult, workspaceWithLocations } from "@vigil/core/testing";
+import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countedLine, slaFigures } from "./sla-figures";
 
 let t: TestDatabase;
-useTestDatabase((started) => {
-  t = started;
+beforeAll(async () => {
+  t = await startTestDatabase();
 });
+afterAll(async () => t?.close());
 
 const MIN = 60_000;
 

@@ -9,6 +9,7 @@ export {
   type Measurement,
   type MeasureOptions,
   measure,
+  measuredUptime,
   type Tally,
   type TimeBudget,
   timeBudget,

@@ -1,6 +1,6 @@
 // The one unit of measure: slot verdicts over measured time. Uptime, SLA, error budget, status-page bars and
 // charts all read it here, so every surface tells the same figure to the second.
-import { FREQUENCIES, type Frequency, frequencyMs } from "@vigil/api-contract";
+import { FREQUENCIES, type Frequency, frequencyMs, type MeasuredUptime } from "@vigil/api-contract";
 import type { Db } from "@vigil/db-schema";
 import { aggregate, type CheckStatus } from "../alerts/evaluate";
 
@@ -287,5 +287,32 @@ function tallyOf(
     measuredMs: hi - lo,
     ...total,
     buckets,
+  };
+}
+
+/** A measurement as the API gives it beside a summary's latency series (`MeasuredUptime` in the contract). */
+export function measuredUptime(m: Measurement): MeasuredUptime {
+  const times = (t: Tally) => ({
+    upMs: t.upMs,
+    degradedMs: t.degradedMs,
+    downMs: t.downMs,
+    noDataMs: t.noDataMs,
+    maintenanceMs: t.maintenanceMs,
+  });
+  return {
+    firstCheckAt: m.firstCheckAt,
+    uptime: uptimeOf(m),
+    measuredFrom: m.measuredFrom,
+    measuredTo: m.measuredTo,
+    measuredMs: m.measuredMs,
+    ...times(m),
+    buckets: m.buckets.map((b) => ({
+      start: b.start,
+      uptime: uptimeOf(b),
+      measuredFrom: Math.min(Math.max(b.start, m.measuredFrom), b.end),
+      measuredTo: Math.max(Math.min(b.end, m.measuredTo), b.start),
+      measuredMs: b.measuredMs,
+      ...times(b),
+    })),
   };
 }
