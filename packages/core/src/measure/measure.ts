@@ -110,19 +110,22 @@ export const COVERING = `select w.id, w.title, w.starts_at, w.ends_at, mm.monito
 
 /**
  * Runs of consecutive slots with the same results (locations reporting, errors, degraded), in the same bucket
- * and on the same side of maintenance: a 90-day bar of 30 s checks reads a few rows, not 259,200.
+ * and on the same side of maintenance: a 90-day bar of 30 s checks reads a few rows, not 259,200. `inWindow` is
+ * the monitor's maintenance windows as a condition on the slot time (integers read from the database).
  */
-const RUNS = `with s as (
-    select cron_timestamp as c, count(*) as n, coalesce(sum(status = 2), 0) as e, coalesce(sum(status = 1), 0) as d,
-      exists (select 1 from (${COVERING}) w where w.monitor_id = ?1 and cron_timestamp >= w.starts_at and cron_timestamp < w.ends_at) as m
+const runsSql = (inWindow: string) => `with s as (
+    select cron_timestamp as c, count(*) as n, coalesce(sum(status = 2), 0) as e, coalesce(sum(status = 1), 0) as d
     from check_result_row where monitor_id = ?1 and cron_timestamp >= ?2 and cron_timestamp < ?3 group by cron_timestamp
   ), k as (
-    select c, n, e, d, m, case when c < ?4 then -1 else c / ?5 end as b from s
+    select c, n, e, d, ${inWindow} as m, case when c < ?4 then -1 else c / ?5 end as b from s
   ), f as (
     select *, case when lag(n) over w = n and lag(e) over w = e and lag(d) over w = d and lag(m) over w = m and lag(b) over w = b
       and c - lag(c) over w <= ?6 then 0 else 1 end as brk from k window w as (order by c)
   ), g as (select *, sum(brk) over (order by c rows unbounded preceding) as grp from f)
   select min(c) as first, max(c) as last, count(*) as slots, n, e, d, m from g group by grp order by first`;
+
+const windowCondition = (ws: { start: number; end: number }[]) =>
+  ws.length === 0 ? "0" : `(${ws.map((w) => `(c >= ${Math.trunc(w.start)} and c < ${Math.trunc(w.end)})`).join(" or ")})`;
 
 const statusesOf = (n: number, e: number, d: number): CheckStatus[] => [
   ...Array<CheckStatus>(e).fill("error"),
@@ -183,18 +186,20 @@ export async function measure(db: Db, monitorIds: readonly number[], opts: Measu
     return { id, slotMs, firstCheckAt, measuredFrom, measuredTo };
   });
   const bucketMs = opts.bucket === "hour" ? HOUR_MS : DAY_MS;
+  const covering = plan.map((p) =>
+    mergeWindows(
+      windows!.rows.filter((w) => Number(w.monitor_id) === p.id).map((w) => ({ start: Number(w.starts_at), end: Number(w.ends_at) })),
+    ),
+  );
   const runs = await db.$client.batch(
-    plan.map((p) => ({
-      sql: RUNS,
+    plan.map((p, i) => ({
+      sql: runsSql(windowCondition(covering[i]!)),
       args: [p.id, p.measuredFrom - p.slotMs, p.measuredTo, p.measuredFrom, bucketMs, p.slotMs],
     })),
     "read",
   );
-  return plan.map((p, i) => {
-    const mine = windows!.rows
-      .filter((w) => Number(w.monitor_id) === p.id)
-      .map((w) => ({ start: Number(w.starts_at), end: Number(w.ends_at) }));
-    return tallyOf(
+  return plan.map((p, i) =>
+    tallyOf(
       p,
       runs[i]!.rows.map((r) => ({
         first: Number(r.first),
@@ -203,10 +208,10 @@ export async function measure(db: Db, monitorIds: readonly number[], opts: Measu
         verdict: aggregate(statusesOf(Number(r.n), Number(r.e), Number(r.d))),
         maintenance: Number(r.m) === 1,
       })),
-      mergeWindows(mine),
+      covering[i]!,
       opts,
-    );
-  });
+    ),
+  );
 }
 
 function mergeWindows(ws: { start: number; end: number }[]) {
