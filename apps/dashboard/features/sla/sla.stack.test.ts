@@ -235,6 +235,8 @@ describe("the SLA view", () => {
     expect(await figure(p, "uptime").textContent()).toContain("99.594 %");
     expect(await p.getByTestId("sla-monitor").getByRole("cell").allTextContents()).toEqual([
       "Checkout API",
+      "31 d",
+      "—",
       "740",
       "3",
       "99.594 %",
