@@ -117,7 +117,7 @@ const runsSql = (inWindow: string) => `with s as (
     select cron_timestamp as c, count(*) as n, coalesce(sum(status = 2), 0) as e, coalesce(sum(status = 1), 0) as d
     from check_result_row where monitor_id = ?1 and cron_timestamp >= ?2 and cron_timestamp < ?3 group by cron_timestamp
   ), k as (
-    select c, n, e, d, ${inWindow} as m, case when c < ?4 then -1 else c / ?5 end as b from s
+    select c, n, e, d, ${inWindow} as m, case when c < ?4 then -1 else c / cast(?5 as integer) end as b from s
   ), f as (
     select *, case when lag(n) over w = n and lag(e) over w = e and lag(d) over w = d and lag(m) over w = m and lag(b) over w = b
       and c - lag(c) over w <= ?6 then 0 else 1 end as brk from k window w as (order by c)
