@@ -1,4 +1,5 @@
 // The one unit of measure: slot verdicts (quorum of locations) over measured time; every figure reads it.
+export { measuredDays } from "./days";
 export {
   addTally,
   COVERING,

@@ -2,7 +2,7 @@ import type { TestDatabase } from "@vigil/db-schema/testing";
 import { describe, expect, it } from "vitest";
 import { createMaintenance, createMonitor, recordResults } from "../index";
 import { probeResult, useTestDatabase, workspaceWithLocations } from "../testing";
-import { measure, timeBudget, uptimeOf } from "./index";
+import { measure, measuredDays, timeBudget, uptimeOf } from "./index";
 
 let t: TestDatabase;
 useTestDatabase((started) => {
@@ -125,5 +125,31 @@ describe("what was measured", () => {
       [midnight - DAY, 3 * MIN, 3 * MIN, 0, 0, 3],
       [midnight, 10 * MIN, 2 * MIN, 2 * MIN, 6 * MIN, 2],
     ]);
+  });
+});
+
+describe("days as the status page reads them", () => {
+  it("past days read once and today read fresh add up to the same figures as one measurement, a new result showing at once", async () => {
+    const m = await monitorIn(["iad"]);
+    const today = Date.UTC(2026, 10, 20);
+    await timeline(m.report, today - DAY + 10 * MIN, [...ok(3), "error", ...ok(2)]);
+    await timeline(m.report, today + 5 * MIN, [...ok(2), "error"]);
+    const from = today - 2 * DAY;
+    let now = today + 8 * MIN;
+    const days = await measuredDays(t.db, [m.id], from, now);
+    const [whole] = await measure(t.db, [m.id], { from, to: today + DAY, nowMs: now, bucket: "day" });
+    expect(days.get(m.id)).toEqual(whole);
+    expect(whole).toMatchObject({
+      measuredFrom: today - DAY + 10 * MIN,
+      upMs: 7 * MIN,
+      downMs: 2 * MIN,
+      noDataMs: DAY - 16 * MIN + 5 * MIN,
+    });
+
+    await m.report(today + 8 * MIN, "error");
+    now = today + 9 * MIN;
+    const later = (await measuredDays(t.db, [m.id], from, now)).get(m.id)!;
+    expect(later.buckets.at(-1)).toMatchObject({ downMs: 2 * MIN, downSlots: 2, upSlots: 2 });
+    expect(later).toEqual((await measure(t.db, [m.id], { from, to: today + DAY, nowMs: now, bucket: "day" }))[0]);
   });
 });

@@ -18,7 +18,7 @@ import {
 } from "@vigil/db-schema";
 import { and, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { limitsOf } from "../access";
-import { countedSlots, measure, uptimeOf } from "../measure";
+import { countedSlots, measuredDays, uptimeOf } from "../measure";
 import type { PageRow } from "./common";
 import { toPageView } from "./pages";
 
@@ -246,8 +246,7 @@ export async function loadPublicPage(
   ]);
 
   const monitorIds = [...new Set(components.map((c) => c.c.monitorId).filter((id): id is number => id !== null))];
-  const measured = await measure(db, monitorIds, { from, to: dayStart(now) + DAY_MS, nowMs: now, bucket: "day" });
-  const series = new Map(measured.map((m) => [m.monitorId, m]));
+  const series = await measuredDays(db, monitorIds, from, now);
 
   const names = new Map(components.map((c) => [c.c.id, c.c.name]));
   const toReport = (r: (typeof reports)[number]): PublicReport =>
