@@ -71,6 +71,14 @@ describe("SLA reports", () => {
     expect(r.body.uptime).toBeCloseTo(737 / 740, 10);
     expect(r.body.errorBudget.allowedFailures).toBeCloseTo(7.4, 10);
     expect(r.body.errorBudget.remaining).toBeCloseTo(1 - 3 / 7.4, 10);
+    expect(r.body).toMatchObject({
+      measuredFrom: OCT,
+      measuredTo: NOV,
+      measuredMs: 744 * H,
+      downMs: 3 * H,
+      maintenanceMs: 4 * H,
+      noDataMs: 0,
+    });
     expect(r.body.maintenance).toEqual([
       { id: expect.any(Number), title: "Database upgrade", startsAt: Date.UTC(2026, 9, 5, 10), endsAt: Date.UTC(2026, 9, 5, 14) },
     ]);
@@ -97,12 +105,44 @@ describe("SLA reports", () => {
     expect(res.headers.get("content-type")).toContain("text/csv");
     const lines = (await res.text()).trim().split("\n");
     expect(lines[0]).toBe(
-      "monitor_id,monitor,from,to,checks,failed,in_maintenance,uptime_percent,target_percent,allowed_failures,budget_remaining_percent",
+      "monitor_id,monitor,from,to,checks,failed,in_maintenance,uptime_percent,target_percent,allowed_failures,budget_remaining_percent," +
+        "measured_from,measured_to,measured_s,up_s,degraded_s,down_s,no_data_s,maintenance_s,allowed_downtime_s,downtime_used_s",
     );
-    expect(lines[1]).toBe(`${monitorId},API,2026-10-01T00:00:00.000Z,2026-11-01T00:00:00.000Z,740,3,4,99.5946,99.0000,7.40,59.4595`);
+    // 744 measured hours: 737 up, 3 down, 4 in maintenance; 1 % of the 740 counted is 7.4 h allowed.
+    expect(lines[1]).toBe(
+      `${monitorId},API,2026-10-01T00:00:00.000Z,2026-11-01T00:00:00.000Z,740,3,4,99.5946,99.0000,7.40,59.4595,` +
+        "2026-10-01T00:00:00.000Z,2026-11-01T00:00:00.000Z,2678400.000,2653200.000,0.000,10800.000,0.000,14400.000,26640.000,10800.000",
+    );
     expect(lines[2]).toMatch(/^,total,/);
     const page = await s.call("GET", `/v1/sla/status-pages/${pageId}?month=2026-10&target=99`);
     expect(page.body).toMatchObject({ checks: 740, failed: 3, monitors: [{ monitorId, monitorName: "API" }] });
+  });
+
+  it("a range longer than the monitor's life is measured from its first check, the time after its last result as no data", async () => {
+    const r = await s.call("GET", `/v1/sla/monitors/${monitorId}?from=2025-11-01&to=2026-11-02`);
+    // First result 30 Sep 23:00, last 1 Nov 00:00 (its hour counted): 769 h measured, the last 23 without a result.
+    expect(r.body).toMatchObject({ measuredFrom: OCT - H, measuredTo: NOV + 24 * H, measuredMs: 769 * H });
+    expect(r.body).toMatchObject({ upMs: 737 * H, downMs: 5 * H, maintenanceMs: 4 * H, noDataMs: 23 * H, checks: 742, failed: 5 });
+    expect(r.body.errorBudget.allowedMs).toBeCloseTo(742 * H * 0.001, 3);
+  });
+
+  it("the monitor summary's uptime is the SLA report's for the same range, hour by hour", async () => {
+    const from = Date.UTC(2026, 9, 20);
+    const to = from + 24 * H;
+    const summary = (await s.call("GET", `/v1/monitors/${monitorId}/summary?from=${from}&to=${to}&bucket=hour`)).body;
+    const sla = (await s.call("GET", `/v1/sla/monitors/${monitorId}?from=2026-10-20&to=2026-10-21`)).body;
+    expect(summary.measured).toMatchObject({ measuredFrom: from, measuredTo: to, measuredMs: 24 * H, downMs: 3 * H, noDataMs: 0 });
+    expect(summary.measured.uptime).toBe(sla.uptime);
+    expect(summary.measured.downMs).toBe(sla.downMs);
+    expect(summary.measured.buckets).toHaveLength(24);
+    expect(summary.measured.buckets.slice(0, 4).map((b: { uptime: number }) => b.uptime)).toEqual([0, 0, 0, 1]);
+  });
+
+  it("the OpenAPI document describes the report's measured fields", async () => {
+    const doc = (await s.call("GET", "/openapi.json", undefined, null)).body;
+    const report = doc.paths["/v1/sla/monitors/{id}"].get.responses["200"].content["application/json"].schema;
+    expect(Object.keys(report.properties)).toEqual(expect.arrayContaining(["measuredFrom", "measuredMs", "noDataMs", "downMs"]));
+    expect(Object.keys(report.properties.errorBudget.properties)).toEqual(expect.arrayContaining(["allowedMs", "usedMs", "remainingMs"]));
   });
 
   it("ranges in the future, longer than 13 months or malformed are refused naming the field", async () => {

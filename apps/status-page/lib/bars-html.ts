@@ -22,6 +22,8 @@ export function dayTip(d: UptimeDay, tr: Translator): string {
       ? tr.t("bars.dayNoChecks", { date })
       : tr.t("bars.day", { date, uptime: tr.uptime(d.uptime), ok: d.checks - d.errors, total: d.checks }),
   ];
+  // Time no probe reported is neither up nor down: said apart, so a gap never passes for uptime.
+  if (d.uptime !== null && d.noDataMs >= 60_000) lines.push(tr.t("bars.noData", { minutes: Math.round(d.noDataMs / 60_000) }));
   if (d.maintenance) lines.push(tr.t("bars.maintenance"));
   for (const i of d.incidents) lines.push(`${tr.t(`state.${i.impact}`)}: ${i.title}`);
   if (d.incidents.length === 0 && !d.maintenance) lines.push(tr.t("bars.noIncidents"));

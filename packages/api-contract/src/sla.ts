@@ -1,20 +1,53 @@
 // An SLA report as GET /v1/sla/… answers it in JSON; core builds it, the CLI prints it.
 import { z } from "zod";
 
-/** How many failed checks the target allows over the counted ones, and what share of that is left (may go below 0). */
-const ErrorBudget = z.object({ allowedFailures: z.number(), remaining: z.number() });
+/**
+ * The target's allowance over the counted time (up, degraded or down: no data and maintenance left out) and what
+ * share of it is left (below 0 once overspent). `allowedFailures` is the same allowance in slots.
+ */
+const ErrorBudget = z.object({
+  allowedFailures: z.number(),
+  remaining: z.number(),
+  /** (1 − target) × counted time. */
+  allowedMs: z.number(),
+  /** The down time. */
+  usedMs: z.number(),
+  /** allowedMs − usedMs; below 0 once overspent. */
+  remainingMs: z.number(),
+});
+
+/** What was measured, in time: measuredMs = upMs + degradedMs + downMs + noDataMs + maintenanceMs. */
+const Measured = {
+  /** The later of the range's start and the first check (the earliest of the monitors' for a page). */
+  measuredFrom: z.number(),
+  /** The earlier of the range's end and now. */
+  measuredTo: z.number(),
+  /** Measured time (summed over a page's monitors). */
+  measuredMs: z.number(),
+  upMs: z.number(),
+  degradedMs: z.number(),
+  downMs: z.number(),
+  /** Measured time with no result from any location: neither up nor down. */
+  noDataMs: z.number(),
+  /** Measured time inside maintenance windows: left out. */
+  maintenanceMs: z.number(),
+};
 
 export const MonitorSla = z.object({
   monitorId: z.number(),
   monitorName: z.string(),
-  /** Checks counted (outside maintenance windows). */
+  /** The monitor's first stored result (its slot time); null when it never reported. */
+  firstCheckAt: z.number().nullable(),
+  /** Slots counted (with a verdict, outside maintenance windows): the quorum of their locations' results. */
   checks: z.number(),
+  /** Slots whose verdict was down. */
   failed: z.number(),
-  /** Checks left out because a maintenance window covered their slot. */
+  /** Slots left out because a maintenance window covered their slot time. */
   inMaintenance: z.number(),
-  /** Share of counted checks that did not end in error (1 when there are none). */
+  /** Share of counted time not down (degraded counts as up); 1 when nothing was counted (see measuredMs). */
   uptime: z.number(),
   errorBudget: ErrorBudget,
+  ...Measured,
 });
 export type MonitorSla = z.infer<typeof MonitorSla>;
 
@@ -28,6 +61,7 @@ export const SlaReport = z.object({
   failed: z.number(),
   inMaintenance: z.number(),
   errorBudget: ErrorBudget,
+  ...Measured,
   monitors: z.array(MonitorSla),
   maintenance: z.array(z.object({ id: z.number(), title: z.string(), startsAt: z.number(), endsAt: z.number() })),
   incidents: z.array(
@@ -41,3 +75,24 @@ export const SlaReport = z.object({
   ),
 });
 export type SlaReport = z.infer<typeof SlaReport>;
+
+/** One bucket (hour or day) of what was measured: core's slot verdicts, the same figures as the SLA report. */
+export const MeasuredBucket = z.object({
+  start: z.number(),
+  /** Share of counted time not down; null when nothing was counted ("no data"). */
+  uptime: z.number().nullable(),
+  ...Measured,
+});
+export type MeasuredBucket = z.infer<typeof MeasuredBucket>;
+
+/**
+ * The monitor's measured uptime over a summary's range (GET /v1/monitors/:id/summary's `measured`): the monitor's
+ * verdict per slot, whatever `locationId` filters the latency series by.
+ */
+export const MeasuredUptime = z.object({
+  firstCheckAt: z.number().nullable(),
+  uptime: z.number().nullable(),
+  ...Measured,
+  buckets: z.array(MeasuredBucket),
+});
+export type MeasuredUptime = z.infer<typeof MeasuredUptime>;

@@ -6,6 +6,7 @@ export * from "./errors";
 export * from "./heartbeats";
 export * from "./i18n";
 export * from "./instance";
+export * from "./measure";
 export * from "./metrics";
 export * from "./monitors";
 export * from "./purge";

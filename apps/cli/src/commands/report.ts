@@ -8,6 +8,25 @@ const FORMATS = ["text", "csv", "json"];
 const pct = (x: number) => `${(x * 100).toFixed(3)}%`;
 const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
 
+/** A time to the second ("2 h 5 min 3 s"); under a second, to the millisecond ("0.6 s"). */
+export function span(ms: number): string {
+  const sign = ms < 0 ? "-" : "";
+  const abs = Math.abs(ms);
+  if (abs < 1000) return `${sign}${Number((abs / 1000).toFixed(3))} s`;
+  let s = Math.round(abs / 1000);
+  const parts: string[] = [];
+  for (const [unit, size] of [
+    ["d", 86_400],
+    ["h", 3_600],
+    ["min", 60],
+  ] as const) {
+    if (s >= size) parts.push(`${Math.floor(s / size)} ${unit}`);
+    s %= size;
+  }
+  if (s > 0 || parts.length === 0) parts.push(`${s} s`);
+  return sign + parts.join(" ");
+}
+
 /** `vigil report`: a monitor's or a status page's SLA over a month or a range (the server checks the range). */
 export async function report(ctx: Ctx, flags: ReportFlags): Promise<number> {
   if (!FORMATS.includes(flags.format)) throw new CliError(`--format must be one of ${FORMATS.join(", ")}`, 1);
@@ -42,10 +61,20 @@ export async function report(ctx: Ctx, flags: ReportFlags): Promise<number> {
   }
   const out = ctx.io.stdout;
   out(`${iso(r.from)} – ${iso(r.to)}, target ${pct(r.target)}\n`);
-  out(`uptime ${pct(r.uptime)} over ${r.checks} checks (${r.failed} failed, ${r.inMaintenance} in maintenance left out)\n`);
-  out(`error budget: ${r.errorBudget.allowedFailures.toFixed(2)} failed checks allowed, ${pct(r.errorBudget.remaining)} left\n`);
+  if (r.measuredMs === 0) out("no data: nothing was measured in this range (no check before its end)\n");
+  else {
+    out(`measured ${iso(r.measuredFrom)} – ${iso(r.measuredTo)} (${span(r.measuredMs)}): up ${span(r.upMs + r.degradedMs)}, `);
+    out(`down ${span(r.downMs)}, no data ${span(r.noDataMs)}, maintenance ${span(r.maintenanceMs)} left out\n`);
+    if (r.checks === 0) out("uptime: no data (no result outside maintenance)\n");
+    else out(`uptime ${pct(r.uptime)} over ${r.checks} checks (${r.failed} failed, ${r.inMaintenance} in maintenance left out)\n`);
+    const b = r.errorBudget;
+    out(`error budget: ${span(b.allowedMs)} allowed, ${span(b.usedMs)} used, ${span(b.remainingMs)} (${pct(b.remaining)}) left\n`);
+  }
   if (r.monitors.length > 1)
-    for (const m of r.monitors) out(`  ${m.monitorName} (${m.monitorId}): ${pct(m.uptime)} over ${m.checks} checks\n`);
+    for (const m of r.monitors)
+      out(
+        `  ${m.monitorName} (${m.monitorId}): ${m.checks === 0 ? "no data" : `${pct(m.uptime)} over ${m.checks} checks`}, measured ${span(m.measuredMs)}\n`,
+      );
   for (const w of r.maintenance) out(`maintenance ${iso(w.startsAt)} – ${iso(w.endsAt)}: ${w.title}\n`);
   for (const i of r.incidents) out(`incident ${iso(i.startedAt)} – ${i.resolvedAt ? iso(i.resolvedAt) : "ongoing"}: ${i.title}\n`);
   return 0;

@@ -8,13 +8,24 @@ export const uptimeText = (x: number) => `${(Math.floor(x * 100_000 + 1e-6) / 10
 export const targetText = (target: number) => `${Number((target * 100).toFixed(6))} %`;
 const shareText = (x: number) => `${(x * 100).toFixed(1)} %`;
 
-/** Seconds count while the budget is under an hour (a 99.9 % month allows 43 min 12 s). */
-export function budgetTime(ms: number): string {
-  const s = Math.round(Math.abs(ms) / 1000);
-  if (s >= 3600) return duration(s * 1000);
-  const parts = [Math.floor(s / 60) ? `${Math.floor(s / 60)} min` : "", s % 60 || s === 0 ? `${s % 60} s` : ""];
-  return parts.filter(Boolean).join(" ");
+/** Every unit down to the second ("30 d 20 h", "1 h 5 s"): the figures agree with the API's to the second. */
+export function measuredTime(ms: number): string {
+  let s = Math.round(Math.abs(ms) / 1000);
+  const parts: string[] = [];
+  for (const [unit, size] of [
+    ["d", 86_400],
+    ["h", 3_600],
+    ["min", 60],
+  ] as const) {
+    if (s >= size) parts.push(`${Math.floor(s / size)} ${unit}`);
+    s %= size;
+  }
+  if (s > 0 || parts.length === 0) parts.push(`${s} s`);
+  return parts.join(" ");
 }
+
+/** A budget to the second; under a second to the millisecond (10 measured minutes at 99.9 % allow 0.6 s). */
+export const budgetTime = (ms: number) => (Math.abs(ms) < 1000 ? `${Number((Math.abs(ms) / 1000).toFixed(3))} s` : measuredTime(ms));
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
@@ -42,7 +53,7 @@ export function slaFigures(r: SlaReport): Figure[] {
       key: "allowed",
       label: "Allowed downtime",
       value: budgetTime(d.allowedMs),
-      detail: `${r.errorBudget.allowedFailures.toFixed(2)} failed checks at ${targetText(r.target)}`,
+      detail: `${shareText(1 - r.target)} of ${measuredTime(d.countedMs)} counted · ${r.errorBudget.allowedFailures.toFixed(2)} failed checks at ${targetText(r.target)}`,
       tone: null,
     },
     {
@@ -71,11 +82,16 @@ export function slaFigures(r: SlaReport): Figure[] {
   ];
 }
 
-/** What was counted, in one line under the figures. */
+/**
+ * What was measured, in one line under the figures: from the later of the period's start and the first check to
+ * the earlier of its end and now, with the time no probe reported ("no data") and maintenance apart.
+ */
 export function countedLine(r: SlaReport): string {
-  const d = slaDowntime(r);
-  const maintenance = r.inMaintenance ? ` · ${plural(r.inMaintenance, "check")} in maintenance left out` : "";
-  return `${plural(r.checks, "check")} counted over ${duration(d.countedMs)}${maintenance}. Degraded checks count as up.`;
+  const parts = [`${measuredTime(r.upMs + r.degradedMs)} up`, `${measuredTime(r.downMs)} down`];
+  if (r.noDataMs) parts.push(`${measuredTime(r.noDataMs)} no data`);
+  if (r.maintenanceMs) parts.push(`${measuredTime(r.maintenanceMs)} in maintenance left out`);
+  const checks = `${plural(r.checks, "check")} counted${r.inMaintenance ? `, ${r.inMaintenance} in maintenance left out` : ""}`;
+  return `Measured ${measuredTime(r.measuredMs)} from ${dateTime(r.measuredFrom)}: ${parts.join(" · ")}. ${checks}; degraded checks count as up.`;
 }
 
 const MONTH = new Intl.DateTimeFormat("en", { month: "long", year: "numeric", timeZone: "UTC" });

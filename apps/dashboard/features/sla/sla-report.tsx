@@ -7,7 +7,7 @@ import Link from "next/link";
 import { dateTime } from "../../lib/format";
 import { Badge, Button, buttonClass, Card, CardHeader, cx, Empty, Field, Input, Notice, Table, td } from "../../ui/ui";
 import { type SlaField, type SlaRequest, shiftMonth, slaQuery, thisMonth } from "./sla";
-import { countedLine, incidentRows, monthName, periodLabel, slaFigures, targetText, uptimeText } from "./sla-figures";
+import { countedLine, incidentRows, measuredTime, monthName, periodLabel, slaFigures, targetText, uptimeText } from "./sla-figures";
 
 const TONE = { green: "text-emerald-700", amber: "text-amber-700", red: "text-red-700" } as const;
 const LABEL: Record<SlaField, string> = { month: "Month", from: "From", to: "To", target: "Target" };
@@ -100,13 +100,15 @@ export function FigureCards({ report }: { report: SlaReport }) {
 
 export function MonitorsTable({ report }: { report: SlaReport }) {
   return (
-    <Table head={["Monitor", "Checks", "Failed", "Uptime", "Budget left"]}>
+    <Table head={["Monitor", "Measured", "No data", "Checks", "Failed", "Uptime", "Budget left"]}>
       {report.monitors.map((m) => (
         <tr key={m.monitorId} data-testid="sla-monitor">
           <td className={cx(td, "font-medium")}>{m.monitorName}</td>
+          <td className={cx(td, "tabular-nums")}>{m.measuredMs ? measuredTime(m.measuredMs) : "not checked yet"}</td>
+          <td className={cx(td, "tabular-nums")}>{m.noDataMs ? measuredTime(m.noDataMs) : "—"}</td>
           <td className={cx(td, "tabular-nums")}>{m.checks}</td>
           <td className={cx(td, "tabular-nums")}>{m.failed}</td>
-          <td className={cx(td, "tabular-nums")}>{m.checks ? uptimeText(m.uptime) : "no checks"}</td>
+          <td className={cx(td, "tabular-nums")}>{m.checks ? uptimeText(m.uptime) : "no data"}</td>
           <td className={cx(td, "tabular-nums")}>
             {m.checks === 0 ? "—" : m.errorBudget.remaining <= 0 ? "exhausted" : `${(m.errorBudget.remaining * 100).toFixed(1)} %`}
           </td>

@@ -137,7 +137,11 @@ describe("the SLA view", () => {
     expect(await figure(p, "used").textContent()).toContain("3 h");
     expect(await figure(p, "remaining").textContent()).toContain(`${(core.errorBudget.remaining * 100).toFixed(1)} %`);
     expect(await figure(p, "remaining").textContent()).toContain("4 h 24 min left");
-    await seen(p.getByText("740 checks counted over 30 d 20 h · 4 checks in maintenance left out"));
+    await seen(
+      p.getByText(
+        "Measured 31 d from 2026-10-01 00:00 UTC: 30 d 17 h up · 3 h down · 4 h in maintenance left out. 740 checks counted, 4 in maintenance left out",
+      ),
+    );
     const incidents = p.getByTestId("sla-incident");
     expect(await incidents.count()).toBe(core.incidents.length);
     expect(await incidents.first().textContent()).toMatch(
@@ -152,7 +156,7 @@ describe("the SLA view", () => {
     await seen(figure(p, "remaining").getByText("Budget exhausted"));
     expect(await figure(p, "uptime").textContent()).toContain("below the target");
     expect(await figure(p, "allowed").textContent()).toContain("44 min 24 s");
-    expect(await figure(p, "remaining").textContent()).toContain("overspent by 2 h 15 min (-305.4 %)");
+    expect(await figure(p, "remaining").textContent()).toContain("overspent by 2 h 15 min 36 s (-305.4 %)");
     await shot(p, "sla-exhausted");
 
     // One month back: September has no checks.
@@ -231,6 +235,8 @@ describe("the SLA view", () => {
     expect(await figure(p, "uptime").textContent()).toContain("99.594 %");
     expect(await p.getByTestId("sla-monitor").getByRole("cell").allTextContents()).toEqual([
       "Checkout API",
+      "31 d",
+      "—",
       "740",
       "3",
       "99.594 %",

@@ -74,10 +74,17 @@ export function shiftMonth(month: string, by: number): string {
   return new Date(Date.UTC(y!, m! - 1 + by, 1)).toISOString().slice(0, 7);
 }
 
-export const loadSla = (subject: SlaSubject, workspaceId: number, id: number, ok: NonNullable<SlaRequest["ok"]>): Promise<SlaReport> =>
+/** The report as measured at `now` (the instant its range was read at, so "now" ends both). */
+export const loadSla = (
+  subject: SlaSubject,
+  workspaceId: number,
+  id: number,
+  ok: NonNullable<SlaRequest["ok"]>,
+  now = Date.now(),
+): Promise<SlaReport> =>
   subject === "monitor"
-    ? monitorSlaReport(getDb(), workspaceId, id, ok.range, ok.target)
-    : pageSlaReport(getDb(), workspaceId, id, ok.range, ok.target);
+    ? monitorSlaReport(getDb(), workspaceId, id, ok.range, ok.target, now)
+    : pageSlaReport(getDb(), workspaceId, id, ok.range, ok.target, now);
 
 const text = (body: string, status: number) =>
   new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "private, no-store" } });
@@ -129,7 +136,7 @@ export async function slaDownload(req: Request, subject: SlaSubject, params: Pro
 export async function slaFor(subject: SlaSubject, workspaceId: number, id: number, params: Params) {
   const now = Date.now();
   const req = readSla(params, now);
-  const report = req.ok ? await loadSla(subject, workspaceId, id, req.ok) : null;
+  const report = req.ok ? await loadSla(subject, workspaceId, id, req.ok, now) : null;
   return { req, report, now };
 }
 

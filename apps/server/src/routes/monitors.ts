@@ -11,7 +11,17 @@ import {
   MonitorSummaryQuery,
   RunOutput,
 } from "@vigil/api-contract";
-import { applyMonitors, createMonitor, createMonitors, deleteMonitor, getMonitor, listMonitors, updateMonitor } from "@vigil/core";
+import {
+  applyMonitors,
+  createMonitor,
+  createMonitors,
+  deleteMonitor,
+  getMonitor,
+  listMonitors,
+  measure,
+  measuredUptime,
+  updateMonitor,
+} from "@vigil/core";
 import { Hono } from "hono";
 import type { Env } from "../context";
 import { errorBody } from "../errors";
@@ -169,14 +179,21 @@ const getMonitorsSummaryQuery = withQuery({
 monitors.get("/:id/summary", getMonitorsSummaryQuery, async (c) => {
   const m = await getMonitor(c.var.deps.db, c.var.workspace.id, idParam(c));
   const q = c.req.valid("query");
-  const to = q.to ?? Date.now();
+  const now = Date.now();
+  const to = q.to ?? now;
   const from = q.from ?? to - 86_400_000;
+  const [series, [measured]] = await Promise.all([
+    c.var.deps.analytics.series({ monitorId: m.id, from, to, bucket: q.bucket, locationId: q.locationId }),
+    measure(c.var.deps.db, [m.id], { from, to, nowMs: now, bucket: q.bucket }),
+  ]);
   return c.json({
     monitorId: m.id,
     health: m.health,
     from,
     to,
     bucket: q.bucket,
-    series: await c.var.deps.analytics.series({ monitorId: m.id, from, to, bucket: q.bucket, locationId: q.locationId }),
+    series,
+    // The uptime figure (slot verdicts over measured time, as SLA and status page count it); `series` is latency.
+    measured: measuredUptime(measured!),
   });
 });

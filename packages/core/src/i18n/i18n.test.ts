@@ -58,6 +58,25 @@ describe("status page languages", () => {
     expect(preferredLocale("")).toBeUndefined();
   });
 
+  it("a bar's time without any check result reads as no data in every language, never as uptime", () => {
+    const words: Record<string, RegExp> = {
+      en: /no data/i,
+      de: /keine Daten/i,
+      fr: /aucune donnée/i,
+      es: /sin datos/i,
+      "pt-BR": /sem dados/i,
+      ja: /データなし/,
+      "zh-CN": /无数据/,
+    };
+    for (const locale of LOCALES) {
+      const tr = translator(locale);
+      expect(tr.t("bars.dayNoChecks", { date: "X" }), locale).toMatch(words[locale]!);
+      const gap = tr.t("bars.noData", { minutes: 42 });
+      expect(gap, locale).toMatch(words[locale]!);
+      expect(gap, locale).toContain("42");
+    }
+  });
+
   it("dates and uptime are written the way the visitor's language writes them", () => {
     const at = Date.UTC(2026, 10, 27, 16, 5);
     expect(translator("en").uptime(0.99944)).toBe("99.94%");

@@ -1,6 +1,7 @@
 import type { MonitorSla, SlaReport } from "@vigil/api-contract";
 import type { Db } from "@vigil/db-schema";
 import { NotFoundError, ValidationError } from "../errors";
+import { addTally, COVERING, countedSlots, emptyTally, measure, type Tally, timeBudget, uptimeOf } from "../measure";
 
 const DAY = 86_400_000;
 export const MAX_REPORT_MONTHS = 13;
@@ -50,27 +51,44 @@ export function reportRange(q: { month?: string; from?: string; to?: string }, n
 // The report's shape is the API's (GET /v1/sla/…), declared in the contract.
 export type { MonitorSla, SlaReport };
 
-const budget = (checks: number, failed: number, target: number) => {
-  const allowedFailures = checks * (1 - target);
-  return { allowedFailures, remaining: allowedFailures === 0 ? (failed === 0 ? 1 : -failed) : 1 - failed / allowedFailures };
-};
+/** The report's figures of one monitor, or of a page's monitors together, from what was measured. */
+function figures(t: Tally, target: number) {
+  const checks = countedSlots(t);
+  const b = timeBudget(t, target);
+  return {
+    checks,
+    failed: t.downSlots,
+    inMaintenance: t.maintenanceSlots,
+    uptime: uptimeOf(t) ?? 1,
+    errorBudget: {
+      allowedFailures: checks * (1 - target),
+      remaining: b.remaining,
+      allowedMs: b.allowedMs,
+      usedMs: b.usedMs,
+      remainingMs: b.remainingMs,
+    },
+    upMs: t.upMs,
+    degradedMs: t.degradedMs,
+    downMs: t.downMs,
+    noDataMs: t.noDataMs,
+    maintenanceMs: t.maintenanceMs,
+  };
+}
 
-/** Maintenance windows covering a monitor: linked to it, or to a page component showing it. */
-const COVERING = `select w.id, w.title, w.starts_at, w.ends_at, mm.monitor_id from maintenance w join maintenance_monitor mm on mm.maintenance_id = w.id
-  union select w.id, w.title, w.starts_at, w.ends_at, c.monitor_id from maintenance w join maintenance_component mc on mc.maintenance_id = w.id
-  join status_page_component c on c.id = mc.component_id where c.monitor_id is not null`;
-
-async function summarize(db: Db, workspaceId: number, monitorIds: number[], range: ReportRange, target: number): Promise<SlaReport> {
+async function summarize(
+  db: Db,
+  workspaceId: number,
+  monitorIds: number[],
+  range: ReportRange,
+  target: number,
+  nowMs: number,
+): Promise<SlaReport> {
   const marks = monitorIds.map(() => "?").join(", ") || "null";
-  const [counts, windows, incidents] = await db.$client.batch(
+  const [names, windows, incidents] = await db.$client.batch(
     [
       {
-        sql: `select m.id, m.name, count(r.id) as checks, coalesce(sum(r.status = 2), 0) as failed from monitor m
-          left join (select r.* from check_result_row r where r.workspace_id = ? and r.cron_timestamp >= ? and r.cron_timestamp < ?
-            and not exists (select 1 from (${COVERING}) w where w.monitor_id = r.monitor_id and r.cron_timestamp >= w.starts_at and r.cron_timestamp < w.ends_at)
-          ) r on r.monitor_id = m.id
-          where m.workspace_id = ? and m.id in (${marks}) group by m.id order by m.id`,
-        args: [workspaceId, range.from, range.to, workspaceId, ...monitorIds],
+        sql: `select id, name from monitor where workspace_id = ? and id in (${marks}) order by id`,
+        args: [workspaceId, ...monitorIds],
       },
       {
         sql: `select distinct w.id, w.title, w.starts_at, w.ends_at from (${COVERING}) w join maintenance x on x.id = w.id
@@ -85,35 +103,29 @@ async function summarize(db: Db, workspaceId: number, monitorIds: number[], rang
     ],
     "read",
   );
-  const excluded = await db.$client.execute({
-    sql: `select r.monitor_id, count(*) as n from check_result_row r where r.workspace_id = ? and r.monitor_id in (${marks}) and r.cron_timestamp >= ? and r.cron_timestamp < ?
-      and exists (select 1 from (${COVERING}) w where w.monitor_id = r.monitor_id and r.cron_timestamp >= w.starts_at and r.cron_timestamp < w.ends_at) group by r.monitor_id`,
-    args: [workspaceId, ...monitorIds, range.from, range.to],
-  });
-  const inMaintenance = new Map(excluded.rows.map((r) => [Number(r.monitor_id), Number(r.n)]));
-  const monitors: MonitorSla[] = counts!.rows.map((r) => {
-    const checks = Number(r.checks);
-    const failed = Number(r.failed);
+  const ids = names!.rows.map((r) => Number(r.id));
+  const measured = await measure(db, ids, { from: range.from, to: range.to, nowMs });
+  const total = emptyTally();
+  const monitors: MonitorSla[] = measured.map((m, i) => {
+    addTally(total, m);
     return {
-      monitorId: Number(r.id),
-      monitorName: String(r.name),
-      checks,
-      failed,
-      inMaintenance: inMaintenance.get(Number(r.id)) ?? 0,
-      uptime: checks === 0 ? 1 : (checks - failed) / checks,
-      errorBudget: budget(checks, failed, target),
+      monitorId: m.monitorId,
+      monitorName: String(names!.rows[i]!.name),
+      firstCheckAt: m.firstCheckAt,
+      ...figures(m, target),
+      measuredFrom: m.measuredFrom,
+      measuredTo: m.measuredTo,
+      measuredMs: m.measuredMs,
     };
   });
-  const checks = monitors.reduce((a, m) => a + m.checks, 0);
-  const failed = monitors.reduce((a, m) => a + m.failed, 0);
+  const measuredTo = Math.max(range.from, Math.min(range.to, nowMs));
   return {
     ...range,
     target,
-    uptime: checks === 0 ? 1 : (checks - failed) / checks,
-    checks,
-    failed,
-    inMaintenance: monitors.reduce((a, m) => a + m.inMaintenance, 0),
-    errorBudget: budget(checks, failed, target),
+    ...figures(total, target),
+    measuredFrom: monitors.reduce((a, m) => (m.measuredMs > 0 ? Math.min(a, m.measuredFrom) : a), measuredTo),
+    measuredTo,
+    measuredMs: monitors.reduce((a, m) => a + m.measuredMs, 0),
     monitors,
     maintenance: windows!.rows.map((w) => ({
       id: Number(w.id),
@@ -138,17 +150,25 @@ export async function monitorSlaReport(
   monitorId: number,
   range: ReportRange,
   target: number,
+  nowMs = Date.now(),
 ): Promise<SlaReport> {
   const found = await db.$client.execute({
     sql: "select id from monitor where id = ? and workspace_id = ? and deleted_at is null",
     args: [monitorId, workspaceId],
   });
   if (found.rows.length === 0) throw new NotFoundError("monitor", monitorId);
-  return summarize(db, workspaceId, [monitorId], range, target);
+  return summarize(db, workspaceId, [monitorId], range, target, nowMs);
 }
 
 /** A status page's SLA: its monitor-backed components together, with its status reports as incidents. */
-export async function pageSlaReport(db: Db, workspaceId: number, pageId: number, range: ReportRange, target: number): Promise<SlaReport> {
+export async function pageSlaReport(
+  db: Db,
+  workspaceId: number,
+  pageId: number,
+  range: ReportRange,
+  target: number,
+  nowMs = Date.now(),
+): Promise<SlaReport> {
   const page = await db.$client.execute({
     sql: "select id from status_page where id = ? and workspace_id = ?",
     args: [pageId, workspaceId],
@@ -164,6 +184,7 @@ export async function pageSlaReport(db: Db, workspaceId: number, pageId: number,
     comps.rows.map((r) => Number(r.monitor_id)),
     range,
     target,
+    nowMs,
   );
   const reports = await db.$client.execute({
     sql: "select id, title, created_at, resolved_at from status_report where page_id = ? and created_at < ? and coalesce(resolved_at, ?) > ? order by created_at",
@@ -185,26 +206,24 @@ export async function pageSlaReport(db: Db, workspaceId: number, pageId: number,
 export const slaTarget = (percent: number) => Number((percent / 100).toFixed(10));
 
 export interface SlaDowntime {
-  /** The range's time the counted checks stand for: its length less the share maintenance left out. */
+  /** The time with a verdict (up, degraded or down) within measured time; no data and maintenance left out. */
   countedMs: number;
   /** (1 − target) of the counted time. */
   allowedMs: number;
-  /** The failed share of the checks, applied to the counted time. */
+  /** The time the monitor was down. */
   usedMs: number;
   /** allowed − used; below 0 once the budget is spent. */
   remainingMs: number;
 }
 
-/**
- * The error budget in time, for people who think in minutes: the report's shares applied to the time it
- * counted. used / allowed is failed / allowedFailures, so the budget left is the report's, in other units.
- */
-export function slaDowntime(r: Pick<SlaReport, "from" | "to" | "target" | "checks" | "failed" | "inMaintenance">): SlaDowntime {
-  const seen = r.checks + r.inMaintenance;
-  const countedMs = seen === 0 ? r.to - r.from : ((r.to - r.from) * r.checks) / seen;
-  const allowedMs = countedMs * (1 - r.target);
-  const usedMs = r.checks === 0 ? 0 : (countedMs * r.failed) / r.checks;
-  return { countedMs, allowedMs, usedMs, remainingMs: allowedMs - usedMs };
+/** The error budget in time, as measured: nothing is extrapolated beyond the time counted. */
+export function slaDowntime(r: Pick<SlaReport, "upMs" | "degradedMs" | "downMs" | "errorBudget">): SlaDowntime {
+  return {
+    countedMs: r.upMs + r.degradedMs + r.downMs,
+    allowedMs: r.errorBudget.allowedMs,
+    usedMs: r.errorBudget.usedMs,
+    remainingMs: r.errorBudget.remainingMs,
+  };
 }
 
 const cell = (v: string | number) => {
@@ -212,8 +231,12 @@ const cell = (v: string | number) => {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 const pct = (x: number) => (x * 100).toFixed(4);
+const secs = (ms: number) => (ms / 1000).toFixed(3);
 
-/** One line per monitor, then the total: what a spreadsheet needs to check the figures. */
+/**
+ * One line per monitor, then the total: what a spreadsheet needs to check the figures. Times in seconds
+ * (to the millisecond): measured = up + degraded + down + no data + maintenance; for the total, summed.
+ */
 export function slaCsv(r: SlaReport): string {
   const head = [
     "monitor_id",
@@ -227,8 +250,22 @@ export function slaCsv(r: SlaReport): string {
     "target_percent",
     "allowed_failures",
     "budget_remaining_percent",
+    "measured_from",
+    "measured_to",
+    "measured_s",
+    "up_s",
+    "degraded_s",
+    "down_s",
+    "no_data_s",
+    "maintenance_s",
+    "allowed_downtime_s",
+    "downtime_used_s",
   ];
-  const line = (id: string | number, name: string, x: Pick<SlaReport, "checks" | "failed" | "inMaintenance" | "uptime" | "errorBudget">) =>
+  const line = (
+    id: string | number,
+    name: string,
+    x: Omit<SlaReport, "from" | "to" | "target" | "monitors" | "maintenance" | "incidents">,
+  ) =>
     [
       id,
       name,
@@ -241,6 +278,11 @@ export function slaCsv(r: SlaReport): string {
       pct(r.target),
       x.errorBudget.allowedFailures.toFixed(2),
       pct(x.errorBudget.remaining),
+      new Date(x.measuredFrom).toISOString(),
+      new Date(x.measuredTo).toISOString(),
+      ...[x.measuredMs, x.upMs, x.degradedMs, x.downMs, x.noDataMs, x.maintenanceMs, x.errorBudget.allowedMs, x.errorBudget.usedMs].map(
+        secs,
+      ),
     ]
       .map(cell)
       .join(",");

@@ -1,5 +1,5 @@
 // The public view of a status page in one file: page, report, history and summary readers share one visibility rule.
-import { type Analytics, AnalyticsUnavailableError, libsqlAnalytics } from "@vigil/analytics";
+import type { Analytics } from "@vigil/analytics";
 import { PublicPageMeta } from "@vigil/api-contract";
 import {
   type Db,
@@ -18,6 +18,7 @@ import {
 } from "@vigil/db-schema";
 import { and, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { limitsOf } from "../access";
+import { countedSlots, measuredDays, uptimeOf } from "../measure";
 import type { PageRow } from "./common";
 import { toPageView } from "./pages";
 
@@ -52,10 +53,17 @@ export interface DayIncident {
 export interface UptimeDay {
   /** Day start (UTC), ms. */
   day: number;
-  /** Share of checks not in error, 0..1; null when no check ran that day. */
+  /** Share of the day's counted time not down (core's `measure`), 0..1; null when nothing was measured ("no data"). */
   uptime: number | null;
+  /** Slots with a verdict (the quorum of their locations' results). */
   checks: number;
+  /** Slots whose verdict was down. */
   errors: number;
+  /** The part of the day inside measured time (from the first check to now). */
+  measuredMs: number;
+  downMs: number;
+  /** Measured time of the day without any result: neither up nor down. */
+  noDataMs: number;
   /** Reports that touched this component that day. */
   incidents: DayIncident[];
   maintenance: boolean;
@@ -70,8 +78,10 @@ export interface PublicComponent {
   groupId: number | null;
   monitored: boolean;
   state: ComponentState;
-  /** Over the shown window, 0..1; null without checks (static components, or no data). */
+  /** Over the shown window's measured time, 0..1; null without checks (static components, or no data). */
   uptime: number | null;
+  /** Measured time of the window with no result (static components: 0). */
+  noDataMs: number;
   days: UptimeDay[];
 }
 
@@ -183,23 +193,11 @@ function dayLevel(d: Omit<UptimeDay, "level">): UptimeDay["level"] {
   return level;
 }
 
-/**
- * A public page must not go down with ClickHouse: while it is unreachable the bars are read from libSQL, which
- * keeps every result within retention (ClickHouse's retention trims both).
- */
-async function dailyBars(db: Db, analytics: Analytics, q: Parameters<Analytics["dailyUptime"]>[0]) {
-  try {
-    return await analytics.dailyUptime(q);
-  } catch (err) {
-    if (!(err instanceof AnalyticsUnavailableError) || analytics.backend === "libsql") throw err;
-    return libsqlAnalytics(db).dailyUptime(q);
-  }
-}
-
 /** Everything a status page renders, `days` days of bars (≤ 90). */
 export async function loadPublicPage(
   db: Db,
-  analytics: Analytics,
+  // Bars and uptime now come from measured slots in libSQL (every result within retention): the same figures as the SLA.
+  _analytics: Analytics,
   page: PageRow & { subscribable: boolean },
   opts: { now?: number; days?: number } = {},
 ): Promise<PublicPage> {
@@ -248,9 +246,7 @@ export async function loadPublicPage(
   ]);
 
   const monitorIds = [...new Set(components.map((c) => c.c.monitorId).filter((id): id is number => id !== null))];
-  const daily = monitorIds.length > 0 ? await dailyBars(db, analytics, { monitorIds, from, to: dayStart(now) + DAY_MS }) : [];
-  const series = new Map<number, typeof daily>();
-  for (const d of daily) series.set(d.monitorId, [...(series.get(d.monitorId) ?? []), d]);
+  const series = await measuredDays(db, monitorIds, from, now);
 
   const names = new Map(components.map((c) => [c.c.id, c.c.name]));
   const toReport = (r: (typeof reports)[number]): PublicReport =>
@@ -302,28 +298,24 @@ export async function loadPublicPage(
     if (inMaintenance) state = "maintenance";
     for (const r of activeReports) for (const rc of r.components) if (rc.id === c.id) state = worse<ComponentState>(state, rc.impact);
 
-    const points = c.monitorId !== null ? (series.get(c.monitorId) ?? []) : [];
-    const byDay = new Map(points.map((p) => [dayStart(p.day), p]));
-    let total = 0;
-    let errors = 0;
+    const m = c.monitorId !== null ? series.get(c.monitorId) : undefined;
     const dayList: UptimeDay[] = [];
     for (let i = 0; i < days; i++) {
       const day = from + i * DAY_MS;
       const end = day + DAY_MS;
-      const p = byDay.get(day);
-      if (p) {
-        total += p.total;
-        errors += p.error;
-      }
+      const b = m?.buckets[i];
       const incidents = allReports
         .filter((r) => r.createdAt < end && (r.resolvedAt === null || r.resolvedAt >= day))
         .flatMap((r) => r.components.filter((rc) => rc.id === c.id).map((rc) => ({ id: r.id, title: r.title, impact: rc.impact })));
       const maint = windows.some((w) => w.startsAt < end && w.endsAt > day && w.startsAt <= now && covered.get(w.id)?.has(c.id));
       const d = {
         day,
-        uptime: p && p.total > 0 ? p.uptime : null,
-        checks: p?.total ?? 0,
-        errors: p?.error ?? 0,
+        uptime: b ? uptimeOf(b) : null,
+        checks: b ? countedSlots(b) : 0,
+        errors: b?.downSlots ?? 0,
+        measuredMs: b?.measuredMs ?? 0,
+        downMs: b?.downMs ?? 0,
+        noDataMs: b?.noDataMs ?? 0,
         incidents,
         maintenance: maint,
       };
@@ -336,7 +328,8 @@ export async function loadPublicPage(
       groupId: c.groupId,
       monitored,
       state,
-      uptime: total > 0 ? (total - errors) / total : null,
+      uptime: m ? uptimeOf(m) : null,
+      noDataMs: m?.noDataMs ?? 0,
       days: dayList,
     };
   });
