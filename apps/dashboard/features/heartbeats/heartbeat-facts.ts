@@ -41,7 +41,7 @@ export function heartbeatFacts(
   };
   // Down before its deadline: the job itself reported the failure.
   if (hb.state === "down" && hb.deadlineAt > now)
-    return { nextPing, downAfter: { value: "down now", detail: "the last run reported a failure; a successful ping recovers it" } };
+    return { nextPing, downAfter: { value: "down now", detail: "the last run reported a failure" } };
   return {
     nextPing,
     downAfter: {
