@@ -243,6 +243,9 @@ async function followsEveryUrl(run: Run) {
     });
     expect(OURS.has(new URL(link).port), link).toBe(true);
     await page.goto(link);
+    // The heartbeat's page shows (and "Copy URL" copies) the same ping URL.
+    await page.goto(`http://127.0.0.1:${dashboard}/w/1/monitors/${made.body.id}`);
+    expect(await page.getByTestId("ping-url").textContent()).toBe(pingUrl);
     await page.goto(`http://127.0.0.1:${dashboard}/w/1/settings`);
     const curl = (await page
       .locator("pre", { hasText: /^curl -s / })
