@@ -9,7 +9,7 @@ import { connect, createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { ensureDbKeys, sqldBinary } from "@vigil/sqld";
 import { NEXT_START_FLAGS } from "@vigil/testing/next-build";
-import { DATA_DIR, DATABASE_URL, DB_KEYS_DIR, PORTS, REDIS_URL, ROOT, SERVER_URL, WEB_IDLE_MS } from "./local";
+import { DATA_DIR, DATABASE_URL, DB_KEYS_DIR, PORTS, PUBLIC_URLS, REDIS_URL, ROOT, SERVER_URL, WEB_IDLE_MS } from "./local";
 import { OnDemand } from "./on-demand";
 
 /** Whether something answers Redis's PING at `url` (a Redis that wants a password is there too). */
@@ -129,6 +129,8 @@ const web = {
   // With no mail transport, the local run prints sign-in links to the dashboard's log.
   LOG_SIGN_IN_LINKS: "true",
   PUBLIC_INGEST_URL: SERVER_URL,
+  // Ping URLs, alert links and the operator's statements name the ports this run listens on.
+  ...PUBLIC_URLS,
   HOST: local,
 };
 // Web apps start on their first request and stop when idle, unless VIGIL_WEB_IDLE_S=0 keeps them always on.
@@ -167,11 +169,8 @@ commands.push(
     env: { VIGIL_SECRET_KEY: web.VIGIL_SECRET_KEY, DATABASE_AUTH_TOKEN: dbKeys.token, ...NODE_MALLOC },
     labels: true,
   },
-  await next("dashboard", PORTS.dashboard, {
-    AUTH_URL: `http://${local}:${PORTS.dashboard}`,
-    STATUS_PAGE_URL: `http://${local}:${PORTS.statusPage}`,
-  }),
-  await next("status-page", PORTS.statusPage, { PUBLIC_URL: `http://${local}:${PORTS.statusPage}` }),
+  await next("dashboard", PORTS.dashboard, { AUTH_URL: process.env.AUTH_URL || PUBLIC_URLS.DASHBOARD_URL }),
+  await next("status-page", PORTS.statusPage, { PUBLIC_URL: process.env.PUBLIC_URL || PUBLIC_URLS.STATUS_PAGE_URL }),
 );
 
 const running = new Map<string, ChildProcess>();

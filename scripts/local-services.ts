@@ -7,13 +7,14 @@ import { ProbeEnv, startProbe } from "@vigil/private-location";
 import { ServerEnv, startServer } from "@vigil/server";
 import type { Started } from "@vigil/service";
 import { startWorkflows, WorkflowsEnv } from "@vigil/workflows";
-import { DATA_DIR, DATABASE_URL, PORTS, REDIS_URL, SERVER_URL } from "./local";
+import { DATA_DIR, DATABASE_URL, PORTS, PUBLIC_URLS, REDIS_URL, SERVER_URL } from "./local";
 import { setupLocal } from "./setup-local";
 
 const local = "127.0.0.1";
 // The launcher hands over the database's token (.data/db-token).
 const DATABASE_AUTH_TOKEN = process.env.DATABASE_AUTH_TOKEN;
-const base = { ...process.env, DATABASE_URL, DATABASE_AUTH_TOKEN, REDIS_URL, HOST: local };
+// Ping URLs and alert links name the ports this run listens on.
+const base = { ...process.env, DATABASE_URL, DATABASE_AUTH_TOKEN, REDIS_URL, HOST: local, ...PUBLIC_URLS };
 
 const { state, lines } = await setupLocal(DATABASE_AUTH_TOKEN);
 // Plain lines (not JSON logs): the launcher shows them under [setup].
@@ -32,9 +33,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const)
     stop().then(() => process.exit(0));
   });
 
-started.push(
-  await startWorkflows(parseEnv(WorkflowsEnv, { ...base, PORT: String(PORTS.workflows), ...webUrls() }), { handleSignals: false }),
-);
+started.push(await startWorkflows(parseEnv(WorkflowsEnv, { ...base, PORT: String(PORTS.workflows) }), { handleSignals: false }));
 started.push(await startServer(parseEnv(ServerEnv, { ...base, PORT: String(PORTS.server) }), { handleSignals: false }));
 started.push(
   await startProbe(
@@ -57,8 +56,4 @@ started.push(
 function instanceUrls() {
   const analytics = process.env.ANALYTICS_URL ? `,analytics=${process.env.ANALYTICS_URL}` : "";
   return `database=${DATABASE_URL},redis=${REDIS_URL}${analytics}`;
-}
-
-function webUrls() {
-  return { DASHBOARD_URL: `http://${local}:${PORTS.dashboard}`, STATUS_PAGE_URL: `http://${local}:${PORTS.statusPage}` };
 }

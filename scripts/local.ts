@@ -29,6 +29,16 @@ export const PORTS = {
 export const WEB_IDLE_MS = whole("VIGIL_WEB_IDLE_S", 600) * 1000;
 export const DATABASE_URL = `http://127.0.0.1:${PORTS.db}`;
 export const SERVER_URL = `http://127.0.0.1:${PORTS.server}`;
+/**
+ * The addresses Vigil prints and sends (ping URLs, alert and acknowledge links, operator statements), from the
+ * moved ports; an operator's own PING_BASE_URL, DASHBOARD_URL, STATUS_PAGE_URL or PUBLIC_DATABASE_URL wins.
+ */
+export const PUBLIC_URLS = {
+  PING_BASE_URL: process.env.PING_BASE_URL || SERVER_URL,
+  DASHBOARD_URL: process.env.DASHBOARD_URL || `http://127.0.0.1:${PORTS.dashboard}`,
+  STATUS_PAGE_URL: process.env.STATUS_PAGE_URL || `http://127.0.0.1:${PORTS.statusPage}`,
+  PUBLIC_DATABASE_URL: process.env.PUBLIC_DATABASE_URL || DATABASE_URL,
+};
 export const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 
 export interface LocalState {

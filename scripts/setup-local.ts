@@ -13,7 +13,7 @@ import {
 import { createDb } from "@vigil/db-schema";
 import { migrate } from "@vigil/db-schema/migrate";
 import { DB_KEY_FILES, waitForSqld } from "@vigil/sqld";
-import { DATABASE_URL, DB_KEYS_DIR, LOCAL_STATE, type LocalState, PORTS, SERVER_URL } from "./local";
+import { DATABASE_URL, DB_KEYS_DIR, LOCAL_STATE, type LocalState, PUBLIC_URLS, SERVER_URL } from "./local";
 
 /** Returns the local state and the lines to show the operator. */
 export async function setupLocal(dbToken?: string): Promise<{ state: LocalState; lines: string[] }> {
@@ -65,7 +65,7 @@ export async function setupLocal(dbToken?: string): Promise<{ state: LocalState;
     lines: [
       ...lines,
       `Database ready at ${DATABASE_URL} (token in ${DB_KEYS_DIR}/${DB_KEY_FILES.token}; pnpm db:sql "<statement>" sends it); workspace ${workspaceId}; local probe location ${locationId}.`,
-      `Dashboard http://127.0.0.1:${PORTS.dashboard} (sign in with any e-mail; the link is printed in the [dashboard] log)   Status pages http://127.0.0.1:${PORTS.statusPage}   API ${SERVER_URL}`,
+      `Dashboard ${PUBLIC_URLS.DASHBOARD_URL} (sign in with any e-mail; the link is printed in the [dashboard] log)   Status pages ${PUBLIC_URLS.STATUS_PAGE_URL}   API ${SERVER_URL}`,
       "Next, in another terminal:",
       `  export VIGIL_API_URL=${SERVER_URL} VIGIL_API_TOKEN=${apiKey}`,
       "  pnpm exec vigil create examples/monitors.yaml",

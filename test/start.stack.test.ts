@@ -1,12 +1,13 @@
 // `pnpm start` on the embedded defaults: every service answers /healthz, Ctrl-C stops all, data survives.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from "node:fs";
-import { Agent, get as httpGet } from "node:http";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { Agent, get as httpGet, createServer as httpServer, type IncomingHttpHeaders } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { until } from "@vigil/testing";
+import { launchChromium } from "@vigil/testing/browser";
 import { afterAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -158,6 +159,111 @@ const sql = async (statements: string[]) => {
 };
 const DB_KEY_FILES = ["db-jwt.key", "db-jwt.pub", "db-token"];
 
+/** This run's ports: every URL it prints or sends must name one of them, never a default one. */
+const OURS = new Set([workflows, server, dashboard, statusPage, probe, db, dbGrpc].map(String));
+/** The loopback URLs in a text (links elsewhere, such as a library's docs, are not this install's). */
+const loopbackUrls = (text: string) => [
+  ...new Set([...text.matchAll(/https?:\/\/(?:127\.0\.0\.1|localhost)(?::\d+)?[^\s"'<>\\`)]*/g)].map((m) => m[0].replace(/[.,;:]+$/, ""))),
+];
+/** Follows a printed URL: it names this run's port and the service there answers it. */
+async function follow(url: string): Promise<Response> {
+  expect(OURS.has(new URL(url).port), `${url} names a port of this run`).toBe(true);
+  const res = await fetch(url, { signal: AbortSignal.timeout(180_000) });
+  expect(res.status, `${url} answers`).toBeLessThan(500);
+  return res;
+}
+
+/**
+ * With every port moved, each URL the run prints or sends leads to this install: the start's output, the
+ * API's ping URL (a ping through it reaches the heartbeat), an alert's links (the monitor, the acknowledge
+ * page) and the Settings page's operator curl (run as shown, it reaches the database).
+ */
+async function followsEveryUrl(run: Run) {
+  const printed = loopbackUrls(run.output());
+  expect(printed).toEqual(
+    expect.arrayContaining([`http://127.0.0.1:${dashboard}`, `http://127.0.0.1:${statusPage}`, `http://127.0.0.1:${server}`]),
+  );
+  for (const url of printed) await follow(url);
+
+  const apiUrl = /VIGIL_API_URL=(\S+)/.exec(run.output())![1]!;
+  const token = /VIGIL_API_TOKEN=(\S+)/.exec(run.output())![1]!;
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${apiUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const alerts: { headers: IncomingHttpHeaders; body: string }[] = [];
+  const receiver = httpServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", () => {
+      alerts.push({ headers: req.headers, body });
+      res.end("ok");
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  const hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+  const browser = await launchChromium();
+  try {
+    expect((await api("POST", "/v1/channels", { name: "hook", kind: "webhook", config: { url: hookUrl } })).status).toBe(201);
+    const made = await api("POST", "/v1/monitors", {
+      kind: "heartbeat",
+      name: "nightly export",
+      request: { period: "1h" },
+      channels: ["hook"],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const details = await api("GET", `/v1/heartbeats/${made.body.id}`);
+    const pingUrl = String(details.body.pingUrl);
+    expect(pingUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server}/ping/`));
+    expect((await fetch(`${pingUrl}/fail`, { method: "POST", body: "exit 1" })).status).toBe(200);
+    expect((await api("GET", `/v1/heartbeats/${made.body.id}`)).body.lastPingAt).not.toBeNull();
+    await until("the heartbeat's alert reached the receiver", () => alerts.length > 0, 90_000);
+    const links = loopbackUrls(JSON.stringify(alerts[0]!.headers) + alerts[0]!.body).filter((u) => !u.startsWith(hookUrl));
+    // The heartbeat as alerts name it (its ping endpoint, without the token) and the acknowledge link.
+    expect(links).toEqual(expect.arrayContaining([`http://127.0.0.1:${server}/ping/`]));
+    const ack = links.find((u) => u.includes("/ack/"));
+    expect(ack, links.join(" ")).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${dashboard}/ack/`));
+    for (const url of links.filter((u) => u !== ack)) await follow(url);
+    expect(await (await follow(ack!)).text()).toContain("nightly export");
+
+    // The operator's curl on the Settings page, run as shown (beside the run's .data), reaches this database.
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${dashboard}/signin`);
+    await page.getByLabel("Email").fill("owner@example.com");
+    await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+    await page.waitForURL(/\/signin\/check/);
+    let link = "";
+    await until("the sign-in link in the dashboard's log", () => {
+      link = /sign-in link for owner@example\.com: (http[^"\s]+)/.exec(run.output())?.[1] ?? "";
+      return link !== "";
+    });
+    expect(OURS.has(new URL(link).port), link).toBe(true);
+    await page.goto(link);
+    // The heartbeat's page shows (and "Copy URL" copies) the same ping URL.
+    await page.goto(`http://127.0.0.1:${dashboard}/w/1/monitors/${made.body.id}`);
+    expect(await page.getByTestId("ping-url").textContent()).toBe(pingUrl);
+    await page.goto(`http://127.0.0.1:${dashboard}/w/1/settings`);
+    const curl = (await page
+      .locator("pre", { hasText: /^curl -s / })
+      .first()
+      .textContent())!;
+    expect(curl).toContain(`curl -s http://127.0.0.1:${db}/ `);
+    const beside = mkdtempSync(join(tmpdir(), "vigil-operator-"));
+    symlinkSync(dataDir, join(beside, ".data"));
+    const answer = execFileSync("sh", ["-c", curl], { cwd: beside, encoding: "utf8", timeout: 30_000 });
+    expect(answer).toMatch(/"results"/);
+    expect(answer).not.toMatch(/error/i);
+    rmSync(beside, { recursive: true, force: true });
+  } finally {
+    await browser.close();
+    await new Promise((r) => receiver.close(r));
+  }
+}
+
 let current: Run | undefined;
 afterAll(async () => {
   if (current && current.child.exitCode === null && current.child.signalCode === null) await stop(current);
@@ -176,6 +282,7 @@ describe("pnpm start", () => {
     expect(first).toMatch(/\[setup\] Created workspace 1 "Local" with the UNLIMITED limits preset/);
     expect(first).toMatch(/\[server\] .*"msg":"listening"/);
     expect(first).toMatch(/VIGIL_API_TOKEN=vgl_key_/);
+    await followsEveryUrl(current);
     await sql(["INSERT INTO workspace (name) VALUES ('kept across restarts')"]);
     // The web apps keep an idle connection past Node's 5 s default, as a proxy in front expects.
     expect(await Promise.all([keptAlive(PORTS.dashboard, 6000), keptAlive(PORTS["status-page"], 6000)])).toEqual([true, true]);

@@ -52,7 +52,12 @@ export async function run(argv: readonly string[], given: Io): Promise<number> {
     .action(action((ctx, file: string) => create(ctx, file)));
   program
     .command("apply")
-    .description("make the workspace's monitors match a YAML file (matched by entry key)")
+    .description(
+      "make the workspace's monitors match a YAML file (matched by entry key). Up to 1,000 monitors are one all-or-nothing " +
+        "request; a bigger file goes in pages of 500: every page is planned first (one refused entry and nothing is written), " +
+        "then applied page by page, --prune last; a page refused then leaves the pages before it applied, and running apply " +
+        "again converges",
+    )
     .argument("<file>", "monitors YAML file")
     .option("--dry-run", "show the plan without changing anything")
     .option("--prune", "delete keyed monitors that are not in the file")

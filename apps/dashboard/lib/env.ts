@@ -17,6 +17,7 @@ export const DashboardEnv = z.object({
   NODE_ENV: z.string().default("development"),
   DATABASE_URL: env.DATABASE_URL,
   PING_BASE_URL: env.PING_BASE_URL,
+  PUBLIC_DATABASE_URL: env.PUBLIC_DATABASE_URL,
   DATABASE_AUTH_TOKEN: env.DATABASE_AUTH_TOKEN,
   VIGIL_SECRET_KEY: env.VIGIL_SECRET_KEY,
   LOG_LEVEL: env.LOG_LEVEL,

@@ -2,12 +2,13 @@ import { instanceAdminContacts, type Workspace, workspaceState } from "@vigil/co
 import { TriangleAlert } from "lucide-react";
 import Link from "next/link";
 import { getDb } from "../lib/db";
+import { getEnv } from "../lib/env";
 import { isAdmin } from "../lib/instance";
 import { rules } from "../lib/instance-rules";
 
-/** The statement an operator runs against sqld to set limits (as the README shows). */
-export function limitsStatement(workspaceId: number) {
-  return `curl -s http://127.0.0.1:8080/ -H "Authorization: Bearer $(cat .data/db-token)" -H 'Content-Type: application/json' \\
+/** The statement an operator runs against sqld to set limits (as the README shows), on the database's public URL. */
+export function limitsStatement(workspaceId: number, databaseUrl = getEnv().PUBLIC_DATABASE_URL) {
+  return `curl -s ${databaseUrl.replace(/\/+$/, "")}/ -H "Authorization: Bearer $(cat .data/db-token)" -H 'Content-Type: application/json' \\
   -d '{"statements": ["UPDATE workspace SET limits = '"'"'{\\"monitors\\":100,\\"private-locations\\":true,\\"members\\":\\"Unlimited\\",\\"audit-log\\":true}'"'"' WHERE id = ${workspaceId}"]}'`;
 }
 

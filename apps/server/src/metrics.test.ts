@@ -2,8 +2,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
-import { createPrivateLocation } from "@vigil/core";
-import { monitor, monitorLocationStatus } from "@vigil/db-schema";
+import { createPrivateLocation, evaluateHeartbeats } from "@vigil/core";
+import { heartbeat, monitor, monitorLocationStatus } from "@vigil/db-schema";
+import { eq } from "drizzle-orm";
 import { ulid } from "ulid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./testing";
@@ -192,6 +193,36 @@ describe("Prometheus scrape of the workspace's monitors", () => {
       },
     ]);
     expect(pick(all, "vigil_monitor_info", web, "rack-fra")[0]?.labels).toMatchObject({ tag_team: "web", tag_prod: "" });
+  });
+
+  it('a heartbeat has its up, status and last ping series (location "server"): a cron job that fails is down in Prometheus', async () => {
+    const hb = (await s.call("POST", "/v1/monitors", { kind: "heartbeat", name: "nightly backup", request: { period: "1h" } })).body
+      .id as number;
+    const before = parse((await scrape()).text).samples;
+    expect(value(before, "vigil_monitor_up", hb, "server")).toBe(1);
+    expect(pick(before, "vigil_monitor_info", hb, "server")[0]?.labels).toMatchObject({
+      kind: "heartbeat",
+      monitor_name: "nightly backup",
+    });
+    // No ping yet: no made-up ping time; a heartbeat has no checks or latency to count.
+    expect(pick(before, "vigil_monitor_last_ping_timestamp_seconds", hb, "server")).toEqual([]);
+    expect(
+      before
+        .filter((x) => x.labels.monitor_id === String(hb))
+        .map((x) => x.name)
+        .sort(),
+    ).toEqual(["vigil_monitor_info", "vigil_monitor_status", "vigil_monitor_status", "vigil_monitor_status", "vigil_monitor_up"]);
+
+    const token = ((await s.call("GET", `/v1/heartbeats/${hb}`)).body.pingUrl as string).split("/ping/")[1]!;
+    expect((await fetch(`${s.url}/ping/${token}/fail`, { method: "POST", body: "disk full" })).status).toBe(200);
+    expect((await evaluateHeartbeats(s.database.db, Date.now() + 10)).map((e) => e.status)).toEqual(["error"]);
+    const [row] = await s.database.db.select().from(heartbeat).where(eq(heartbeat.monitorId, hb));
+    const after = parse((await scrape()).text).samples;
+    expect(value(after, "vigil_monitor_up", hb, "server")).toBe(0);
+    expect(value(after, "vigil_monitor_status", hb, "server", { status: "error" })).toBe(1);
+    expect(value(after, "vigil_monitor_last_ping_timestamp_seconds", hb, "server")).toBe(row!.lastPingAt! / 1000);
+    // The monitors checked by probes keep their series beside it.
+    expect(value(after, "vigil_monitor_up", api, "rack-iad")).toBe(1);
   });
 
   it("an HTTPS monitor's certificate expiry appears in days; monitors without one get no made-up value", async () => {

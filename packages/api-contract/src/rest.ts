@@ -66,10 +66,16 @@ export const MonitorBatchInput = z.object({
 export const MonitorBatchOutput = z.object({ monitors: z.array(Monitor) });
 
 /** POST /v1/monitors/apply: make the workspace's keyed monitors match `monitors`. */
+/** Monitors one apply takes in one all-or-nothing transaction; `vigil apply` sends a bigger file in pages. */
+export const APPLY_MAX = 1000;
 export const ApplyInput = z.object({
-  monitors: z.array(MonitorInput).max(1000, "must hold at most 1000 monitors"),
+  monitors: z
+    .array(MonitorInput)
+    .max(APPLY_MAX, `must hold at most ${APPLY_MAX} monitors (send a bigger file in pages, as vigil apply does)`),
   prune: z.boolean().default(false),
   dryRun: z.boolean().default(false),
+  /** Entry keys `prune` keeps although they are not in `monitors`: the other pages of a file applied in pages. */
+  keep: z.array(z.string().max(100, "must be at most 100 characters")).max(100_000, "must hold at most 100000 keys").default([]),
 });
 export const ApplyOutput = z.object({
   create: z.array(z.string()),

@@ -109,6 +109,8 @@ export const env = {
     ),
   /** Where jobs reach the server's ping endpoints (`<PING_BASE_URL>/ping/<token>`), as shown in the dashboard and in alerts. */
   PING_BASE_URL: url("http://127.0.0.1:3001"),
+  /** The database as the operator reaches it from the host: the dashboard's operator statements (`curl`) name it. */
+  PUBLIC_DATABASE_URL: url("http://127.0.0.1:8080"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** The address a service listens on. */
   HOST: z.string().default("0.0.0.0"),

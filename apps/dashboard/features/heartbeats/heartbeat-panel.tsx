@@ -4,6 +4,7 @@ import { Inbox, TriangleAlert } from "lucide-react";
 import { ago, dateTime, duration } from "../../lib/format";
 import { CopyButton, Snippet } from "../../ui/copy-button";
 import { Badge, Card, CardHeader, cx, Empty, Notice, Table, td } from "../../ui/ui";
+import { heartbeatFacts, STATE_WORD } from "./heartbeat-facts";
 import { pingSnippets } from "./heartbeat-snippets";
 
 const STATE_TONE = { new: "zinc", up: "green", running: "indigo", late: "amber", down: "red", paused: "zinc" } as const;
@@ -19,16 +20,14 @@ const PING_TONE = { success: "green", start: "indigo", fail: "red" } as const;
 const TICK = { success: "bg-emerald-500", start: "bg-indigo-400", fail: "bg-red-500" } as const;
 
 export function HeartbeatState({ state }: { state: HeartbeatDetails["state"] }) {
-  return <Badge tone={STATE_TONE[state]}>{state}</Badge>;
+  return <Badge tone={STATE_TONE[state]}>{STATE_WORD[state]}</Badge>;
 }
 
 /** The list's status cell for a heartbeat: down (its status), late (past the expected ping), or waiting for the first. */
 export function HeartbeatGlance({ health, state }: { health: string; state: "late" | "new" | null }) {
-  if (health === "error") return <Badge tone="red">down</Badge>;
-  if (health === "paused") return <Badge tone="zinc">paused</Badge>;
-  if (state === "late") return <Badge tone="amber">late</Badge>;
-  if (state === "new") return <Badge tone="zinc">waiting for first ping</Badge>;
-  return <Badge tone="green">up</Badge>;
+  if (health === "error") return <HeartbeatState state="down" />;
+  if (health === "paused") return <HeartbeatState state="paused" />;
+  return <HeartbeatState state={state ?? "up"} />;
 }
 
 const pingLabel = (p: PingLogEntry) => (p.kind === "fail" && p.exitCode !== null ? `exit ${p.exitCode}` : p.kind);
@@ -96,8 +95,6 @@ function Stat({ label, value, detail }: { label: string; value: string; detail?:
   );
 }
 
-const until = (ms: number, now: number) => (ms >= now ? `in ${duration(ms - now)}` : `${duration(now - ms)} ago`);
-
 export function HeartbeatPanel({
   hb,
   schedule,
@@ -118,6 +115,7 @@ export function HeartbeatPanel({
   byName: string | null;
 }) {
   const snippets = pingSnippets(hb.pingUrl, monitorKey, cron);
+  const facts = heartbeatFacts(hb, schedule, now);
   return (
     <>
       {!hb.receiverUp ? (
@@ -137,16 +135,8 @@ export function HeartbeatPanel({
           <p className="mt-1 text-xs text-zinc-500">{STATE_HINT[hb.state]}</p>
         </Card>
         <Stat label="Last ping" value={ago(hb.lastPingAt, now)} detail={hb.lastPingAt ? dateTime(hb.lastPingAt) : undefined} />
-        <Stat
-          label="Next ping expected"
-          value={hb.nextExpectedAt === null ? "after the first ping" : until(hb.nextExpectedAt, now)}
-          detail={hb.nextExpectedAt === null ? schedule : dateTime(hb.nextExpectedAt)}
-        />
-        <Stat
-          label="Down after"
-          value={hb.deadlineAt === null ? "—" : until(hb.deadlineAt, now)}
-          detail={hb.rearmedAt ? `re-armed ${ago(hb.rearmedAt, now)} after a ping server outage` : schedule}
-        />
+        <Stat label="Next ping expected" {...facts.nextPing} />
+        <Stat label="Down after" {...facts.downAfter} />
       </div>
 
       {canPing ? (

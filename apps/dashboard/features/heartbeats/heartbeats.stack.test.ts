@@ -118,7 +118,8 @@ describe("heartbeat monitors in the dashboard", () => {
       "test",
     );
     await page.goto(`${dash.url}/w/${ws}/monitors/${hb.id}`);
-    expect(await page.getByTestId("heartbeat-state").textContent()).toBe("new");
+    expect(await page.getByTestId("heartbeat-state").textContent()).toBe("waiting for first ping");
+    expect(await page.getByTestId("monitor-health").textContent()).toBe("waiting for first ping");
     const url = (await page.getByTestId("ping-url").textContent())!;
     expect(url).toMatch(new RegExp(`^${pingBase}/ping/[A-Za-z0-9_-]{32}$`));
     await page.getByText("Snippets: curl, wget, PowerShell, systemd, Kubernetes").click();
@@ -155,6 +156,9 @@ describe("heartbeat monitors in the dashboard", () => {
       1000,
     );
     await visible(page.getByText("the job exited with code 3: rsync: connection refused"));
+    // One word for the state: the header says what the state card says.
+    expect(await page.getByTestId("monitor-health").textContent()).toBe("down");
+    expect(await page.getByText("Next ping expected").locator("..").textContent()).toMatch(/^Next ping expectedin (59 min|1 h)/);
     await shot(page, "heartbeat-page");
     await page.goto(`${dash.url}/w/${ws}/monitors`);
     expect(await page.locator(`tr[data-monitor="${hb.id}"]`).textContent()).toContain("down");

@@ -1,12 +1,12 @@
 // A heartbeat as its owner sees it: the ping URL (its token made on first need), the ping log, what is expected next.
 import { randomBytes } from "node:crypto";
-import { pingUrlOf } from "@vigil/api-contract";
+import { pingUrlOf, type Schedule } from "@vigil/api-contract";
 import { type Conn, type Db, heartbeat, heartbeatPing, monitor, pingReceiver } from "@vigil/db-schema";
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import { ValidationError } from "../errors";
 import { getMonitor } from "../monitors";
 import { sha256 } from "../secrets";
-import { combineReceivers } from "./deadlines";
+import { combineReceivers, deadlineOf } from "./deadlines";
 import { ensureHeartbeatRow } from "./pings";
 
 const newToken = () => randomBytes(24).toString("base64url");
@@ -82,9 +82,19 @@ export async function heartbeatDetails(
     db.select().from(pingReceiver),
   ]);
   const grace = m.kind === "heartbeat" ? m.request.grace : 0;
-  const deadlineAt = h?.deadlineAt ?? null;
-  const nextExpectedAt = deadlineAt !== null ? deadlineAt - grace : null;
+  const schedule: Schedule | null =
+    m.kind !== "heartbeat"
+      ? null
+      : m.request.cron !== undefined
+        ? { cron: m.request.cron, timezone: m.request.timezone ?? "UTC", graceMs: grace }
+        : { periodMs: m.request.period ?? 60_000, graceMs: grace };
+  const pinged = { lastPingAt: h?.lastPingAt ?? null, startedAt: h?.startedAt ?? null };
+  // The stored deadline is set by workflows a moment after a ping and cleared once a miss is recorded; until
+  // then, and after, the pings themselves tell it.
+  const deadlineAt = h?.deadlineAt ?? (schedule ? deadlineOf({ schedule, ...pinged }) : null);
   const running = h?.startedAt != null && (h.lastPingAt === null || h.startedAt >= h.lastPingAt);
+  // A started run's finishing ping is due by its deadline; otherwise the next ping is due a grace before it.
+  const nextExpectedAt = deadlineAt === null ? null : running ? deadlineAt : deadlineAt - grace;
   const state: HeartbeatDetails["state"] = !m.active
     ? "paused"
     : m.status === "error"

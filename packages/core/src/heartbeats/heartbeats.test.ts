@@ -132,6 +132,34 @@ describe("a heartbeat's pings and deadline", () => {
     ]);
   });
 
+  it("its page tells when the next ping is due and when it goes down from the first ping on, and still after the miss", async () => {
+    const m = await createMonitor(t.db, ws, { kind: "heartbeat", name: "report", request: { period: "1m", grace: "30s" } }, "operator");
+    const token = (await heartbeatDetails(t.db, ws, m.id)).pingUrl.split("/ping/")[1]!;
+    const fresh = await heartbeatDetails(t.db, ws, m.id);
+    expect([fresh.state, fresh.nextExpectedAt, fresh.deadlineAt]).toEqual(["new", null, null]);
+    const t0 = Date.now() + 300_000;
+    await recordPing(t.db, { to: { token }, signal: { kind: "success" }, at: t0, sourceIp: null, userAgent: null, body: null });
+    // Before workflows looked at the ping: the facts already follow from it.
+    const pinged = await heartbeatDetails(t.db, ws, m.id, { nowMs: t0 + 1000 });
+    expect([pinged.state, pinged.nextExpectedAt, pinged.deadlineAt]).toEqual(["up", t0 + 60_000, t0 + 90_000]);
+    expect((await heartbeatDetails(t.db, ws, m.id, { nowMs: t0 + 61_000 })).state).toBe("late");
+    await evaluateHeartbeats(t.db, t0 + 1000);
+    await markReceiverAlive(t.db, t0 - 60_000, t0 + 91_000);
+    expect((await evaluateHeartbeats(t.db, t0 + 91_500)).map((e) => e.status)).toEqual(["error"]);
+    // The miss is recorded (the stored deadline is cleared): the page still says when it was due and went down.
+    const down = await heartbeatDetails(t.db, ws, m.id, { nowMs: t0 + 92_000 });
+    expect([down.state, down.nextExpectedAt, down.deadlineAt]).toEqual(["down", t0 + 60_000, t0 + 90_000]);
+  });
+
+  it("a started run is expected to finish by its grace, not shown late from its start", async () => {
+    const m = await createMonitor(t.db, ws, { kind: "heartbeat", name: "long job", request: { period: "1h", grace: "10m" } }, "operator");
+    const token = (await heartbeatDetails(t.db, ws, m.id)).pingUrl.split("/ping/")[1]!;
+    const t0 = Date.now() + 400_000;
+    await recordPing(t.db, { to: { token }, signal: { kind: "start" }, at: t0, sourceIp: null, userAgent: null, body: null });
+    const run = await heartbeatDetails(t.db, ws, m.id, { nowMs: t0 + 60_000 });
+    expect([run.state, run.startedAt, run.nextExpectedAt, run.deadlineAt]).toEqual(["running", t0, t0 + 600_000, t0 + 600_000]);
+  });
+
   it("a run started before any pass saw its new heartbeat must still finish within its grace, not a period later", async () => {
     const m = await createMonitor(t.db, ws, { kind: "heartbeat", name: "nightly", request: { period: "1h", grace: "2s" } }, "operator");
     const token = (await heartbeatDetails(t.db, ws, m.id)).pingUrl.split("/ping/")[1]!;

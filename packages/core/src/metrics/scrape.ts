@@ -54,7 +54,23 @@ const read = (workspaceId: number, withTags: boolean): Stmt => ({
       join monitor_location_status s on s.monitor_id = m.id
       join private_location l on l.id = s.location_id and l.deleted_at is null
       left join metric_counter c on c.monitor_id = s.monitor_id and c.location_id = s.location_id
-      where m.workspace_id = ? and m.deleted_at is null
+      where m.workspace_id = ? and m.deleted_at is null and m.kind != 'heartbeat'
+    group by m.id / ${MONITORS_PER_ROW}`,
+  args: [workspaceId],
+});
+/** The `location` label of a heartbeat's series. */
+export const HEARTBEAT_LOCATION = "server";
+/**
+ * Heartbeats, watched by the server rather than a location: one series set each, named location "server",
+ * with the monitor's status and its last ping (any kind) in place of a location's latest check.
+ */
+const readHeartbeats = (workspaceId: number, withTags: boolean): Stmt => ({
+  sql: `select json_group_array(json_array(m.id, 0, m.name, m.kind, '${HEARTBEAT_LOCATION}', '',
+        case m.status when 'error' then 'error' when 'degraded' then 'degraded' else 'success' end, null, null,
+        0, 0, 0, ${BUCKET_COLS.map(() => "0").join(", ")}, ${withTags ? "json(m.tags)" : "null"},
+        nullif(max(coalesce(h.last_ping_at, 0), coalesce(h.started_at, 0)), 0)))
+      from monitor m left join heartbeat h on h.monitor_id = m.id
+      where m.workspace_id = ? and m.deleted_at is null and m.kind = 'heartbeat'
     group by m.id / ${MONITORS_PER_ROW}`,
   args: [workspaceId],
 });
@@ -74,8 +90,12 @@ const R = {
   sum: 11,
   buckets: 12,
   tags: 12 + LATENCY_BUCKETS_MS.length,
+  /** A heartbeat's last ping (ms), after the tags' place. */
+  ping: 13 + LATENCY_BUCKETS_MS.length,
 } as const;
 type SetRow = (string | number | null)[] & { [R.tags]?: string[] };
+/** A series set of a monitor checked by probes (not a heartbeat): it has checks to count and time. */
+const checked = (v: SetRow) => v[R.kind] !== "heartbeat";
 
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
@@ -113,6 +133,7 @@ const HELP: [string, string, string][] = [
   ["vigil_monitor_up", "gauge", "1 when the location's latest check did not end in error, else 0."],
   ["vigil_monitor_status", "gauge", "The location's latest check status: 1 for the status named by the label, 0 for the others."],
   ["vigil_monitor_last_check_timestamp_seconds", "gauge", "Scheduled time (slot) of the location's latest check, seconds since epoch."],
+  ["vigil_monitor_last_ping_timestamp_seconds", "gauge", 'Time of the heartbeat\'s latest ping (location "server"), seconds since epoch.'],
   ["vigil_monitor_checks_total", "counter", "Checks stored for the monitor at the location."],
   ["vigil_monitor_checks_failed_total", "counter", "Checks stored for the monitor at the location that ended in error."],
   ["vigil_monitor_latency_seconds", "histogram", "Latency of the stored checks (as measured by the probe), seconds."],
@@ -128,6 +149,7 @@ const NAME = {
   up: ascii("vigil_monitor_up{"),
   status: ascii("vigil_monitor_status{"),
   last: ascii("vigil_monitor_last_check_timestamp_seconds{"),
+  ping: ascii("vigil_monitor_last_ping_timestamp_seconds{"),
   total: ascii("vigil_monitor_checks_total{"),
   failed: ascii("vigil_monitor_checks_failed_total{"),
   bucket: ascii("vigil_monitor_latency_seconds_bucket{"),
@@ -261,9 +283,14 @@ function* render(
       "vigil_monitor_status",
       (v, k) => lines(NAME.status, k, STATUSES.length, (i) => put(STATUS_END[i]![v[R.status] === STATUSES[i] ? 1 : 0]!)),
     ],
-    ["vigil_monitor_last_check_timestamp_seconds", (v, k) => line(NAME.last, k, Number(v[R.cron]) / 1000)],
-    ["vigil_monitor_checks_total", (v, k) => line(NAME.total, k, Number(v[R.total]))],
-    ["vigil_monitor_checks_failed_total", (v, k) => line(NAME.failed, k, Number(v[R.failed]))],
+    ["vigil_monitor_last_check_timestamp_seconds", (v, k) => line(NAME.last, k, Number(v[R.cron]) / 1000), checked],
+    [
+      "vigil_monitor_last_ping_timestamp_seconds",
+      (v, k) => line(NAME.ping, k, Number(v[R.ping]) / 1000),
+      (v) => v[R.kind] === "heartbeat" && v[R.ping] != null,
+    ],
+    ["vigil_monitor_checks_total", (v, k) => line(NAME.total, k, Number(v[R.total])), checked],
+    ["vigil_monitor_checks_failed_total", (v, k) => line(NAME.failed, k, Number(v[R.failed])), checked],
     [
       "vigil_monitor_latency_seconds",
       (v, k) => {
@@ -276,6 +303,7 @@ function* render(
         line(NAME.sum, k, String(Number(v[R.sum]) / 1000));
         line(NAME.count, k, Number(v[R.total]));
       },
+      checked,
     ],
     [
       "vigil_monitor_cert_expiry_days",
@@ -302,7 +330,7 @@ function* render(
 
 /**
  * The workspace's monitors as Prometheus text exposition (0.0.4), as UTF-8: one series set per monitor and
- * location, from one write batch (fold new results, advance the watermark, read) whatever the number of monitors.
+ * location (a heartbeat's location is the server), from one write batch (fold new results, advance the watermark, read) whatever the number of monitors.
  * Resolves once the database has answered; the text is then written piece by piece as the pieces are taken.
  */
 export async function prometheusMetrics(
@@ -312,9 +340,16 @@ export async function prometheusMetrics(
 ): Promise<Generator<Uint8Array<ArrayBuffer>>> {
   const tagLabels = opts.tagLabels ?? [];
   const now = opts.now ?? Date.now();
-  const results = await writeBatch(db, [raw(fold(workspaceId)), raw(advance(workspaceId)), raw(read(workspaceId, tagLabels.length > 0))]);
+  const withTags = tagLabels.length > 0;
+  const results = await writeBatch(db, [
+    raw(fold(workspaceId)),
+    raw(advance(workspaceId)),
+    raw(read(workspaceId, withTags)),
+    raw(readHeartbeats(workspaceId, withTags)),
+  ]);
   const sets: SetRow[] = [];
-  for (const row of results[2]!.rows) for (const set of JSON.parse(String(row[0])) as SetRow[]) sets.push(set);
+  for (const read of [results[2]!, results[3]!])
+    for (const row of read.rows) for (const set of JSON.parse(String(row[0])) as SetRow[]) sets.push(set);
   // Monitor by monitor, each one's locations in id order: series stay where they were between scrapes.
   sets.sort((a, b) => Number(a[R.monitorId]) - Number(b[R.monitorId]) || Number(a[R.locationId]) - Number(b[R.locationId]));
   // Few locations, many monitors: each location's labels are built once.

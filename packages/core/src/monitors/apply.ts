@@ -28,7 +28,7 @@ export async function applyMonitors(
   db: Db,
   workspaceId: number,
   raw: unknown[],
-  opts: { prune?: boolean; dryRun?: boolean },
+  opts: { prune?: boolean; dryRun?: boolean; keep?: readonly string[] },
   actor: Actor,
 ): Promise<ApplyPlan> {
   const inputs = raw.map((r, i) => ({ input: parseMonitor(r, `monitors.${i}`), path: `monitors.${i}` }));
@@ -54,7 +54,8 @@ export async function applyMonitors(
       if (!sorted[i]!.key && !byKey.has(key)) byKey.set(key, sorted[i]!);
     });
     const plan: ApplyPlan = { create: [], update: [], delete: [], unchanged: [], applied: false };
-    const wanted = new Set(inputs.map((x) => x.input.key!));
+    // The file's other pages (`keep`) are wanted too: a prune deletes only what the whole file leaves out.
+    const wanted = new Set([...inputs.map((x) => x.input.key!), ...(opts.keep ?? [])]);
     for (const { input, path } of inputs) {
       const row = byKey.get(input.key!);
       if (!row) {

@@ -17,7 +17,7 @@ import { ArrowLeft, BellOff, BellRing, ChartLine, CheckCheck, CloudOff, Download
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AckButton } from "../../../../../features/alerts/ack-button";
-import { HeartbeatPanel } from "../../../../../features/heartbeats/heartbeat-panel";
+import { HeartbeatPanel, HeartbeatState } from "../../../../../features/heartbeats/heartbeat-panel";
 import { CertDays } from "../../../../../features/monitors/cert-days";
 import { AutoRefresh, LatencyChart } from "../../../../../features/monitors/charts";
 import { one, pct } from "../../../../../features/monitors/figures";
@@ -120,7 +120,8 @@ export default async function MonitorDetail({
           <div className="flex flex-wrap items-center gap-3">
             <h1 className="text-2xl font-semibold tracking-tight">{mon.name || mon.key || `#${mon.id}`}</h1>
             <span data-testid="monitor-health">
-              <HealthBadge health={mon.health} />
+              {/* A heartbeat's header uses its state card's word (down, late…), not the check health's. */}
+              {hb ? <HeartbeatState state={hb.state} /> : <HealthBadge health={mon.health} />}
             </span>
           </div>
           {hbMon ? null : (
