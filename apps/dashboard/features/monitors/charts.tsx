@@ -41,6 +41,8 @@ export const BAND_STYLE: Record<BandKind, { fill: string; opacity: number; label
 
 function tick(t: number, spanMs: number) {
   const d = new Date(t);
+  // A few minutes' ticks are seconds apart: HH:MM alone would repeat.
+  if (spanMs <= 15 * 60_000) return d.toISOString().slice(11, 19);
   if (spanMs <= 2 * 86_400_000) return d.toISOString().slice(11, 16);
   return d.toISOString().slice(5, 10);
 }

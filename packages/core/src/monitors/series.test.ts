@@ -97,6 +97,15 @@ describe("series shaping", () => {
     expect(bands.filter((b) => b.kind === "failed")).toEqual([{ kind: "failed", from: t, to: t + 2 * agg.bucketMs }]);
   });
 
+  it("the slots before a young monitor's first check are not 'no data': nothing was measured then", () => {
+    const young = chartWindow({ rangeMs: D, now: NOW, intervalMs: S30, firstCheckAt: NOW - 40_000, lastCheckAt: NOW - 10_000 });
+    expect(NOW - young.from).toBeGreaterThanOrEqual(4 * S30);
+    const cells = [cell(NOW - 40_000, 7, "success", 90), cell(NOW - 10_000, 7, "success", 95)];
+    const { rows, bands } = shapeSeries(young, cells, [7], { now: NOW, intervalMs: S30 });
+    expect(rows.filter((r) => r.latency_0 !== null)).toHaveLength(2);
+    expect(bands).toEqual([]);
+  });
+
   it("a maintenance window is a band clipped to the chart", () => {
     const { bands } = shapeSeries(w, [], [7], { now: NOW, intervalMs: MIN, maintenance: [{ startsAt: w.from - H, endsAt: slots[2]! }] });
     expect(bands.find((b) => b.kind === "maintenance")).toEqual({ kind: "maintenance", from: w.from, to: slots[2] });

@@ -22,6 +22,8 @@ export interface ChartWindow {
   checkResolution: boolean;
   /** Bucket starts are `phase` modulo `bucketMs`: slots of a check-resolution chart keep their own times. */
   phase: number;
+  /** The monitor's first check: time before it is not measured, so never "no data". */
+  measuredFrom: number | null;
 }
 
 /**
@@ -45,10 +47,24 @@ export function chartWindow(o: {
   const from = Math.min(start, now - 4 * intervalMs);
   const span = now - from;
   if (span / intervalMs <= MAX_CHECK_POINTS) {
-    return { from: from - mod(from - phase, intervalMs), to: now, bucketMs: intervalMs, checkResolution: true, phase };
+    return {
+      from: from - mod(from - phase, intervalMs),
+      to: now,
+      bucketMs: intervalMs,
+      checkResolution: true,
+      phase,
+      measuredFrom: o.firstCheckAt,
+    };
   }
   const bucketMs = BUCKETS.find((b) => b >= intervalMs && span / b <= MAX_BUCKETS) ?? D;
-  return { from: Math.floor(from / bucketMs) * bucketMs, to: now, bucketMs, checkResolution: false, phase: 0 };
+  return {
+    from: Math.floor(from / bucketMs) * bucketMs,
+    to: now,
+    bucketMs,
+    checkResolution: false,
+    phase: 0,
+    measuredFrom: o.firstCheckAt,
+  };
 }
 
 /** One location's results in one bucket; latency percentiles over the checks that did not fail. */
@@ -123,7 +139,8 @@ export function shapeSeries(
       row[`checks_${i}`] = c?.checks ?? 0;
     });
     rows.push(row);
-    const reported = t + w.bucketMs + o.intervalMs <= o.now;
+    // Before the first check nothing was measured; the latest slot may still be on its way.
+    const reported = w.measuredFrom !== null && t + w.bucketMs > w.measuredFrom && t + w.bucketMs + o.intervalMs <= o.now;
     const kind: BandKind | null = here.some((c) => c.failed > 0)
       ? "failed"
       : here.some((c) => c.degraded > 0)
