@@ -54,7 +54,11 @@ export async function sparklines(ids: readonly number[], now = Date.now()): Prom
     const byMonitor = new Map<number, SeriesPoint[]>(ids.map((id) => [id, []]));
     for (const p of points) byMonitor.get(p.monitorId)?.push(p);
     return new Map(
-      [...byMonitor].map(([id, s]) => [id, { points: s.map((p) => ({ t: p.start, p50: p.p50, errors: p.error })), uptime: uptimeOver(s) }]),
+      [...byMonitor].map(([id, s]) => [
+        id,
+        // An hour whose every check failed has no latency: a break in the line, not the time a refusal took.
+        { points: s.map((p) => ({ t: p.start, p50: p.error === p.total ? null : p.p50, errors: p.error })), uptime: uptimeOver(s) },
+      ]),
     );
   });
 }
