@@ -52,12 +52,26 @@ const when = (t: number) => `${new Date(t).toISOString().slice(0, 16).replace("T
 type Row = Record<string, number | null>;
 
 /** What one slot or bucket held, per location: its latency, or that its checks failed or did not come. */
-function SlotTip({ active, payload, series }: { active?: boolean; payload?: readonly { payload?: Row }[]; series: ChartSeries[] }) {
+function SlotTip({
+  active,
+  payload,
+  series,
+  bucketMs,
+}: {
+  active?: boolean;
+  payload?: readonly { payload?: Row }[];
+  series: ChartSeries[];
+  /** Set for an aggregated chart, whose points stand for the bucket around them. */
+  bucketMs?: number;
+}) {
   const row = payload?.[0]?.payload;
   if (!active || !row) return null;
+  const t = Number(row.t);
   return (
     <div className="rounded-lg border border-zinc-200 bg-white px-3 py-2 text-xs shadow-sm">
-      <p className="mb-1 font-medium text-zinc-700">{when(Number(row.t))}</p>
+      <p className="mb-1 font-medium text-zinc-700">
+        {bucketMs ? `${when(t - bucketMs / 2).replace(" UTC", "")} – ${when(t + bucketMs / 2)}` : when(t)}
+      </p>
       {series.map((s) => {
         const checks = Number(row[`checks_${s.location}`] ?? 0);
         const failed = Number(row[`failed_${s.location}`] ?? 0);
@@ -87,6 +101,7 @@ export function LatencyChart({
   bands,
   from,
   to,
+  bucketMs,
   summaryId,
 }: {
   rows: Row[];
@@ -94,6 +109,8 @@ export function LatencyChart({
   bands: Band[];
   from: number;
   to: number;
+  /** Set for an aggregated chart: the span each point stands for. */
+  bucketMs?: number;
   /** The id of the text saying what the chart shows (its accessible description). */
   summaryId: string;
 }) {
@@ -129,7 +146,7 @@ export function LatencyChart({
                 className={`chart-band chart-band-${b.kind}`}
               />
             ))}
-            <Tooltip content={<SlotTip series={series} />} />
+            <Tooltip content={<SlotTip series={series} bucketMs={bucketMs} />} />
             {series.map((s) => (
               <Line
                 key={s.key}

@@ -81,6 +81,7 @@ export function LatencyCard({
               bands={chart.bands}
               from={chart.from}
               to={chart.to}
+              bucketMs={chart.checkResolution ? undefined : chart.bucketMs}
               summaryId="latency-summary"
             />
             <p id="latency-summary" data-testid="chart-summary" className="mt-3 px-2 text-sm text-zinc-700">

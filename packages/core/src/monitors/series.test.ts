@@ -59,7 +59,8 @@ describe("series shaping", () => {
     const { rows, bands } = shapeSeries(w, cells, [7], { now: NOW, intervalMs: MIN });
     expect(rows.map((r) => r.latency_0)).toEqual(slots.map((_, i) => (i >= 3 && i < 6 ? null : 120 + i)));
     expect(rows.slice(3, 6).map((r) => r.failed_0)).toEqual([1, 1, 1]);
-    expect(bands).toEqual([{ kind: "failed", from: slots[3], to: slots[6] }]);
+    // Centred on the failed checks' points: from half a slot before the first to half a slot after the last.
+    expect(bands).toEqual([{ kind: "failed", from: slots[3]! - MIN / 2, to: slots[5]! + MIN / 2 }]);
     // No zero anywhere: an outage never reads as the fastest period.
     expect(rows.some((r) => r.latency_0 === 0)).toBe(false);
   });
@@ -72,7 +73,7 @@ describe("series shaping", () => {
     expect(rows[4]!.latency_0).toBeNull();
     expect(rows[5]!.latency_0).toBeNull();
     expect(rows.at(-1)!.latency_0).toBeNull();
-    expect(bands).toEqual([{ kind: "no-data", from: slots[4], to: slots[6] }]);
+    expect(bands).toEqual([{ kind: "no-data", from: slots[4]! - MIN / 2, to: slots[5]! + MIN / 2 }]);
   });
 
   it("degraded checks keep their latency and show a degraded band; one location failing marks the slot", () => {
@@ -81,8 +82,8 @@ describe("series shaping", () => {
     expect(rows[1]!.latency_0).toBe(900);
     expect(rows[2]).toMatchObject({ latency_0: 100, latency_1: null, failed_1: 1 });
     expect(bands.filter((b) => b.kind !== "no-data")).toEqual([
-      { kind: "degraded", from: slots[1], to: slots[2] },
-      { kind: "failed", from: slots[2], to: slots[3] },
+      { kind: "degraded", from: slots[1]! - MIN / 2, to: slots[1]! + MIN / 2 },
+      { kind: "failed", from: slots[2]! - MIN / 2, to: slots[2]! + MIN / 2 },
     ]);
   });
 
@@ -92,7 +93,8 @@ describe("series shaping", () => {
     const mixed: BucketCell = { t, location: 7, checks: 360, degraded: 0, failed: 20, p50: 140, p95: 300 };
     const allFailed: BucketCell = { ...mixed, t: t + agg.bucketMs, failed: 360, p50: null, p95: null };
     const { rows, bands } = shapeSeries(agg, [mixed, allFailed], [7], { now: NOW, intervalMs: S30 });
-    expect(rows[1]).toMatchObject({ t, p50_0: 140, p95_0: 300, failed_0: 20, checks_0: 360 });
+    // Drawn at the bucket's middle, its band spanning the bucket.
+    expect(rows[1]).toMatchObject({ t: t + agg.bucketMs / 2, p50_0: 140, p95_0: 300, failed_0: 20, checks_0: 360 });
     expect(rows[2]).toMatchObject({ p50_0: null, p95_0: null, failed_0: 360 });
     expect(bands.filter((b) => b.kind === "failed")).toEqual([{ kind: "failed", from: t, to: t + 2 * agg.bucketMs }]);
   });
@@ -162,8 +164,8 @@ describe("a monitor's chart from stored results", () => {
     expect(Math.min(...plotted)).toBe(200);
     expect(chart.bands).toEqual(
       expect.arrayContaining([
-        { kind: "failed", from: start + 10 * S30, to: start + 16 * S30 },
-        { kind: "no-data", from: start + 16 * S30, to: start + 20 * S30 },
+        { kind: "failed", from: start + 10 * S30 - S30 / 2, to: start + 16 * S30 - S30 / 2 },
+        { kind: "no-data", from: start + 16 * S30 - S30 / 2, to: start + 20 * S30 - S30 / 2 },
         { kind: "maintenance", from: start + 30 * S30, to: start + 33 * S30 },
       ]),
     );

@@ -125,7 +125,8 @@ export function shapeSeries(
   const rows: Record<string, number | null>[] = [];
   const states: { t: number; kind: BandKind | null }[] = [];
   for (let t = w.from; t < w.to; t += w.bucketMs) {
-    const row: Record<string, number | null> = { t };
+    // A check is drawn at its slot's time, an aggregated bucket at its middle; each band is centred on its point.
+    const row: Record<string, number | null> = { t: w.checkResolution ? t : t + w.bucketMs / 2 };
     const here = byT.get(t) ?? [];
     locationIds.forEach((_, i) => {
       const c = here.find((x) => index.get(x.location) === i);
@@ -154,8 +155,9 @@ export function shapeSeries(
   for (const s of states) {
     if (s.kind === null) continue;
     const last = bands.at(-1);
-    if (last && last.kind === s.kind && last.to === s.t) last.to = s.t + w.bucketMs;
-    else bands.push({ from: s.t, to: s.t + w.bucketMs, kind: s.kind });
+    const from = w.checkResolution ? s.t - w.bucketMs / 2 : s.t;
+    if (last && last.kind === s.kind && last.to === from) last.to = from + w.bucketMs;
+    else bands.push({ from, to: from + w.bucketMs, kind: s.kind });
   }
   for (const m of o.maintenance ?? []) {
     const from = Math.max(m.startsAt, w.from);
@@ -165,9 +167,8 @@ export function shapeSeries(
   return { rows, bands };
 }
 
-/** Time covered by "no data" bands, inside the window. */
-export const noDataMs = (bands: readonly ChartBand[], w: { to: number }) =>
-  bands.filter((b) => b.kind === "no-data").reduce((n, b) => n + Math.min(b.to, w.to) - b.from, 0);
+/** Time covered by "no data" bands. */
+export const noDataMs = (bands: readonly ChartBand[]) => bands.filter((b) => b.kind === "no-data").reduce((n, b) => n + b.to - b.from, 0);
 
 const int = (n: number) => sql.raw(String(Math.trunc(n)));
 
@@ -281,7 +282,7 @@ export async function monitorChart(
       failed: sum(mine, "failed"),
       degraded: sum(mine, "degraded"),
       p50,
-      noDataMs: noDataMs(bands, w),
+      noDataMs: noDataMs(bands),
     },
     locations: locations.map((l) => {
       const own = mine.filter((c) => c.location === l.locationId);
