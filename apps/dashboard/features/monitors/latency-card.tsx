@@ -4,7 +4,7 @@ import Link from "next/link";
 import { dateTime, duration } from "../../lib/format";
 import { Card, CardHeader, cx, Empty } from "../../ui/ui";
 import { type ChartSeries, LatencyChart } from "./charts";
-import { chartSummary, colorOf, RANGES, type Range } from "./series";
+import { chartSummary, colorOf, measuredStart, RANGES, type Range } from "./series";
 
 /** The lines of a chart: each check per location at check resolution, p50 and p95 per location when aggregated. */
 function seriesOf(chart: MonitorChart, locations: readonly LocationState[]): ChartSeries[] {
@@ -30,14 +30,15 @@ export function LatencyCard({
   regions: string;
   hrefOf: (r: Range) => string;
 }) {
-  const clipped = chart !== null && chart.to - chart.from < RANGES[range].ms - chart.bucketMs;
+  const measured = chart === null ? 0 : chart.to - measuredStart(chart);
+  const clipped = chart !== null && measured < RANGES[range].ms - chart.bucketMs;
   const description = chart
     ? `${
         chart.checkResolution
           ? "Every check, per location."
           : `p50 (solid) and p95 (dashed) of the checks that did not fail, per location and ${duration(chart.bucketMs)}.`
       } Failed checks are red bands, never latency points; grey is no result.${
-        clipped ? ` Since the first check: the monitor has results for ${duration(chart.to - chart.from)}.` : ""
+        clipped ? ` Since the first check: the monitor has results for ${duration(measured)}.` : ""
       }`
     : undefined;
   return (

@@ -70,12 +70,16 @@ export async function sparklines(ids: readonly number[], now = Date.now()): Prom
 export const latencyChart = (workspaceId: number, monitorId: number, locations: readonly LocationState[], range: Range, now = Date.now()) =>
   monitorChart(getDb(), workspaceId, monitorId, locations, RANGES[range].ms, now);
 
+/** Where the chart's measured time starts: its window, or the monitor's first check when that is later. */
+export const measuredStart = (c: MonitorChart) => Math.max(c.from, c.measuredFrom ?? c.from);
+
 /** The chart in words, for people who cannot see it and as its caption: checks, failures, p50, gaps. */
 export function chartSummary(c: MonitorChart): string {
   const { checks, failed, degraded, p50, noDataMs } = c.summary;
-  const since = `${new Date(c.from).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  const from = measuredStart(c);
+  const since = `${new Date(from).toISOString().slice(0, 16).replace("T", " ")} UTC`;
   return [
-    `Since ${since} (${duration(c.to - c.from)}): ${checks} check${checks === 1 ? "" : "s"}`,
+    `Since ${since} (${duration(c.to - from)}): ${checks} check${checks === 1 ? "" : "s"}`,
     `${failed} failed`,
     degraded > 0 ? `${degraded} degraded` : null,
     `p50 ${p50 === null ? "—" : `${p50} ms`} of the checks that did not fail`,
