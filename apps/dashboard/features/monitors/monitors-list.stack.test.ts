@@ -195,7 +195,17 @@ describe("monitor status, live", () => {
       /\d+ checks · [1-9]\d* failed · p50 \d+ ms/,
       "the chart's summary counting the failures",
     );
-    expect(await page.locator("[data-testid=latency-chart] .chart-band-failed").count()).toBeGreaterThan(0);
+    // No latency point is drawn inside a failure band (the failed check's 1 ms is not on the chart).
+    const drawn = await page.locator("[data-testid=latency-chart]").evaluate((chart) => ({
+      bands: [...chart.querySelectorAll<SVGGraphicsElement>(".chart-band-failed")].map((b) => {
+        const box = b.getBBox();
+        return [box.x, box.x + box.width];
+      }),
+      dots: [...chart.querySelectorAll(".recharts-line-dots circle")].map((c) => Number(c.getAttribute("cx"))),
+    }));
+    expect(drawn.bands.length).toBeGreaterThan(0);
+    expect(drawn.dots.length).toBeGreaterThan(0);
+    expect(drawn.dots.filter((x) => drawn.bands.some(([from, to]) => x > from! + 0.5 && x < to! - 0.5))).toEqual([]);
     await page.getByRole("navigation", { name: "Chart range" }).getByRole("link", { name: "Last 1 hour" }).focus();
     await page.keyboard.press("Enter");
     await page.waitForURL(/range=1h/);
