@@ -7,7 +7,17 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createMonitor, createPrivateLocation, deleteMonitor, listAuditLog, listMonitors, setLimits } from "@vigil/core";
+import {
+  createMonitor,
+  createPrivateLocation,
+  deleteMonitor,
+  deletePrivateLocation,
+  listAuditLog,
+  listMonitors,
+  markSilentLocations,
+  setLimits,
+  touchLocation,
+} from "@vigil/core";
 import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -179,8 +189,41 @@ describe("monitor status, live", () => {
     await shows(page.getByTestId("monitor-health"), /\bok\b/, "the monitor to be ok again");
     await shows(page.getByTestId("status-event").first(), /recovered/, "the recovered event");
     expect(await textOf(page.getByTestId("incident").first())).toMatch(/\d+ (s|min)\b/);
-    await shows(page.getByRole("main"), /p50/, "the latency chart legend");
+    // The outage is a red band on the chart and counted in its words; the failed checks are not latency points.
+    await shows(
+      page.getByTestId("chart-summary"),
+      /\d+ checks · [1-9]\d* failed · p50 \d+ ms/,
+      "the chart's summary counting the failures",
+    );
+    // No latency point is drawn inside a failure band (the failed check's 1 ms is not on the chart).
+    const drawn = await page.locator("[data-testid=latency-chart]").evaluate((chart) => ({
+      bands: [...chart.querySelectorAll<SVGGraphicsElement>(".chart-band-failed")].map((b) => {
+        const box = b.getBBox();
+        return [box.x, box.x + box.width];
+      }),
+      dots: [...chart.querySelectorAll(".recharts-line-dots circle")].map((c) => Number(c.getAttribute("cx"))),
+    }));
+    expect(drawn.bands.length).toBeGreaterThan(0);
+    expect(drawn.dots.length).toBeGreaterThan(0);
+    expect(drawn.dots.filter((x) => drawn.bands.some(([from, to]) => x > from! + 0.5 && x < to! - 0.5))).toEqual([]);
+    await page.getByRole("navigation", { name: "Chart range" }).getByRole("link", { name: "Last 1 hour" }).focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/range=1h/);
+    await shows(page.getByTestId("chart-summary"), /[1-9]\d* failed/, "the failures in the 1 h view");
+
+    // A second location in the region whose probe went silent: the page and the list say its results are missing.
+    const { location: quiet } = await createPrivateLocation(db.db, ws, { name: "rack-fra-b", region: "fra" }, "test");
+    await touchLocation(db.db, quiet.id, Date.now() - 10 * 60_000);
+    expect(await markSilentLocations(db.db)).toContain(quiet.id);
+    await shows(
+      page.getByTestId("offline-locations"),
+      /Location rack-fra-b has not reported since \d{4}-\d\d-\d\d \d\d:\d\d UTC: results from it are missing/,
+      "the offline location's banner",
+    );
     await shot(page, "monitor-detail");
+    await page.goto(`${dash.url}/w/${ws}/monitors`);
+    await shows(row("Marketing site"), /rack-fra-b offline · last report 1\d min ago/, "the offline mark in the list");
+    await deletePrivateLocation(db.db, ws, quiet.id, "test");
   });
 });
 

@@ -1,7 +1,8 @@
-import { AnalyticsUnavailableError, type Bucket, type SeriesPoint } from "@vigil/analytics";
-import { type LocationState, resultsSince } from "@vigil/core";
+import { AnalyticsUnavailableError, type SeriesPoint } from "@vigil/analytics";
+import { type LocationState, type MonitorChart, monitorChart } from "@vigil/core";
 import { getAnalytics } from "../../lib/analytics";
 import { getDb } from "../../lib/db";
+import { duration } from "../../lib/format";
 import { log } from "../../lib/log";
 
 const H = 3_600_000;
@@ -11,12 +12,13 @@ const PALETTE = ["#4f46e5", "#059669", "#d97706", "#db2777", "#0891b2", "#7c3aed
 /** The chart colour of the i-th location. */
 export const colorOf = (i: number) => PALETTE[i % PALETTE.length]!;
 
+/** The chart's ranges; each starts no earlier than the monitor's first check. */
 export const RANGES = {
-  "1h": { label: "1 hour", ms: H, bucket: "hour" },
-  "24h": { label: "24 hours", ms: D, bucket: "hour" },
-  "7d": { label: "7 days", ms: 7 * D, bucket: "hour" },
-  "30d": { label: "30 days", ms: 30 * D, bucket: "day" },
-} as const satisfies Record<string, { label: string; ms: number; bucket: Bucket }>;
+  "1h": { label: "1 hour", ms: H },
+  "24h": { label: "24 hours", ms: D },
+  "7d": { label: "7 days", ms: 7 * D },
+  "30d": { label: "30 days", ms: 30 * D },
+} as const satisfies Record<string, { label: string; ms: number }>;
 export type Range = keyof typeof RANGES;
 export const rangeOf = (v: unknown): Range => (typeof v === "string" && v in RANGES ? (v as Range) : "24h");
 
@@ -52,107 +54,40 @@ export async function sparklines(ids: readonly number[], now = Date.now()): Prom
     const byMonitor = new Map<number, SeriesPoint[]>(ids.map((id) => [id, []]));
     for (const p of points) byMonitor.get(p.monitorId)?.push(p);
     return new Map(
-      [...byMonitor].map(([id, s]) => [id, { points: s.map((p) => ({ t: p.start, p50: p.p50, errors: p.error })), uptime: uptimeOver(s) }]),
+      [...byMonitor].map(([id, s]) => [
+        id,
+        // An hour whose every check failed has no latency: a break in the line, not the time a refusal took.
+        { points: s.map((p) => ({ t: p.start, p50: p.error === p.total ? null : p.p50, errors: p.error })), uptime: uptimeOver(s) },
+      ]),
     );
   });
 }
 
-export interface LocationSummary {
-  locationId: number;
-  name: string;
-  region: string;
-  uptime: number | null;
-  checks: number;
-  errors: number;
-}
-
-export interface LatencyChartData {
-  rows: Record<string, number | null>[];
-  locations: LocationSummary[];
-  uptime: number | null;
-  from: number;
-  to: number;
-}
-
-/** The last hour check by check: at most a few hundred rows, so read as they are. */
-async function lastHour(
-  workspaceId: number,
-  monitorId: number,
-  locations: readonly LocationState[],
-  from: number,
-  to: number,
-): Promise<LatencyChartData> {
-  const rows = await resultsSince(getDb(), workspaceId, monitorId, from);
-  const index = new Map(locations.map((l, i) => [l.locationId, i]));
-  const byT = new Map<number, Record<string, number | null>>();
-  for (const r of rows) {
-    const i = index.get(r.locationId);
-    if (i === undefined) continue;
-    const row = byT.get(r.cronTimestamp) ?? { t: r.cronTimestamp };
-    row[`latency_${i}`] = r.latencyMs;
-    byT.set(r.cronTimestamp, row);
-  }
-  const summary = (mine: typeof rows) => ({
-    checks: mine.length,
-    errors: mine.filter((r) => r.status === "error").length,
-    uptime: mine.length === 0 ? null : mine.filter((r) => r.status !== "error").length / mine.length,
-  });
-  return {
-    rows: [...byT.values()],
-    locations: locations.map((l) => ({
-      locationId: l.locationId,
-      name: l.name,
-      region: l.region,
-      ...summary(rows.filter((r) => r.locationId === l.locationId)),
-    })),
-    uptime: summary(rows.filter((r) => index.has(r.locationId))).uptime,
-    from,
-    to,
-  };
-}
-
 /**
- * p50 / p95 / p99 per location over the range, from the store's pre-aggregated buckets (one query per
- * location); the 1 h view plots each check instead.
+ * A monitor's latency chart over the range, from libSQL's results (kept for the workspace's retention
+ * whatever the analytics store): failures as bands and counts, never as latency points.
  */
-export async function latencyChart(
-  workspaceId: number,
-  monitorId: number,
-  locations: readonly LocationState[],
-  range: Range,
-  now = Date.now(),
-) {
-  const { ms, bucket } = RANGES[range];
-  const to = now;
-  const from = now - ms;
-  if (range === "1h") return lastHour(workspaceId, monitorId, locations, from, to);
-  return guarded("latency chart", async (): Promise<LatencyChartData> => {
-    const a = getAnalytics();
-    const per = await Promise.all(locations.map((l) => a.series({ monitorId, from, to, bucket, locationId: l.locationId })));
-    const byT = new Map<number, Record<string, number | null>>();
-    per.forEach((series, i) => {
-      for (const p of series) {
-        const row = byT.get(p.start) ?? { t: p.start };
-        row[`p50_${i}`] = p.p50;
-        row[`p95_${i}`] = p.p95;
-        row[`p99_${i}`] = p.p99;
-        byT.set(p.start, row);
-      }
-    });
-    const all = per.flat();
-    return {
-      rows: [...byT.values()].sort((x, y) => Number(x.t) - Number(y.t)),
-      locations: locations.map((l, i) => ({
-        locationId: l.locationId,
-        name: l.name,
-        region: l.region,
-        uptime: uptimeOver(per[i]!),
-        checks: per[i]!.reduce((n, p) => n + p.total, 0),
-        errors: per[i]!.reduce((n, p) => n + p.error, 0),
-      })),
-      uptime: uptimeOver(all),
-      from,
-      to,
-    };
-  });
+export const latencyChart = (workspaceId: number, monitorId: number, locations: readonly LocationState[], range: Range, now = Date.now()) =>
+  monitorChart(getDb(), workspaceId, monitorId, locations, RANGES[range].ms, now);
+
+/** Where the chart's measured time starts: its window, or the monitor's first check when that is later. */
+export const measuredStart = (c: MonitorChart) => Math.max(c.from, c.measuredFrom ?? c.from);
+
+/** The chart in words, for people who cannot see it and as its caption: checks, failures, p50, gaps. */
+export function chartSummary(c: MonitorChart): string {
+  const { checks, failed, degraded, p50, noDataMs } = c.summary;
+  const from = measuredStart(c);
+  const since = `${new Date(from).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  return [
+    `Since ${since} (${duration(c.to - from)}): ${checks} check${checks === 1 ? "" : "s"}`,
+    `${failed} failed`,
+    degraded > 0 ? `${degraded} degraded` : null,
+    `p50 ${p50 === null ? "—" : `${p50} ms`} of the checks that did not fail`,
+    noDataMs > 0 ? `no data for ${duration(noDataMs)}` : null,
+  ]
+    .filter(Boolean)
+    .join(" · ");
 }
+
+/** Share of the chart's checks that did not fail, or null without any. */
+export const chartUptime = (c: MonitorChart) => (c.summary.checks === 0 ? null : (c.summary.checks - c.summary.failed) / c.summary.checks);

@@ -6,4 +6,5 @@ export * from "./ingest";
 export { type LocationCoverage, monitorHealth, toInput, toMonitor } from "./mapping";
 export { monitorsEtag, monitorsForLocation, type ProbeMonitor } from "./probe-sync";
 export * from "./runs";
+export * from "./series";
 export * from "./views";

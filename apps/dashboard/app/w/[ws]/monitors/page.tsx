@@ -1,7 +1,7 @@
 // Over 300 lines: the list's filters, sort and paging are one server page over one query.
 import { CHECK_KINDS, MONITOR_HEALTH } from "@vigil/api-contract";
-import { heartbeatGlance, listMonitorPage, MonitorListQuery, openAlerts, probeRegions, workspaceTags } from "@vigil/core";
-import { ArrowDown, ArrowUp, CheckCheck, ChevronLeft, ChevronRight, Plus, Search, SearchX } from "lucide-react";
+import { heartbeatGlance, listMonitorPage, MonitorListQuery, offlineLocations, openAlerts, probeRegions, workspaceTags } from "@vigil/core";
+import { ArrowDown, ArrowUp, CheckCheck, ChevronLeft, ChevronRight, CloudOff, Plus, Search, SearchX } from "lucide-react";
 import Link from "next/link";
 import { AckButton } from "../../../../features/alerts/ack-button";
 import { HeartbeatGlance } from "../../../../features/heartbeats/heartbeat-panel";
@@ -38,7 +38,12 @@ export default async function Monitors({ params, searchParams }: { params: Promi
   const query = MonitorListQuery.parse(raw);
   const db = getDb();
   const ws = m.workspace.id;
-  const [page, locations, tags] = await Promise.all([listMonitorPage(db, ws, query), probeRegions(db, ws), workspaceTags(db, ws)]);
+  const [page, locations, tags, offline] = await Promise.all([
+    listMonitorPage(db, ws, query),
+    probeRegions(db, ws),
+    workspaceTags(db, ws),
+    offlineLocations(db, ws),
+  ]);
   const now = Date.now();
   const [sparks, glance, alerts] = await Promise.all([
     sparklines(
@@ -233,6 +238,20 @@ export default async function Monitors({ params, searchParams }: { params: Promi
                           ) : (
                             <HealthWithLocations health={r.health} locations={r.locations} now={now} tipId={`health-${r.id}`} />
                           )}
+                          {hb
+                            ? null
+                            : offline
+                                .filter((l) => r.regions.includes(l.region))
+                                .map((l) => (
+                                  <span
+                                    key={l.locationId}
+                                    data-testid="offline-mark"
+                                    className="mt-1 flex items-center gap-1 text-xs text-amber-700"
+                                  >
+                                    <CloudOff className="size-3.5 shrink-0" aria-hidden />
+                                    {l.name} offline · {l.lastSeenAt === null ? "never reported" : `last report ${ago(l.lastSeenAt, now)}`}
+                                  </span>
+                                ))}
                           {alert?.acknowledged ? (
                             <span className="mt-1 flex items-center gap-1 text-xs text-emerald-700">
                               <CheckCheck className="size-3.5" aria-hidden />

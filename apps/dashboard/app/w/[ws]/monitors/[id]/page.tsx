@@ -11,20 +11,22 @@ import {
   monitorIncidents,
   monitorLocationStates,
   NotFoundError,
+  offlineLocations,
   recentResults,
 } from "@vigil/core";
-import { ArrowLeft, BellOff, BellRing, ChartLine, CheckCheck, CloudOff, Download, Gauge, ListX, Pencil, ShieldCheck } from "lucide-react";
+import { ArrowLeft, BellOff, BellRing, CheckCheck, Download, Gauge, ListX, Pencil, ShieldCheck } from "lucide-react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AckButton } from "../../../../../features/alerts/ack-button";
 import { HeartbeatPanel, HeartbeatState } from "../../../../../features/heartbeats/heartbeat-panel";
 import { CertDays } from "../../../../../features/monitors/cert-days";
-import { AutoRefresh, LatencyChart } from "../../../../../features/monitors/charts";
+import { AutoRefresh } from "../../../../../features/monitors/charts";
 import { one, pct } from "../../../../../features/monitors/figures";
 import { durationText } from "../../../../../features/monitors/form/draft";
 import { HEALTH_HINT, HealthBadge } from "../../../../../features/monitors/health";
+import { LatencyCard, OfflineBanner } from "../../../../../features/monitors/latency-card";
 import { MonitorActions } from "../../../../../features/monitors/monitor-buttons";
-import { colorOf, latencyChart, RANGES, rangeOf } from "../../../../../features/monitors/series";
+import { chartUptime, latencyChart, RANGES, rangeOf } from "../../../../../features/monitors/series";
 import { getDb } from "../../../../../lib/db";
 import { getEnv } from "../../../../../lib/env";
 import { actorLabel, ago, dateTime, duration } from "../../../../../lib/format";
@@ -64,7 +66,7 @@ export default async function MonitorDetail({
   getEnv(); // sets where ping URLs point
   // A heartbeat has no probes, latency or check results: its pings are shown instead.
   const locations = hbMon ? [] : await monitorLocationStates(db, ws, mon);
-  const [chart, results, events, incidents, certNotAfter, hb, acks, members, parents] = await Promise.all([
+  const [chart, results, events, incidents, certNotAfter, hb, acks, members, parents, offline] = await Promise.all([
     hbMon ? null : latencyChart(ws, mon.id, locations, range, now),
     hbMon ? { rows: [], next: null } : recentResults(db, ws, mon.id, { before, limit: 20 }),
     monitorEvents(db, ws, mon.id, 20),
@@ -74,6 +76,7 @@ export default async function MonitorDetail({
     acknowledgementsOf(db, ws, mon.id, 20),
     listMembers(db, ws),
     (mon.dependsOn ?? []).length > 0 ? dependenciesOf(db, ws, mon.id) : [],
+    hbMon ? [] : offlineLocations(db, ws, mon.regions),
   ]);
   const schedule = hbMon
     ? hbMon.request.cron !== undefined
@@ -97,17 +100,6 @@ export default async function MonitorDetail({
   };
   // What the monitor checks, as alerts name it (the registry's words for every kind but HTTP, which adds its method).
   const target = mon.kind === "http" ? `${mon.request.method} ${mon.request.url}` : monitorTarget(mon);
-  const series =
-    range === "1h"
-      ? locations.map((l, i) => ({ key: `latency_${i}`, label: `${l.name} latency`, color: colorOf(i) }))
-      : locations.flatMap((l, i) =>
-          (["p50", "p95", "p99"] as const).map((p) => ({
-            key: `${p}_${i}`,
-            label: `${l.name} ${p}`,
-            color: colorOf(i),
-            dash: p === "p50" ? undefined : p === "p95" ? "6 3" : "2 3",
-          })),
-        );
   return (
     <>
       <AutoRefresh everyMs={5000} />
@@ -236,6 +228,8 @@ export default async function MonitorDetail({
         </div>
       ) : null}
 
+      <OfflineBanner locations={offline} />
+
       {hb && hbMon ? (
         <HeartbeatPanel
           hb={m.role === "viewer" ? { ...hb, pingUrl: "" } : hb}
@@ -253,7 +247,7 @@ export default async function MonitorDetail({
       ) : (
         <>
           <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            <Stat label={`Uptime ${RANGES[range].label}`} value={chart ? pct(chart.uptime) : "unavailable"} />
+            <Stat label={`Uptime ${RANGES[range].label}`} value={chart ? pct(chartUptime(chart)) : "unavailable"} />
             {locations.slice(0, 3).map((l) => (
               <Stat
                 key={l.locationId}
@@ -265,53 +259,13 @@ export default async function MonitorDetail({
             ))}
           </div>
 
-          <Card className="mb-6">
-            <CardHeader
-              title="Latency"
-              description={
-                range === "1h"
-                  ? "Every check of the last hour, per location."
-                  : `p50 (solid), p95 (dashed) and p99 (dotted) per location, per ${RANGES[range].bucket}.`
-              }
-              action={
-                <nav aria-label="Range" className="inline-flex rounded-md border border-zinc-200 p-0.5 text-sm">
-                  {(Object.keys(RANGES) as (keyof typeof RANGES)[]).map((r) => (
-                    <Link
-                      key={r}
-                      href={link({ range: r === "24h" ? undefined : r, before: undefined })}
-                      aria-current={r === range ? "page" : undefined}
-                      className={cx("rounded px-2.5 py-1", r === range ? "bg-zinc-900 text-white" : "text-zinc-600 hover:bg-zinc-100")}
-                    >
-                      {r}
-                    </Link>
-                  ))}
-                </nav>
-              }
-            />
-            <div className="px-3 py-4">
-              {chart === null ? (
-                <Empty icon={<CloudOff className="size-5" aria-hidden />} title="Results store unavailable">
-                  The analytics store did not answer; the chart comes back when it does.
-                </Empty>
-              ) : chart.rows.length === 0 ? (
-                <Empty icon={<ChartLine className="size-5" aria-hidden />} title="No results in this range yet">
-                  Results appear after the first check of a probe serving {mon.regions.map(regionLabel).join(", ")}.
-                </Empty>
-              ) : (
-                <>
-                  <LatencyChart rows={chart.rows} series={series} spanMs={RANGES[range].ms} />
-                  <ul className="mt-2 flex flex-wrap gap-x-6 gap-y-1 px-2 text-sm text-zinc-600">
-                    {chart.locations.map((l) => (
-                      <li key={l.locationId}>
-                        <span className="font-medium text-zinc-800">{l.name}</span>: {pct(l.uptime)} up · {l.checks} checks · {l.errors}{" "}
-                        failed
-                      </li>
-                    ))}
-                  </ul>
-                </>
-              )}
-            </div>
-          </Card>
+          <LatencyCard
+            chart={chart}
+            locations={locations}
+            range={range}
+            regions={mon.regions.map(regionLabel).join(", ")}
+            hrefOf={(r) => link({ range: r === "24h" ? undefined : r, before: undefined })}
+          />
         </>
       )}
 
