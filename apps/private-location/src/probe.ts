@@ -96,6 +96,8 @@ export class Probe {
       owns: (monitorId, slot) => this.share.owns(monitorId, slot),
       onStart: (job) => {
         this.load.due();
+        // A first check or a slot run after a restart starts late on purpose: not the probe falling behind.
+        if (job.catchUp) return;
         this.metrics.lag.observe(job.lagMs / 1000);
         this.lags.add(job.lagMs);
       },

@@ -151,6 +151,8 @@ describe("scheduler", () => {
     await r.endAll();
     await back.advance(30_000);
     expect(r.jobs.filter((j) => j.monitor.id === 1).map((j) => j.slot)).toEqual([missed, missed + 30_000]);
+    // Late on purpose, so not counted as the probe's lag; the next slot is on time again.
+    expect(r.jobs.filter((j) => j.monitor.id === 1).map((j) => j.catchUp)).toEqual([true, false]);
     expect(r.skips).toEqual([]);
     expect(h.jobs).toEqual([]);
   });

@@ -56,6 +56,8 @@ export interface Job {
   startedAt: number;
   /** Actual start − planned slot, ms. */
   lagMs: number;
+  /** Started after its slot on purpose (a first check, a slot that fell due while the probe was away): its lag is not the probe's. */
+  catchUp: boolean;
   /** Aborted when the monitor is removed or the probe stops. */
   signal: AbortSignal;
 }
@@ -132,9 +134,9 @@ export class Scheduler {
   private readonly guardOf: (intervalMs: number) => number;
   private readonly entries = new Map<number, Entry>();
   private readonly heap = new MinHeap<Due>((a, b) => a.at < b.at || (a.at === b.at && a.id < b.id));
-  private readonly waiting: { entry: Entry; slot: number }[] = [];
+  private readonly waiting: { entry: Entry; slot: number; catchUp: boolean }[] = [];
   /** Slots due while `owns` could not tell whose they are. */
-  private readonly held: { entry: Entry; slot: number; gen: number }[] = [];
+  private readonly held: { entry: Entry; slot: number; gen: number; catchUp: boolean }[] = [];
   private waitingHead = 0;
   private readonly runs = new Set<Promise<void>>();
   private timer: unknown;
@@ -175,12 +177,13 @@ export class Scheduler {
     // A few new monitors are checked at once; a bulk creation waits for each monitor's own slot, spread over
     // its interval, so the probe's burst never makes checks miss their deadline.
     const atOnce = this.synced && fresh <= BURST;
-    const bulk = this.synced && !atOnce;
+    const bulk: { m: ProbeMonitor; next: number }[] = [];
+    const now = this.clock.now();
     for (const m of monitors) {
       seen.add(m.id);
       const e = this.entries.get(m.id);
       if (!e) {
-        if (bulk) this.addInBulk(m);
+        if (this.synced && !atOnce) bulk.push({ m, next: slotAtOrAfter(now, m.intervalMs, this.offsetOf(m.id, m.intervalMs)) });
         else this.add(m, atOnce);
         added++;
       } else if (e.monitor.version !== m.version || e.monitor.intervalMs !== m.intervalMs) {
@@ -188,6 +191,9 @@ export class Scheduler {
         changed++;
       }
     }
+    // Earliest window end first: a monitor whose slot under way ends soon gets an early place, so few wait for their next slot.
+    bulk.sort((a, b) => a.next - b.next);
+    for (const { m } of bulk) this.addInBulk(m);
     for (const id of [...this.entries.keys()]) {
       if (!seen.has(id)) {
         this.remove(id);
@@ -236,8 +242,8 @@ export class Scheduler {
   release(): void {
     if (this.stopped) return;
     const now = this.clock.now();
-    for (const { entry, slot, gen } of this.held.splice(0)) {
-      if (this.entries.get(entry.monitor.id) === entry && entry.gen === gen) this.due(entry, slot, now);
+    for (const { entry, slot, gen, catchUp } of this.held.splice(0)) {
+      if (this.entries.get(entry.monitor.id) === entry && entry.gen === gen) this.due(entry, slot, now, catchUp);
     }
   }
 
@@ -273,7 +279,7 @@ export class Scheduler {
     const now = this.clock.now();
     const next = slotAtOrAfter(now, m.intervalMs, e.offset);
     const underWay = next - m.intervalMs;
-    if (atOnce && next > now) this.push(e, underWay);
+    if (atOnce && next > now) this.heap.push({ at: now, id: m.id, gen: e.gen, slot: underWay });
     else if (!this.synced && this.resumeAfter !== undefined && underWay > this.resumeAfter && next - this.guardOf(m.intervalMs) > now) {
       this.heap.push({ at: now, id: m.id, gen: e.gen, slot: underWay });
     } else this.push(e, next);
@@ -344,7 +350,7 @@ export class Scheduler {
       const e = this.entries.get(top.id);
       if (!e || e.gen !== top.gen) continue; // removed, or its slot series was replaced
       const slot = top.slot ?? top.at;
-      this.due(e, slot, now);
+      this.due(e, slot, now, top.slot !== undefined);
       this.push(e, this.nextAfter(e, slot, now));
     }
     this.arm();
@@ -367,10 +373,10 @@ export class Scheduler {
     return next + missed * interval;
   }
 
-  private due(e: Entry, slot: number, now: number): void {
+  private due(e: Entry, slot: number, now: number, catchUp = false): void {
     const owned = this.opts.owns ? this.opts.owns(e.monitor.id, slot) : true;
     if (owned === undefined) {
-      this.held.push({ entry: e, slot, gen: e.gen });
+      this.held.push({ entry: e, slot, gen: e.gen, catchUp: true });
       return;
     }
     if (!owned) return;
@@ -384,11 +390,11 @@ export class Scheduler {
       return;
     }
     e.busy = { slot };
-    if (this.runs.size < this.opts.concurrency) this.start(e, slot);
-    else this.waiting.push({ entry: e, slot });
+    if (this.runs.size < this.opts.concurrency) this.start(e, slot, catchUp);
+    else this.waiting.push({ entry: e, slot, catchUp });
   }
 
-  private start(e: Entry, slot: number): void {
+  private start(e: Entry, slot: number, catchUp: boolean): void {
     const controller = new AbortController();
     e.busy = { slot, controller };
     const startedAt = this.clock.now();
@@ -399,6 +405,7 @@ export class Scheduler {
       deadline: slot + monitor.intervalMs - this.guardOf(monitor.intervalMs),
       startedAt,
       lagMs: startedAt - slot,
+      catchUp,
       signal: controller.signal,
     };
     this.opts.onStart?.(job);
@@ -418,7 +425,7 @@ export class Scheduler {
     if (this.stopped) return;
     const now = this.clock.now();
     while (this.runs.size < this.opts.concurrency && this.waitingHead < this.waiting.length) {
-      const { entry, slot } = this.waiting[this.waitingHead]!;
+      const { entry, slot, catchUp } = this.waiting[this.waitingHead]!;
       this.waiting[this.waitingHead++] = undefined as never;
       if (entry.removed) continue;
       const interval = entry.monitor.intervalMs;
@@ -427,7 +434,7 @@ export class Scheduler {
         this.opts.onSkip?.(entry.monitor, slot, "late", 1);
         continue;
       }
-      this.start(entry, slot);
+      this.start(entry, slot, catchUp);
     }
     // Compact now and then so the queue array does not grow without end.
     if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
