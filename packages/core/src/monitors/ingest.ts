@@ -248,15 +248,23 @@ export const intervalSql = (frequency: string) =>
  * edited since its last result counts nothing (it may have been paused, or its regions changed).
  */
 function missedSlots(location: IngestLocation, results: readonly IngestResult[]) {
-  const rows = rowsTable(results.map((r) => [r.monitorId, r.cronTimestamp]));
+  // v: 1 monitor, 2 newest slot, 3 the batch's slots of the monitor (JSON; most often one).
+  const byMonitor = new Map<number, Set<number>>();
+  for (const r of results) {
+    const slots = byMonitor.get(r.monitorId) ?? new Set<number>();
+    slots.add(r.cronTimestamp);
+    byMonitor.set(r.monitorId, slots);
+  }
+  const rows = rowsTable([...byMonitor].map(([id, slots]) => [id, Math.max(...slots), JSON.stringify([...slots])]));
   const s = monitorLocationStatus;
   const q: SQL = sql`update ${privateLocation} set slots_missed = slots_missed + coalesce((
       select sum(max(0, cast((2 * (g.n - g.w) - g.i - 1) / (2 * g.i) as integer)
-        - (select count(distinct b.column2) from ${rows} as b where b.column1 = g.id and b.column2 > g.w and b.column2 < g.n)))
-      from (select v.id, v.n, max(${s.cronTimestamp}, coalesce(${s.missedThrough}, 0)) as w, ${intervalSql("m.frequency")} as i
-        from (select column1 as id, max(column2) as n from ${rows} group by column1) as v
-        join ${s} on ${s.monitorId} = v.id and ${s.locationId} = ${location.id}
-        join ${monitor} m on m.id = v.id and m.workspace_id = ${location.workspaceId} and m.deleted_at is null
+        - (select count(*) from json_each(g.slots) where value > g.w and value < g.n)))
+      from (select v.column1 as id, v.column2 as n, v.column3 as slots, max(${s.cronTimestamp}, coalesce(${s.missedThrough}, 0)) as w,
+          ${intervalSql("m.frequency")} as i
+        from ${rows} as v
+        join ${s} on ${s.monitorId} = v.column1 and ${s.locationId} = ${location.id}
+        join ${monitor} m on m.id = v.column1 and m.workspace_id = ${location.workspaceId} and m.deleted_at is null
           and m.updated_at <= ${s.updatedAt}) as g), 0)
     where ${privateLocation.id} = ${location.id} and ${standing(location)}`;
   return { toSQL: () => dialect.sqlToQuery(q) };
