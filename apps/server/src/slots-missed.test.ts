@@ -10,11 +10,11 @@ beforeAll(async () => {
 });
 afterAll(async () => database?.close());
 
-/** The server's own /metrics, the series of `vigil_location_slots_missed_total` for the location named `name`. */
-async function missedIn(s: TestServer, name: string): Promise<number | undefined> {
+/** The server's own /metrics, the series of `vigil_location_slots_missed_total` for the location `id`. */
+async function missedIn(s: TestServer, id: number): Promise<number | undefined> {
   const text = await (await fetch(`${s.url}/metrics`)).text();
   expect(text).toContain("# TYPE vigil_location_slots_missed_total counter");
-  const line = text.split("\n").find((l) => l.startsWith("vigil_location_slots_missed_total{") && l.includes(`location="${name}"`));
+  const line = text.split("\n").find((l) => l.startsWith("vigil_location_slots_missed_total{") && l.includes(`location="${id}"`));
   return line === undefined ? undefined : Number(line.split(" ").at(-1));
 }
 
@@ -32,7 +32,7 @@ describe("missed slots in the server's /metrics", () => {
           request: { url: "http://127.0.0.1:9/" },
         })
       ).body;
-      expect(await missedIn(s, "edge-gaps")).toBe(0);
+      expect(await missedIn(s, loc.id)).toBe(0);
       const s0 = Math.floor(Date.now() / I) * I - 10 * I;
       const send = async (slots: number[]) => {
         const res = await s.call(
@@ -47,12 +47,12 @@ describe("missed slots in the server's /metrics", () => {
       await send([s0, s0 + I]);
       await send([s0 + 5 * I, s0 + 6 * I]);
       await send([s0 + 5 * I, s0 + 6 * I]); // re-sent after a lost answer
-      expect(await missedIn(s, "edge-gaps")).toBe(3);
+      expect(await missedIn(s, loc.id)).toBe(3);
       await s.close();
       s = await startTestServer({}, database);
-      expect(await missedIn(s, "edge-gaps")).toBe(3);
+      expect(await missedIn(s, loc.id)).toBe(3);
       await send([s0 + 8 * I]);
-      expect(await missedIn(s, "edge-gaps")).toBe(4);
+      expect(await missedIn(s, loc.id)).toBe(4);
     } finally {
       await s.close();
     }
