@@ -9,6 +9,7 @@ import { ulid } from "ulid";
 import { sleep } from "./backoff";
 import { ServerClient } from "./client";
 import type { ProbeEnv } from "./env";
+import { HandledSlots } from "./handled";
 import { LoadTracker } from "./load";
 import { createProbeMetrics, type ProbeMetrics, RecentSamples } from "./metrics";
 import { OtelExport } from "./otel";
@@ -64,6 +65,8 @@ export class Probe {
   private readonly scheduler: Scheduler;
   private readonly otel: OtelExport;
   private outbox!: Outbox;
+  /** Which slots were handled, kept on disk for a restart. */
+  private handled!: HandledSlots;
   /** Which slots are this probe's when several share the location's key. */
   private share!: PoolShare;
   private sync: MonitorSync | undefined;
@@ -93,6 +96,8 @@ export class Probe {
       owns: (monitorId, slot) => this.share.owns(monitorId, slot),
       onStart: (job) => {
         this.load.due();
+        // A first check or a slot run after a restart starts late on purpose: not the probe falling behind.
+        if (job.catchUp) return;
         this.metrics.lag.observe(job.lagMs / 1000);
         this.lags.add(job.lagMs);
       },
@@ -117,6 +122,10 @@ export class Probe {
       onDrop: (count, reason) => probe.metrics.outboxDropped.inc({ reason }, count),
     });
     probe.share = new PoolShare(await instanceId(config.PROBE_DATA_DIR));
+    probe.handled = new HandledSlots(join(config.PROBE_DATA_DIR, "slots.json"), logger);
+    const handledBefore = await probe.handled.read();
+    if (handledBefore !== undefined) probe.scheduler.resume(handledBefore);
+    probe.handled.start(() => probe.scheduler.handledBefore());
     return probe;
   }
 
@@ -210,11 +219,15 @@ export class Probe {
   /** Stops scheduling, lets running checks finish briefly, and leaves every result on disk. */
   async stop(): Promise<void> {
     this.stopping.abort();
+    // Checks cut short by the stop are not handled: a restart runs their slots if their window is still open.
+    const handledBefore = this.scheduler.handledBefore();
+    this.handled.hold();
     await this.sync?.stop();
     await this.scheduler.stop(this.config.PROBE_SHUTDOWN_GRACE_MS);
     await Promise.allSettled([...this.runs]);
     await this.sender?.stop();
     await this.outbox.close();
+    await this.handled.stop(handledBefore);
     // A collector that does not answer must not hold the shutdown up.
     await Promise.race([this.otel.shutdown(), sleep(2000)]);
     this.logger.info({ outboxDepth: this.outbox.depth }, "probe stopped; unsent results stay in the outbox");

@@ -56,6 +56,8 @@ export interface Job {
   startedAt: number;
   /** Actual start − planned slot, ms. */
   lagMs: number;
+  /** Started after its slot on purpose (a first check, a slot that fell due while the probe was away): its lag is not the probe's. */
+  catchUp: boolean;
   /** Aborted when the monitor is removed or the probe stops. */
   signal: AbortSignal;
 }
@@ -103,10 +105,20 @@ interface Due {
   at: number;
   id: number;
   gen: number;
+  /** The slot this item runs, when it starts later than the slot itself (a first check, a slot missed while away). */
+  slot?: number;
 }
 
 /** At most this many monitors appearing in one sync are checked at once; more are a bulk creation. */
 export const BURST = 20;
+
+/**
+ * First checks of a bulk creation start at this rate at most (5,000 new monitors in 10 s), each in its
+ * slot under way, so they are checked at once without a burst that makes other checks late.
+ */
+export const FIRST_CHECKS_PER_SECOND = 500;
+/** A first check needs this much of its slot's window left; else it waits for the monitor's next slot. */
+const FIRST_CHECK_ROOM_MS = 5000;
 
 const defaultGuard = (intervalMs: number) => Math.min(1000, Math.floor(intervalMs / 30));
 
@@ -122,9 +134,9 @@ export class Scheduler {
   private readonly guardOf: (intervalMs: number) => number;
   private readonly entries = new Map<number, Entry>();
   private readonly heap = new MinHeap<Due>((a, b) => a.at < b.at || (a.at === b.at && a.id < b.id));
-  private readonly waiting: { entry: Entry; slot: number }[] = [];
+  private readonly waiting: { entry: Entry; slot: number; catchUp: boolean }[] = [];
   /** Slots due while `owns` could not tell whose they are. */
-  private readonly held: { entry: Entry; slot: number; gen: number }[] = [];
+  private readonly held: { entry: Entry; slot: number; gen: number; catchUp: boolean }[] = [];
   private waitingHead = 0;
   private readonly runs = new Set<Promise<void>>();
   private timer: unknown;
@@ -132,6 +144,10 @@ export class Scheduler {
   private stopped = false;
   /** After the first sync, a monitor that appears is new: its first check runs at once. */
   private synced = false;
+  /** When the last first check of a bulk creation is planned to start. */
+  private firstChecksUntil = 0;
+  /** Slots up to this were handled before a restart: the slot under way, if later, runs at the first sync. */
+  private resumeAfter: number | undefined;
 
   constructor(private readonly opts: SchedulerOptions) {
     this.clock = opts.clock ?? systemClock;
@@ -161,17 +177,23 @@ export class Scheduler {
     // A few new monitors are checked at once; a bulk creation waits for each monitor's own slot, spread over
     // its interval, so the probe's burst never makes checks miss their deadline.
     const atOnce = this.synced && fresh <= BURST;
+    const bulk: { m: ProbeMonitor; next: number }[] = [];
+    const now = this.clock.now();
     for (const m of monitors) {
       seen.add(m.id);
       const e = this.entries.get(m.id);
       if (!e) {
-        this.add(m, atOnce);
+        if (this.synced && !atOnce) bulk.push({ m, next: slotAtOrAfter(now, m.intervalMs, this.offsetOf(m.id, m.intervalMs)) });
+        else this.add(m, atOnce);
         added++;
       } else if (e.monitor.version !== m.version || e.monitor.intervalMs !== m.intervalMs) {
         this.update(e, m);
         changed++;
       }
     }
+    // Earliest window end first: a monitor whose slot under way ends soon gets an early place, so few wait for their next slot.
+    bulk.sort((a, b) => a.next - b.next);
+    for (const { m } of bulk) this.addInBulk(m);
     for (const id of [...this.entries.keys()]) {
       if (!seen.has(id)) {
         this.remove(id);
@@ -189,6 +211,28 @@ export class Scheduler {
     return e && slotAtOrAfter(this.clock.now(), e.monitor.intervalMs, e.offset);
   }
 
+  /**
+   * Before the first sync: slots up to `through` were handled by this probe before it stopped. A monitor's
+   * slot under way, if it is later, fell due while the probe was away: it runs at once, late, with its own
+   * slot time, while its window is still open.
+   */
+  resume(through: number): void {
+    if (!this.synced) this.resumeAfter = through;
+  }
+
+  /**
+   * Every slot before this time that fell due here has been handled (run and its result kept, skipped, or
+   * another probe's); kept on disk so a restart knows which slots it missed.
+   */
+  handledBefore(): number | undefined {
+    if (!this.synced) return this.resumeAfter;
+    // Slots before the next due item have all been handed out, except those still running, waiting or held.
+    let before = Math.min(this.clock.now(), this.heap.peek()?.at ?? Number.POSITIVE_INFINITY);
+    for (const e of this.entries.values()) if (e.busy && e.busy.slot < before) before = e.busy.slot;
+    for (const h of this.held) if (h.slot < before) before = h.slot;
+    return before;
+  }
+
   /** Slots held until `owns` can tell. */
   get holding(): number {
     return this.held.length;
@@ -198,8 +242,8 @@ export class Scheduler {
   release(): void {
     if (this.stopped) return;
     const now = this.clock.now();
-    for (const { entry, slot, gen } of this.held.splice(0)) {
-      if (this.entries.get(entry.monitor.id) === entry && entry.gen === gen) this.due(entry, slot, now);
+    for (const { entry, slot, gen, catchUp } of this.held.splice(0)) {
+      if (this.entries.get(entry.monitor.id) === entry && entry.gen === gen) this.due(entry, slot, now, catchUp);
     }
   }
 
@@ -234,7 +278,30 @@ export class Scheduler {
     this.entries.set(m.id, e);
     const now = this.clock.now();
     const next = slotAtOrAfter(now, m.intervalMs, e.offset);
-    this.push(e, atOnce && next > now ? next - m.intervalMs : next);
+    const underWay = next - m.intervalMs;
+    if (atOnce && next > now) this.heap.push({ at: now, id: m.id, gen: e.gen, slot: underWay });
+    else if (!this.synced && this.resumeAfter !== undefined && underWay > this.resumeAfter && next - this.guardOf(m.intervalMs) > now) {
+      this.heap.push({ at: now, id: m.id, gen: e.gen, slot: underWay });
+    } else this.push(e, next);
+  }
+
+  /**
+   * One of a bulk creation: its first check runs in the slot under way, at the next free place of the
+   * first-check rate, unless its own next slot comes first or too little of the window would be left.
+   */
+  private addInBulk(m: ProbeMonitor): void {
+    const e: Entry = { monitor: m, offset: this.offsetOf(m.id, m.intervalMs), gen: 0 };
+    this.entries.set(m.id, e);
+    const now = this.clock.now();
+    const next = slotAtOrAfter(now, m.intervalMs, e.offset);
+    const start = Math.max(now, this.firstChecksUntil) + 1000 / FIRST_CHECKS_PER_SECOND;
+    const room = Math.min(FIRST_CHECK_ROOM_MS, m.intervalMs / 4) + this.guardOf(m.intervalMs);
+    if (next - start < room) {
+      this.push(e, next);
+      return;
+    }
+    this.firstChecksUntil = start;
+    this.heap.push({ at: start, id: m.id, gen: e.gen, slot: next - m.intervalMs });
   }
 
   private update(e: Entry, m: ProbeMonitor): void {
@@ -282,8 +349,9 @@ export class Scheduler {
       this.heap.pop();
       const e = this.entries.get(top.id);
       if (!e || e.gen !== top.gen) continue; // removed, or its slot series was replaced
-      this.due(e, top.at, now);
-      this.push(e, this.nextAfter(e, top.at, now));
+      const slot = top.slot ?? top.at;
+      this.due(e, slot, now, top.slot !== undefined);
+      this.push(e, this.nextAfter(e, slot, now));
     }
     this.arm();
   };
@@ -305,10 +373,10 @@ export class Scheduler {
     return next + missed * interval;
   }
 
-  private due(e: Entry, slot: number, now: number): void {
+  private due(e: Entry, slot: number, now: number, catchUp = false): void {
     const owned = this.opts.owns ? this.opts.owns(e.monitor.id, slot) : true;
     if (owned === undefined) {
-      this.held.push({ entry: e, slot, gen: e.gen });
+      this.held.push({ entry: e, slot, gen: e.gen, catchUp: true });
       return;
     }
     if (!owned) return;
@@ -322,11 +390,11 @@ export class Scheduler {
       return;
     }
     e.busy = { slot };
-    if (this.runs.size < this.opts.concurrency) this.start(e, slot);
-    else this.waiting.push({ entry: e, slot });
+    if (this.runs.size < this.opts.concurrency) this.start(e, slot, catchUp);
+    else this.waiting.push({ entry: e, slot, catchUp });
   }
 
-  private start(e: Entry, slot: number): void {
+  private start(e: Entry, slot: number, catchUp: boolean): void {
     const controller = new AbortController();
     e.busy = { slot, controller };
     const startedAt = this.clock.now();
@@ -337,6 +405,7 @@ export class Scheduler {
       deadline: slot + monitor.intervalMs - this.guardOf(monitor.intervalMs),
       startedAt,
       lagMs: startedAt - slot,
+      catchUp,
       signal: controller.signal,
     };
     this.opts.onStart?.(job);
@@ -356,7 +425,7 @@ export class Scheduler {
     if (this.stopped) return;
     const now = this.clock.now();
     while (this.runs.size < this.opts.concurrency && this.waitingHead < this.waiting.length) {
-      const { entry, slot } = this.waiting[this.waitingHead]!;
+      const { entry, slot, catchUp } = this.waiting[this.waitingHead]!;
       this.waiting[this.waitingHead++] = undefined as never;
       if (entry.removed) continue;
       const interval = entry.monitor.intervalMs;
@@ -365,7 +434,7 @@ export class Scheduler {
         this.opts.onSkip?.(entry.monitor, slot, "late", 1);
         continue;
       }
-      this.start(entry, slot);
+      this.start(entry, slot, catchUp);
     }
     // Compact now and then so the queue array does not grow without end.
     if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {

@@ -12,6 +12,7 @@ import { Counter } from "prom-client";
 import { mountApi } from "./app";
 import type { ServerDeps } from "./context";
 import type { ServerEnv } from "./env";
+import { locationSlotsMissed } from "./location-metrics";
 import { PingWatermark } from "./ping-watermark";
 
 /** Builds and starts the server; returns a handle so tests can run it in-process. */
@@ -39,6 +40,7 @@ export async function startServer(env: ServerEnv, opts: { handleSignals?: boolea
       registers: [registry],
     }),
   };
+  locationSlotsMissed(db, registry);
   const prefix = await resolveQueuePrefix(db, env.QUEUE_PREFIX, (err) =>
     logger.warn({ err: err.message }, "waiting for the database to name the queues"),
   );

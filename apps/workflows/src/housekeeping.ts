@@ -1,5 +1,15 @@
 import type { Analytics } from "@vigil/analytics";
-import { applyRetention, markSilentLocations, pendingEvaluations, purgeExpired, undispatchedEvents } from "@vigil/core";
+import {
+  applyRetention,
+  claimLocationNotices,
+  countSilentSlots,
+  markSilentLocations,
+  noticeChannels,
+  pendingEvaluations,
+  purgeExpired,
+  undispatchedEvents,
+} from "@vigil/core";
+import { locationNotice, notify } from "@vigil/notifier";
 import type { EvaluateItem } from "@vigil/queue";
 import type { Job } from "bullmq";
 import type { WorkflowContext } from "./context";
@@ -31,7 +41,9 @@ export function housekeepingProcessor(
       case "probe-health": {
         const offline = await markSilentLocations(ctx.db);
         for (const id of offline) ctx.logger.warn({ locationId: id }, "private location went silent; marked offline");
-        return { offline };
+        const missedSlots = await countSilentSlots(ctx.db);
+        const notices = await sendLocationNotices(ctx);
+        return { offline, missedSlots, notices };
       }
       case "retention": {
         const deleted = await applyRetention(ctx.db, analytics.deleteBefore);
@@ -47,4 +59,44 @@ export function housekeepingProcessor(
         return "unknown";
     }
   };
+}
+
+/** Tries per channel for a location notice; retryable failures wait 1 s, then 2 s. */
+const NOTICE_TRIES = 3;
+
+/**
+ * Tells each workspace whose private location went silent (or came back) on its channels, as text: once per
+ * silence and once per return, claimed in the database before sending so a restart never repeats one.
+ * Webhook channels are left out: their body is monitor status changes only, and they have no opt-in yet.
+ */
+export async function sendLocationNotices(
+  ctx: Pick<WorkflowContext, "db" | "logger" | "notifierEnv" | "egress" | "sending">,
+  nowMs = Date.now(),
+): Promise<number> {
+  let sent = 0;
+  for (const claimed of await claimLocationNotices(ctx.db, nowMs)) {
+    const event = locationNotice(claimed, ctx.notifierEnv.DASHBOARD_URL, nowMs);
+    const channels = await noticeChannels(ctx.db, claimed.location.workspaceId);
+    await Promise.all(
+      channels.map(async (channel) => {
+        const log = { locationId: claimed.location.id, notice: event.notice!.kind, channelId: channel.id };
+        for (let attempt = 1; ; attempt++) {
+          const res = await ctx.sending(() =>
+            notify(channel, event, ctx.notifierEnv, { egress: ctx.egress, timeoutMs: channel.timeoutMs }),
+          );
+          if (res.ok) {
+            sent++;
+            ctx.logger.info({ ...log, attempt }, "location notice delivered");
+            return;
+          }
+          if (!res.retryable || attempt === NOTICE_TRIES) {
+            ctx.logger.warn({ ...log, attempt, error: res.error }, "location notice failed");
+            return;
+          }
+          await new Promise((r) => setTimeout(r, 1000 * attempt));
+        }
+      }),
+    );
+  }
+  return sent;
 }

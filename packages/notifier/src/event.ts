@@ -2,6 +2,8 @@ import { redactUrl } from "@vigil/api-contract";
 import { z } from "zod";
 
 export const EVENT_TYPES = ["degraded", "error", "recovered", "test"] as const;
+/** Text notices that are not a monitor's status change. */
+export const NOTICE_KINDS = ["location-silent", "location-back"] as const;
 
 /** What the workflows hand to the notifier: one monitor status change (or a test from the dashboard). */
 export const NotificationEvent = z
@@ -23,6 +25,21 @@ export const NotificationEvent = z
     downForMs: z.number().int().nonnegative().optional(),
     /** The signed one-click acknowledge link; sent as a header or a message line, never a payload field. */
     ackUrl: z.string().url().optional(),
+    /**
+     * A notice that is not a monitor's status change (a private location gone silent, or back): text for chat,
+     * e-mail, pager and push channels, which show its title, facts and link instead of the monitor's. Never
+     * sent to a webhook channel, whose body is the spec's payload (monitor status changes only).
+     */
+    notice: z
+      .object({
+        kind: z.enum(NOTICE_KINDS),
+        /** Names what the notice is about, for pager dedup keys: an `error` and its `recovered` share it. */
+        key: z.string().min(1),
+        title: z.string().min(1),
+        link: z.string().url(),
+        facts: z.array(z.object({ label: z.string().min(1), value: z.string() })),
+      })
+      .optional(),
   })
   // The one place of the rules every channel sees the event by: a recovery carries no error message (the
   // spec ties it to error and degraded, rules 1 and 2), whatever the evaluation found; and no alert

@@ -23,6 +23,7 @@ export function escapeHtml(text: string): string {
 
 /** The name as a single line (it lands in titles, subjects and headers); the URL when it has none. */
 export function displayName(event: NotificationEvent): string {
+  if (event.notice) return truncate(event.notice.title, MAX_NAME_CHARS);
   const oneLine = (text: string) => text.replace(/\p{Cc}+/gu, " ").trim();
   return truncate(oneLine(event.monitor.name) || oneLine(event.monitor.url), MAX_NAME_CHARS);
 }
@@ -38,6 +39,7 @@ export function humanDuration(ms: number): string {
 }
 
 export function headline(event: NotificationEvent): string {
+  if (event.notice) return displayName(event);
   const name = displayName(event);
   const still = event.downForMs !== undefined && event.type !== "recovered" && event.type !== "test";
   switch (event.type) {
@@ -54,7 +56,8 @@ export function headline(event: NotificationEvent): string {
 
 export const isoTime = (event: NotificationEvent): string => new Date(event.cronTimestamp).toISOString();
 
-export const monitorLink = (event: NotificationEvent, env: NotifierEnv): string => `${env.DASHBOARD_URL}/monitors/${event.monitor.id}`;
+export const monitorLink = (event: NotificationEvent, env: NotifierEnv): string =>
+  event.notice?.link ?? `${env.DASHBOARD_URL}/monitors/${event.monitor.id}`;
 
 export const LINK_LABEL = "Open in Vigil";
 export const ACK_LABEL = "Acknowledge";
@@ -65,15 +68,19 @@ export const ACK_LABEL = "Acknowledge";
  * touch, nor get merged into, a real open incident.
  */
 export const incidentKey = (event: NotificationEvent): string =>
-  event.type === "test" ? `vigil-monitor-${event.monitor.id}-test` : `vigil-monitor-${event.monitor.id}`;
+  event.notice ? event.notice.key : event.type === "test" ? `vigil-monitor-${event.monitor.id}-test` : `vigil-monitor-${event.monitor.id}`;
 
 export interface Fact {
-  key: "status" | "url" | "time" | "statusCode" | "latency" | "error" | "acknowledge";
+  key: "status" | "url" | "time" | "statusCode" | "latency" | "error" | "acknowledge" | "detail";
   label: string;
   value: string;
 }
 
 export function facts(event: NotificationEvent): Fact[] {
+  if (event.notice) {
+    const detail = event.notice.facts.map((f) => ({ key: "detail" as const, label: f.label, value: truncate(f.value, MAX_FACT_CHARS) }));
+    return [...detail, { key: "time", label: "Time", value: isoTime(event) }];
+  }
   const list: Fact[] = [
     { key: "status", label: "Status", value: event.type },
     { key: "url", label: "URL", value: event.monitor.url },

@@ -35,6 +35,8 @@ export async function notify(
   if (!isChannelKind(channel.kind)) return permanent(`unknown channel kind "${channel.kind}"`);
   const config = validateChannelConfig(channel.kind, channel.config);
   if (!config.ok) return permanent(`invalid ${channel.kind} config: ${config.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`);
+  // DECISIONS "Payloads": a webhook's body is the spec's payload, monitor status changes only; no opt-in exists yet.
+  if (event.notice && channel.kind === "webhook") return permanent("a webhook channel receives monitor status changes only");
   const parsedEvent = NotificationEvent.safeParse(event);
   if (!parsedEvent.success)
     return permanent(`invalid event: ${parsedEvent.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);

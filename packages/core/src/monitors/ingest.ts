@@ -1,4 +1,4 @@
-import { CHECK_STATUSES, IngestBatch, type IngestResult } from "@vigil/api-contract";
+import { CHECK_STATUSES, FREQUENCIES, frequencyMs, IngestBatch, type IngestResult } from "@vigil/api-contract";
 import {
   checkResultRow,
   type Db,
@@ -126,7 +126,7 @@ export async function recordBatch(db: Db, location: IngestLocation, batch: Inges
   }
   const streaks = batchStreaks(results);
   const out = await writeBatch(db, ingestWrites(location, results, [...latest.values()], streaks, nowMs));
-  if (out[4]!.rows.length === 0) return { ...nothing, locationGone: true };
+  if (out[5]!.rows.length === 0) return { ...nothing, locationGone: true };
   // Read in the write's own transaction: a monitor deleted (or another workspace's) has nothing stored.
   const owned = new Set(out[0]!.rows.map((r) => Number(r[0])));
   const settled = new Set(out[2]!.rows.map((r) => Number(r[0])));
@@ -232,7 +232,42 @@ function ingestWrites(
       updated_at = excluded.updated_at
     where excluded.cron_timestamp >= ${s.cronTimestamp}`;
   // Settled before the upsert (it compares with the previous status) and after the inserts (the watermark covers the new rows).
-  return [owned, inserts, settleUnchanged(location, latest, nowMs), upsert, seenWrite(location, nowMs)];
+  // Missed slots are counted before the upsert too: they are the gap after the stored slot.
+  return [owned, inserts, settleUnchanged(location, latest, nowMs), missedSlots(location, results), upsert, seenWrite(location, nowMs)];
+}
+
+/** A monitor's interval in SQL, from its `frequency` column. */
+export const intervalSql = (frequency: string) =>
+  sql.raw(`(case ${frequency} ${FREQUENCIES.map((f) => `when '${f}' then ${frequencyMs(f)}`).join(" ")} end)`);
+
+/**
+ * Slots no probe of the location ran, added to its count: for each monitor, the slots strictly between the
+ * last slot counted (its stored result, or what a silent spell already counted) and the batch's newest, less
+ * those the batch holds. Integer arithmetic: (2·gap − interval − 1) div (2·interval) is the number of slots in
+ * the gap, rounded down from half an interval so that a frequency moved by an edit does not count. A monitor
+ * edited since its last result counts nothing (it may have been paused, or its regions changed).
+ */
+function missedSlots(location: IngestLocation, results: readonly IngestResult[]) {
+  // v: 1 monitor, 2 newest slot, 3 the batch's slots of the monitor (JSON; most often one).
+  const byMonitor = new Map<number, Set<number>>();
+  for (const r of results) {
+    const slots = byMonitor.get(r.monitorId) ?? new Set<number>();
+    slots.add(r.cronTimestamp);
+    byMonitor.set(r.monitorId, slots);
+  }
+  const rows = rowsTable([...byMonitor].map(([id, slots]) => [id, Math.max(...slots), JSON.stringify([...slots])]));
+  const s = monitorLocationStatus;
+  const q: SQL = sql`update ${privateLocation} set slots_missed = slots_missed + coalesce((
+      select sum(max(0, cast((2 * (g.n - g.w) - g.i - 1) / (2 * g.i) as integer)
+        - (select count(*) from json_each(g.slots) where value > g.w and value < g.n)))
+      from (select v.column1 as id, v.column2 as n, v.column3 as slots, max(${s.cronTimestamp}, coalesce(${s.missedThrough}, 0)) as w,
+          ${intervalSql("m.frequency")} as i
+        from ${rows} as v
+        join ${s} on ${s.monitorId} = v.column1 and ${s.locationId} = ${location.id}
+        join ${monitor} m on m.id = v.column1 and m.workspace_id = ${location.workspaceId} and m.deleted_at is null
+          and m.updated_at <= ${s.updatedAt}) as g), 0)
+    where ${privateLocation.id} = ${location.id} and ${standing(location)}`;
+  return { toSQL: () => dialect.sqlToQuery(q) };
 }
 
 /** Marks a probe seen without results (it polls even when it has nothing to send). */

@@ -92,6 +92,10 @@ export const privateLocation = sqliteTable(
     skippedChecks: integer("skipped_checks").notNull().default(0),
     /** Set while the probe keeps missing its deadlines (it says so at every poll); null when it keeps up. */
     overloadedSince: integer("overloaded_since"),
+    /** Slots of its monitors no probe of the location ran (a gap between results, or all its probes silent), counted. */
+    slotsMissed: integer("slots_missed").notNull().default(0),
+    /** Set when the workspace was told the location went silent; cleared when it was told it is back. */
+    silenceNoticedAt: integer("silence_noticed_at"),
     createdAt: createdAt(),
     deletedAt: integer("deleted_at"),
   },
@@ -120,6 +124,8 @@ export const monitorLocationStatus = sqliteTable(
     certNotAfter: integer("cert_not_after"),
     /** Consecutive results of this location on the same side (error / not error) as `status`, this one included. */
     streak: integer("streak").notNull().default(1),
+    /** Slots up to this one were counted missed while the location was silent (so a later gap counts only the rest). */
+    missedThrough: integer("missed_through"),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.monitorId, t.locationId] })],

@@ -47,7 +47,7 @@ export const email = defineChannel({
       subject: `[Vigil] ${headline(event)}`,
       text: plainText(event, env),
       html: html(event, monitorLink(event, env)),
-      key: `vigil-${event.monitor.id}-${event.cronTimestamp}-${event.type}`,
+      key: `${event.notice?.key ?? `vigil-${event.monitor.id}`}-${event.cronTimestamp}-${event.type}`,
     };
     return buildMail(env, msg, now);
   },
