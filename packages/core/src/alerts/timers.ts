@@ -5,6 +5,7 @@ import { alertAck, alertTimer, type Db, notificationDelivery, writeBatch } from 
 import { and, eq, inArray, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
 import { fireHold } from "./dependencies";
 import { monitorAndNewestEvent, policyOf, reminderIntervals, type TimerSend } from "./follow-ups";
+import type { AskCheck } from "./fresh-checks";
 
 type Timer = typeof alertTimer.$inferSelect;
 
@@ -44,12 +45,13 @@ const close = (db: Db, t: Timer, outcome: string, nowMs: number) =>
 
 /**
  * Fires every due timer: reminders and steps queue their sends (through `queue`, idempotent by job id)
- * and then record the firing with the next timer in one write; holds release or keep waiting.
+ * and then record the firing with the next timer in one write; holds release or keep waiting (`ask`: how a
+ * parent, or a held child once its parent is back, is checked afresh).
  */
 export async function fireDueTimers(
   db: Db,
   queue: (sends: TimerSend[]) => Promise<void>,
-  opts: { nowMs?: number; limit?: number; recheckMs?: number } = {},
+  opts: { nowMs?: number; limit?: number; recheckMs?: number; ask?: AskCheck } = {},
 ): Promise<{ sent: number; closed: number; held: number; released: number }> {
   const nowMs = opts.nowMs ?? Date.now();
   const due = await db
@@ -61,7 +63,7 @@ export async function fireDueTimers(
   const out = { sent: 0, closed: 0, held: 0, released: 0 };
   for (const t of due) {
     if (t.kind === "hold") {
-      const r = await fireHold(db, t, queue, nowMs, opts.recheckMs ?? 5_000);
+      const r = await fireHold(db, t, queue, nowMs, opts.recheckMs ?? 5_000, opts.ask);
       out[r]++;
       continue;
     }
