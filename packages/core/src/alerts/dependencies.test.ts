@@ -154,6 +154,8 @@ const storm = fc.record({
   length: fc.integer({ min: 35, max: 150 }),
   /** Per child: back with the parent (0), or still down for this long after (seconds). */
   after: fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 90, max: 150 })), { minLength: 10, maxLength: 10 }),
+  /** How long a probe takes to answer a fresh check: within the parent's 10 s timeout. */
+  answerMs: fc.integer({ min: 100, max: 9_000 }),
 });
 
 describe("property: one alert per outage of a parent and its children, whatever the slot phases", () => {
@@ -174,13 +176,14 @@ describe("property: one alert per outage of a parent and its children, whatever 
           })),
         ];
         const w = await HoldWorld.create(t.db, specs);
+        w.answerMs = s.answerMs;
         await w.runTo(end + 150 + 90);
         const got = (await w.summary()).sort();
         const want = ["parent error", "parent recovered"];
         for (let i = 0; i < s.children; i++) if (s.after[i]! > 0) want.push(`child ${i} error`, `child ${i} recovered`);
         expect(got).toEqual(want.sort());
       }),
-      { numRuns: 6, verbose: true },
+      { numRuns: 10, verbose: true },
     );
   });
 });

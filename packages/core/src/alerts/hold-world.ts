@@ -1,7 +1,7 @@
 // Test-only: monitors with dependencies on a simulated clock, their targets going down and up as a scenario says,
 // results fed through the real ingest, evaluator, routing and timers; fresh checks answered as a probe would.
-import { type Db, privateLocation, statusEvent } from "@vigil/db-schema";
-import { eq, inArray } from "drizzle-orm";
+import { alertTimer, type Db, privateLocation, statusEvent } from "@vigil/db-schema";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { ulid } from "ulid";
 import { createChannel, createMonitors, dispatchEvents, evaluateMonitors, fireDueTimers, recordFreshCheck, recordResults } from "../index";
 import { workspaceWithLocations } from "../testing";
@@ -93,9 +93,10 @@ export class HoldWorld {
       for (const send of sends) this.sends.push({ send, at: this.now });
     };
     const ask = (id: number, askedAt: number) => void this.asks.push({ id, askedAt });
-    while (this.now < BASE + toSeconds * 1000) {
+    const until = BASE + toSeconds * 1000;
+    while (this.now < until) {
       const prev = this.now;
-      this.now += 1000;
+      this.now = Math.min(until, await this.nextMoment());
       const due: number[] = [];
       for (const [i, s] of this.specs.entries()) {
         if (s.active === false) continue;
@@ -137,6 +138,25 @@ export class HoldWorld {
       }
       await fireDueTimers(this.db, queue, { nowMs: this.now, recheckMs: 5_000, ask });
     }
+  }
+
+  /** The next second anything happens: a slot, a probe's answer, a timer coming due. */
+  private async nextMoment(): Promise<number> {
+    const next = [this.now + 60_000];
+    for (const s of this.specs) {
+      if (s.active === false) continue;
+      const every = s.every * 1000;
+      const k = Math.max(0, Math.floor((this.now - BASE - s.phase * 1000) / every) + 1);
+      next.push(BASE + s.phase * 1000 + k * every);
+    }
+    if (this.answering) for (const a of this.asks) next.push(a.askedAt + this.answerMs);
+    const [due] = await this.db
+      .select({ at: sql<number | null>`min(${alertTimer.dueAt})` })
+      .from(alertTimer)
+      .where(and(eq(alertTimer.workspaceId, this.ws), isNull(alertTimer.firedAt)));
+    if (due?.at != null) next.push(Number(due.at));
+    // Whole seconds, never the present again.
+    return Math.max(this.now + 1000, Math.ceil(Math.min(...next) / 1000) * 1000);
   }
 
   /** Every alert and recovery sent, by monitor name, in order; `at` in seconds from the start. */
