@@ -196,8 +196,9 @@ describe("dependencies", () => {
     const suppressed = (await s.t.db.select().from(notificationDelivery)).filter((d) => d.outcome === "suppressed");
     expect(suppressed.every((d) => d.error === "suppressed: parent Router down")).toBe(true);
 
-    // The parent recovers; the children are still down: now they alert, once each.
+    // The parent recovers; the children's results of the same slot say they are still down: now they alert, once each.
     await s.up([parent], base + 30_000);
+    await s.down(children, base + 30_000);
     await until("children alert", () => s.hook.received.length === 12, 30_000);
     await sleep(2000);
     const byMonitor = s.hook.received.map((r) => `${(r.body.monitor as { id: number }).id}:${r.body.status}`);

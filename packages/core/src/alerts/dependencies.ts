@@ -103,7 +103,7 @@ export async function fireHold(
   nowMs: number,
   recheckMs: number,
   ask?: AskCheck,
-): Promise<"closed" | "held" | "released"> {
+): Promise<"closed" | "held" | { released: string }> {
   const [[child], [newest]] = await db.batch(monitorAndNewestEvent(db, t.monitorId));
   if (!child || child.deletedAt !== null || child.status === "active" || newest?.id !== t.eventId) {
     await db
@@ -137,7 +137,7 @@ export async function fireHold(
                 channelId,
                 attempt: 0,
                 outcome: "suppressed" as const,
-                error: v.hold,
+                error: v.hold.replace(/^held: /, "suppressed: "),
                 createdAt: nowMs,
               })),
             ),
@@ -154,7 +154,7 @@ export async function fireHold(
     .update(alertTimer)
     .set({ firedAt: nowMs, outcome: v.release })
     .where(and(eq(alertTimer.id, t.id), isNull(alertTimer.firedAt)));
-  return "released";
+  return { released: v.release };
 }
 
 /** Why a monitor's current alert is held or was let go after a hold, for its page; null when it has no hold. */

@@ -143,7 +143,11 @@ async function planRoutes(db: Db, eventIds: number[], nowMs: number) {
       const lastHold = ended.filter((t) => t.kind === "hold").at(-1);
       const holdOutcome = lastHold?.outcome;
       if (lastHold && !(lastHold.firedAt !== null && holdOutcome?.startsWith("released")))
-        route = { suppressed: holdOutcome?.startsWith("held") ? holdOutcome : "held: its alert was held for a parent" };
+        route = {
+          suppressed: holdOutcome?.startsWith("held: ")
+            ? holdOutcome.replace(/^held: /, "suppressed: ")
+            : "suppressed: its alert was held for a parent",
+        };
       else {
         const escalated = ended.filter((t) => t.kind === "step" && t.outcome === "sent").flatMap((t) => t.channelIds);
         route = { send: [...new Set([...channels, ...escalated])].sort((a, b) => a - b) };

@@ -9,6 +9,13 @@ import type { AskCheck } from "./fresh-checks";
 
 type Timer = typeof alertTimer.$inferSelect;
 
+/** A held alert let go, and why ("released", or the parent's state that could not be known). */
+export interface HoldRelease {
+  monitorId: number;
+  eventId: number;
+  reason: string;
+}
+
 /** Is this timer's alert still worth sending: the monitor's newest event, still down, not acknowledged. */
 async function alertState(db: Db, t: Timer) {
   const [[m], [newest], [ack]] = await db.batch([
@@ -52,7 +59,7 @@ export async function fireDueTimers(
   db: Db,
   queue: (sends: TimerSend[]) => Promise<void>,
   opts: { nowMs?: number; limit?: number; recheckMs?: number; ask?: AskCheck } = {},
-): Promise<{ sent: number; closed: number; held: number; released: number }> {
+): Promise<{ sent: number; closed: number; held: number; released: number; releases: HoldRelease[] }> {
   const nowMs = opts.nowMs ?? Date.now();
   const due = await db
     .select()
@@ -60,11 +67,15 @@ export async function fireDueTimers(
     .where(and(isNull(alertTimer.firedAt), lte(alertTimer.dueAt, nowMs)))
     .orderBy(alertTimer.dueAt, alertTimer.id)
     .limit(opts.limit ?? 500);
-  const out = { sent: 0, closed: 0, held: 0, released: 0 };
+  const out = { sent: 0, closed: 0, held: 0, released: 0, releases: [] as HoldRelease[] };
   for (const t of due) {
     if (t.kind === "hold") {
       const r = await fireHold(db, t, queue, nowMs, opts.recheckMs ?? 5_000, opts.ask);
-      out[r]++;
+      if (typeof r === "string") out[r]++;
+      else {
+        out.released++;
+        out.releases.push({ monitorId: t.monitorId, eventId: t.eventId, reason: r.released });
+      }
       continue;
     }
     const state = await alertState(db, t);
