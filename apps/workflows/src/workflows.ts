@@ -1,6 +1,6 @@
 import { AnalyticsUnavailableError, analyticsFromEnv, exportResults, isClickHouse } from "@vigil/analytics";
 import { pingEndpoint } from "@vigil/api-contract";
-import { type AskCheck, resolveQueuePrefix, runFreshCheck } from "@vigil/core";
+import { type AskCheck, resolveQueuePrefix } from "@vigil/core";
 import { createDb, openSecrets } from "@vigil/db-schema";
 import { EgressPolicy } from "@vigil/egress";
 import { NotifierEnv } from "@vigil/notifier";
@@ -20,6 +20,7 @@ import { Queue, Worker } from "bullmq";
 import { Counter, Gauge, Histogram } from "prom-client";
 import type { WorkflowContext } from "./context";
 import type { WorkflowsEnv } from "./env";
+import { runFreshCheck } from "./escalate/fresh-check";
 import { ALERT_TIMERS_QUEUE, alertTimersProcessor } from "./escalate/processor";
 import { evaluateProcessor } from "./evaluate/processor";
 import { heartbeatProcessor } from "./heartbeats/processor";

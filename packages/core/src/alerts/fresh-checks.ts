@@ -2,8 +2,6 @@
 // own state once its parent is back. The hold reads the answer here; it never waits for it.
 import { type Db, freshCheck, monitor, monitorEvaluation, monitorLocationStatus, privateLocation } from "@vigil/db-schema";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { type RunBus, runOnProbe } from "../monitors/runs";
-import { monitorCheck } from "../monitors/views";
 
 /** How long past a monitor's own timeout a held alert waits for a fresh check's answer. */
 export const FRESH_GRACE_MS = 5_000;
@@ -67,7 +65,19 @@ export async function watch(db: Db, ids: readonly number[]): Promise<Watched[]> 
     db
       .select({ workspaceId: privateLocation.workspaceId, region: privateLocation.region })
       .from(privateLocation)
-      .where(and(eq(privateLocation.online, true), isNull(privateLocation.deletedAt))),
+      .where(
+        and(
+          eq(privateLocation.online, true),
+          isNull(privateLocation.deletedAt),
+          inArray(
+            privateLocation.workspaceId,
+            db
+              .selectDistinct({ w: monitor.workspaceId })
+              .from(monitor)
+              .where(inArray(monitor.id, [...ids])),
+          ),
+        ),
+      ),
   ]);
   const errored = new Set(errors.map((e) => e.id));
   return monitors.map((m) => {
@@ -136,13 +146,4 @@ export async function recordFreshCheck(
     .update(freshCheck)
     .set({ status, answeredAt: nowMs })
     .where(and(eq(freshCheck.monitorId, monitorId), eq(freshCheck.askedAt, askedAt)));
-}
-
-/** Runs a fresh check on a probe serving the monitor and records its answer: what the workflows' `AskCheck` does. */
-export async function runFreshCheck(db: Db, bus: RunBus, monitorId: number, askedAt: number): Promise<void> {
-  const [m] = await db.select({ workspaceId: monitor.workspaceId }).from(monitor).where(eq(monitor.id, monitorId));
-  if (!m) return;
-  const { regions, check } = await monitorCheck(db, m.workspaceId, monitorId);
-  const out = await runOnProbe(db, bus, m.workspaceId, regions, monitorId, check);
-  await recordFreshCheck(db, monitorId, askedAt, out.ok ? out.result.status : null);
 }

@@ -11,6 +11,6 @@ export { type Dispatched, dispatchEvents, type Route, routeAlert } from "./dispa
 export * from "./escalation";
 export * from "./evaluate";
 export { planFollowUps, type TimerSend } from "./follow-ups";
-export { type AskCheck, FRESH_GRACE_MS, recordFreshCheck, runFreshCheck } from "./fresh-checks";
+export { type AskCheck, FRESH_GRACE_MS, recordFreshCheck } from "./fresh-checks";
 export { type AlertLinks, alertLinksFor, storeAlertLinks } from "./monitor-links";
 export { dropStaleFollowUp, fireDueTimers, pendingTimers, timerOf } from "./timers";
