@@ -70,6 +70,26 @@ describe("a child's alert waits until its parent's state is known as of the chil
     expect(await heldAlert(t.db, w.ws, w.ids[1]!)).toBeNull();
   });
 
+  it("with no probe answering at the parent's recovery, a held child waits for its own next check: up sends nothing, down sends one error", async () => {
+    const w = await HoldWorld.create(t.db, [
+      { name: "Router", every: 30, phase: 20, outages: [[25, 100]] },
+      { name: "App", every: 30, phase: 0, outages: [[25, 100]], parents: [0] },
+      { name: "Api", every: 30, phase: 0, outages: [[25, 200]], parents: [0] },
+    ]);
+    await w.runTo(100);
+    w.answering = false;
+    await w.runTo(115);
+    expect(await heldAlert(t.db, w.ws, w.ids[2]!)).toMatchObject({
+      held: true,
+      reason: "held: parent Router recovered, checking this monitor again",
+    });
+    await w.runTo(260);
+    const d = await w.deliveries();
+    expect(d.map((x) => `${x.monitor} ${x.status}`)).toEqual(["Router error", "Router recovered", "Api error", "Api recovered"]);
+    // Api's own result at 120 s says it is still down.
+    expect(d[2]!.at).toBeLessThanOrEqual(120 + 5);
+  });
+
   it("in a chain, only the grandparent pages; a grandchild still down after the chain is back sends one error", async () => {
     const w = await HoldWorld.create(t.db, [
       { name: "Core", every: 30, phase: 25, outages: [[10, 100]] },

@@ -15,7 +15,7 @@ import {
 import { and, desc, eq, gt, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { channelsForEvent } from "./deliveries";
 import { monitorAndNewestEvent, planFollowUps, type TimerSend } from "./follow-ups";
-import { type AskCheck, freshOrWhy, stateAsOf, type Watched, watch } from "./fresh-checks";
+import { type AskCheck, FRESH_GRACE_MS, freshOrWhy, stateAsOf, type Watched, watch } from "./fresh-checks";
 
 type Timer = typeof alertTimer.$inferSelect;
 
@@ -76,6 +76,9 @@ async function verdict(db: Db, t: Timer, failedAt: number, nowMs: number, ask: A
     if (state === "up") return { hold: `held: up again after parent ${name} recovered` };
     const why = await freshOrWhy(db, self!, back.cron, nowMs, ask);
     if (why === "waiting") return { hold: `held: parent ${name} recovered, checking this monitor again` };
+    // No fresh answer: its own next scheduled result decides, if it comes in time.
+    if (nowMs < back.cron + self!.everyMs + self!.timeoutMs + FRESH_GRACE_MS)
+      return { hold: `held: parent ${name} recovered, waiting for this monitor's next check (${why})` };
     return { release: `released: parent ${name} recovered, this monitor's state unknown (${why})` };
   }
   const unknown: [Watched, string][] = [];

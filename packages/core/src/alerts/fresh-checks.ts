@@ -1,5 +1,6 @@
 // Checks asked out of schedule for a held alert: a parent's state as of its child's failure, or a held child's
 // own state once its parent is back. The hold reads the answer here; it never waits for it.
+import { type Frequency, frequencyMs } from "@vigil/api-contract";
 import { type Db, freshCheck, monitor, monitorEvaluation, monitorLocationStatus, privateLocation } from "@vigil/db-schema";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 
@@ -19,6 +20,8 @@ export interface Watched {
   /** A location's error result not evaluated yet (a parent failing in the same moment as its child). */
   unevaluatedError: boolean;
   timeoutMs: number;
+  /** Time between its scheduled checks. */
+  everyMs: number;
   /** Why no probe can be asked about it now; null when one can. */
   unaskable: string | null;
   fresh: { askedAt: number; status: string | null; answeredAt: number | null } | null;
@@ -39,6 +42,7 @@ export async function watch(db: Db, ids: readonly number[]): Promise<Watched[]> 
         kind: monitor.kind,
         regions: monitor.regions,
         timeoutMs: monitor.timeoutMs,
+        frequency: monitor.frequency,
       })
       .from(monitor)
       .where(and(inArray(monitor.id, [...ids]), isNull(monitor.deletedAt)))
@@ -92,6 +96,7 @@ export async function watch(db: Db, ids: readonly number[]): Promise<Watched[]> 
       cron: crons.length > 0 ? Math.max(...crons) : null,
       unevaluatedError: errored.has(m.id),
       timeoutMs: m.timeoutMs,
+      everyMs: frequencyMs(m.frequency as Frequency) ?? 60_000,
       unaskable: !m.active
         ? "paused"
         : m.kind === "heartbeat"
