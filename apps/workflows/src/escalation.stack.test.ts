@@ -6,12 +6,14 @@ import {
   createEscalationPolicy,
   createMonitor,
   describeAckLink,
+  heldAlert,
   listAuditLog,
   updateMonitor,
 } from "@vigil/core";
 import { generateSecretKey, incident, notificationDelivery } from "@vigil/db-schema";
 import { startTestDatabase } from "@vigil/db-schema/testing";
 import { WebhookPayload } from "@vigil/notifier";
+import { createRedis, ProbeBus } from "@vigil/queue";
 import { afterEach, describe, expect, it } from "vitest";
 import { ingest, producerFor, Receiver, seed, until, WorkflowsProcess, workflowsEnv } from "./test-harness";
 
@@ -62,7 +64,7 @@ async function setup(n: number) {
       seeded.location,
       ids.map((monitorId) => ({ monitorId, cronTimestamp: at, status: "success" as const })),
     );
-  return { t, hook, wf, down, up, ...seeded };
+  return { t, hook, wf, down, up, prefix: env.QUEUE_PREFIX, ...seeded };
 }
 
 /** A channel (webhook to its own receiver) linked to no monitor: only escalation reaches it. */
@@ -196,13 +198,54 @@ describe("dependencies", () => {
     const suppressed = (await s.t.db.select().from(notificationDelivery)).filter((d) => d.outcome === "suppressed");
     expect(suppressed.every((d) => d.error === "suppressed: parent Router down")).toBe(true);
 
-    // The parent recovers; the children are still down: now they alert, once each.
+    // The parent recovers; the children's results of the same slot say they are still down: now they alert, once each.
     await s.up([parent], base + 30_000);
+    await s.down(children, base + 30_000);
     await until("children alert", () => s.hook.received.length === 12, 30_000);
     await sleep(2000);
     const byMonitor = s.hook.received.map((r) => `${(r.body.monitor as { id: number }).id}:${r.body.status}`);
     expect(new Set(byMonitor).size).toBe(12);
     for (const c of children) expect(byMonitor).toContain(`${c}:error`);
+  });
+
+  it("a child failing before its parent's next check: the workflows ask a probe for the parent now, and its answer (down) holds the child", {
+    timeout: 60_000,
+  }, async () => {
+    const s = await setup(2);
+    const [parent, child] = s.monitors as [number, number];
+    await updateMonitor(s.t.db, s.ws, parent, { name: "Router" }, "u");
+    await updateMonitor(s.t.db, s.ws, child, { dependsOn: [parent] }, "u");
+    await s.up([parent, child], base);
+    // The probe: the real bus on the workflows' Redis prefix, answering the runs asked of its location.
+    const redis = createRedis(REDIS, "producer");
+    const sub = createRedis(REDIS, "subscriber");
+    cleanups.push(() => {
+      redis.disconnect();
+      sub.disconnect();
+    });
+    const bus = new ProbeBus(redis, sub, s.prefix);
+    await s.down([child], base + 10_000);
+    let asked: { runId: string; monitorId: number } | undefined;
+    await until(
+      "a fresh check of the parent",
+      async () => {
+        asked = ((await bus.takeRuns(s.location.id)) as { runId: string; monitorId: number }[])[0] ?? asked;
+        return asked !== undefined;
+      },
+      15_000,
+    );
+    expect(asked!.monitorId).toBe(parent);
+    await bus.publishRunResult(asked!.runId, s.location.id, {
+      status: "error",
+      latencyMs: 3,
+      attempts: 1,
+      errorMessage: "connection refused",
+    });
+    await until("the child held", async () => (await heldAlert(s.t.db, s.ws, child))?.reason === "held: parent Router down", 15_000);
+    await sleep(2000);
+    expect(s.hook.received).toHaveLength(0);
+    const log = await s.t.db.select().from(notificationDelivery);
+    expect(log.map((d) => `${d.outcome}: ${d.error}`)).toEqual(["suppressed: suppressed: parent Router down"]);
   });
 
   it("a dependency cycle is refused naming the field, and nothing is written", async () => {

@@ -1,6 +1,6 @@
 import { AnalyticsUnavailableError, analyticsFromEnv, exportResults, isClickHouse } from "@vigil/analytics";
 import { pingEndpoint } from "@vigil/api-contract";
-import { resolveQueuePrefix } from "@vigil/core";
+import { type AskCheck, resolveQueuePrefix } from "@vigil/core";
 import { createDb, openSecrets } from "@vigil/db-schema";
 import { EgressPolicy } from "@vigil/egress";
 import { NotifierEnv } from "@vigil/notifier";
@@ -12,6 +12,7 @@ import {
   HEARTBEAT_QUEUE,
   type NotifyJob,
   notifyJobId,
+  ProbeBus,
   QUEUES,
 } from "@vigil/queue";
 import { createLogger, createServiceApp, listenOnEnv } from "@vigil/service";
@@ -19,6 +20,7 @@ import { Queue, Worker } from "bullmq";
 import { Counter, Gauge, Histogram } from "prom-client";
 import type { WorkflowContext } from "./context";
 import type { WorkflowsEnv } from "./env";
+import { runFreshCheck } from "./escalate/fresh-check";
 import { ALERT_TIMERS_QUEUE, alertTimersProcessor } from "./escalate/processor";
 import { evaluateProcessor } from "./evaluate/processor";
 import { heartbeatProcessor } from "./heartbeats/processor";
@@ -40,6 +42,15 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
   await openSecrets(db, env.VIGIL_SECRET_KEY);
   const connection = createRedis(env.REDIS_URL, "worker");
   connection.on("error", (err) => logger.warn({ err: err.message }, "redis"));
+  // A held child's alert asks a probe for a fresh check of its parent (or of itself once the parent is back).
+  const subscriber = createRedis(env.REDIS_URL, "subscriber");
+  subscriber.on("error", (err) => logger.warn({ err: err.message }, "redis"));
+  const bus = new ProbeBus(connection, subscriber, prefix);
+  const askCheck: AskCheck = (monitorId, askedAt) => {
+    runFreshCheck(db, bus, monitorId, askedAt).catch((err) =>
+      logger.warn({ err: (err as Error).message, monitorId }, "a fresh check for a held alert could not be asked"),
+    );
+  };
 
   const queues = {
     evaluate: new Queue(QUEUES.evaluate, { connection, prefix }),
@@ -134,7 +145,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
       heartbeatProcessor(ctx, { ask: (at) => askHeartbeatPass(queues.heartbeats, at), retryMs: env.HEARTBEAT_TICK_MS }),
       { ...workerOpts, concurrency: 1 },
     ),
-    new Worker(ALERT_TIMERS_QUEUE, alertTimersProcessor(ctx, env.ALERT_TICK_MS), { ...workerOpts, concurrency: 1 }),
+    new Worker(ALERT_TIMERS_QUEUE, alertTimersProcessor(ctx, env.ALERT_TICK_MS, askCheck), { ...workerOpts, concurrency: 1 }),
     new Worker(QUEUES.maintenance, housekeepingProcessor(ctx, analytics, enqueueEvaluate, env.STATUS_PAGE_URL), {
       ...workerOpts,
       concurrency: 1,
@@ -180,6 +191,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
       await closed;
       await Promise.all(Object.values(queues).map((q) => q.close()));
       connection.disconnect();
+      subscriber.disconnect();
       db.$client.close();
     },
   });

@@ -141,9 +141,13 @@ async function planRoutes(db: Db, eventIds: number[], nowMs: number) {
       const ended = timers.filter((t) => t.recoveryId === ev.id);
       // A timer still unfired is closed as "recovered" by this very routing.
       const lastHold = ended.filter((t) => t.kind === "hold").at(-1);
-      const holdOutcome = lastHold && (lastHold.firedAt === null ? "recovered" : lastHold.outcome);
-      if (lastHold && holdOutcome !== "released")
-        route = { suppressed: holdOutcome?.startsWith("suppressed") ? holdOutcome : "suppressed: its alert was held for a parent" };
+      const holdOutcome = lastHold?.outcome;
+      if (lastHold && !(lastHold.firedAt !== null && holdOutcome?.startsWith("released")))
+        route = {
+          suppressed: holdOutcome?.startsWith("held: ")
+            ? holdOutcome.replace(/^held: /, "suppressed: ")
+            : "suppressed: its alert was held for a parent",
+        };
       else {
         const escalated = ended.filter((t) => t.kind === "step" && t.outcome === "sent").flatMap((t) => t.channelIds);
         route = { send: [...new Set([...channels, ...escalated])].sort((a, b) => a - b) };

@@ -5,8 +5,16 @@ import { alertAck, alertTimer, type Db, notificationDelivery, writeBatch } from 
 import { and, eq, inArray, isNull, lte, ne, notExists, or, sql } from "drizzle-orm";
 import { fireHold } from "./dependencies";
 import { monitorAndNewestEvent, policyOf, reminderIntervals, type TimerSend } from "./follow-ups";
+import type { AskCheck } from "./fresh-checks";
 
 type Timer = typeof alertTimer.$inferSelect;
+
+/** A held alert let go, and why ("released", or the parent's state that could not be known). */
+export interface HoldRelease {
+  monitorId: number;
+  eventId: number;
+  reason: string;
+}
 
 /** Is this timer's alert still worth sending: the monitor's newest event, still down, not acknowledged. */
 async function alertState(db: Db, t: Timer) {
@@ -44,13 +52,14 @@ const close = (db: Db, t: Timer, outcome: string, nowMs: number) =>
 
 /**
  * Fires every due timer: reminders and steps queue their sends (through `queue`, idempotent by job id)
- * and then record the firing with the next timer in one write; holds release or keep waiting.
+ * and then record the firing with the next timer in one write; holds release or keep waiting (`ask`: how a
+ * parent, or a held child once its parent is back, is checked afresh).
  */
 export async function fireDueTimers(
   db: Db,
   queue: (sends: TimerSend[]) => Promise<void>,
-  opts: { nowMs?: number; limit?: number; recheckMs?: number } = {},
-): Promise<{ sent: number; closed: number; held: number; released: number }> {
+  opts: { nowMs?: number; limit?: number; recheckMs?: number; ask?: AskCheck } = {},
+): Promise<{ sent: number; closed: number; held: number; released: number; releases: HoldRelease[] }> {
   const nowMs = opts.nowMs ?? Date.now();
   const due = await db
     .select()
@@ -58,11 +67,15 @@ export async function fireDueTimers(
     .where(and(isNull(alertTimer.firedAt), lte(alertTimer.dueAt, nowMs)))
     .orderBy(alertTimer.dueAt, alertTimer.id)
     .limit(opts.limit ?? 500);
-  const out = { sent: 0, closed: 0, held: 0, released: 0 };
+  const out = { sent: 0, closed: 0, held: 0, released: 0, releases: [] as HoldRelease[] };
   for (const t of due) {
     if (t.kind === "hold") {
-      const r = await fireHold(db, t, queue, nowMs, opts.recheckMs ?? 5_000);
-      out[r]++;
+      const r = await fireHold(db, t, queue, nowMs, opts.recheckMs ?? 5_000, opts.ask);
+      if (typeof r === "string") out[r]++;
+      else {
+        out.released++;
+        out.releases.push({ monitorId: t.monitorId, eventId: t.eventId, reason: r.released });
+      }
       continue;
     }
     const state = await alertState(db, t);

@@ -222,3 +222,19 @@ export const alertAck = sqliteTable(
   },
   (t) => [index("alert_ack_monitor").on(t.monitorId)],
 );
+
+export const FRESH_CHECK_STATUSES = ["success", "degraded", "error"] as const;
+
+/**
+ * The latest check asked of a monitor out of its schedule, for a held alert: a parent's state as of its child's
+ * failure, or a held child's own state once its parent is back. One row per monitor; a newer ask replaces it.
+ */
+export const freshCheck = sqliteTable("fresh_check", {
+  monitorId: integer("monitor_id")
+    .primaryKey()
+    .references(() => monitor.id, { onDelete: "cascade" }),
+  askedAt: integer("asked_at").notNull(),
+  /** Null until a probe answers (or if none does). */
+  status: text("status", { enum: FRESH_CHECK_STATUSES }),
+  answeredAt: integer("answered_at"),
+});

@@ -24,6 +24,7 @@ import { AutoRefresh } from "../../../../../features/monitors/charts";
 import { one, pct } from "../../../../../features/monitors/figures";
 import { durationText } from "../../../../../features/monitors/form/draft";
 import { HEALTH_HINT, HealthBadge } from "../../../../../features/monitors/health";
+import { HeldAlert } from "../../../../../features/monitors/held-alert";
 import { LatencyCard, OfflineBanner } from "../../../../../features/monitors/latency-card";
 import { MonitorActions } from "../../../../../features/monitors/monitor-buttons";
 import { chartUptime, latencyChart, RANGES, rangeOf } from "../../../../../features/monitors/series";
@@ -122,6 +123,7 @@ export default async function MonitorDetail({
             </p>
           )}
           <CertDays notAfter={certNotAfter} now={now} />
+          {parents.length > 0 ? <HeldAlert workspaceId={ws} monitorId={mon.id} /> : null}
           <p className="mt-1 text-sm text-zinc-500">
             {hbMon
               ? `HEARTBEAT · ${schedule} · checked by the server`
