@@ -1,5 +1,5 @@
 import { AnalyticsUnavailableError, type SeriesPoint } from "@vigil/analytics";
-import { type LocationState, type MonitorChart, monitorChart } from "@vigil/core";
+import { type LocationState, type MonitorChart, measure, monitorChart, uptimeOf } from "@vigil/core";
 import { getAnalytics } from "../../lib/analytics";
 import { getDb } from "../../lib/db";
 import { duration } from "../../lib/format";
@@ -37,14 +37,7 @@ async function guarded<T>(what: string, run: () => Promise<T>): Promise<T | null
 
 export interface Spark {
   points: { t: number; p50: number | null; errors: number }[];
-  /** 0..1 over the last 24 h, or null without results. */
-  uptime: number | null;
 }
-
-const uptimeOver = (s: readonly SeriesPoint[]) => {
-  const total = s.reduce((n, p) => n + p.total, 0);
-  return total === 0 ? null : (total - s.reduce((n, p) => n + p.error, 0)) / total;
-};
 
 /** Hourly series of the last 24 h for each monitor of a page (all locations together), in one query. */
 export async function sparklines(ids: readonly number[], now = Date.now()): Promise<Map<number, Spark> | null> {
@@ -57,7 +50,7 @@ export async function sparklines(ids: readonly number[], now = Date.now()): Prom
       [...byMonitor].map(([id, s]) => [
         id,
         // An hour whose every check failed has no latency: a break in the line, not the time a refusal took.
-        { points: s.map((p) => ({ t: p.start, p50: p.error === p.total ? null : p.p50, errors: p.error })), uptime: uptimeOver(s) },
+        { points: s.map((p) => ({ t: p.start, p50: p.error === p.total ? null : p.p50, errors: p.error })) },
       ]),
     );
   });
@@ -90,4 +83,12 @@ export function chartSummary(c: MonitorChart): string {
 }
 
 /** Share of the chart's checks that did not fail, or null without any. */
-export const chartUptime = (c: MonitorChart) => (c.summary.checks === 0 ? null : (c.summary.checks - c.summary.failed) / c.summary.checks);
+/**
+ * Each monitor's uptime over the `ms` before now from core's measurement (slot verdicts over measured time, the
+ * SLA's figure): null when nothing was counted (no data, or only maintenance).
+ */
+export async function measuredUptimes(ids: readonly number[], ms: number, now = Date.now()): Promise<Map<number, number | null>> {
+  if (ids.length === 0) return new Map();
+  const measured = await measure(getDb(), ids, { from: now - ms, to: now, nowMs: now });
+  return new Map(measured.map((m) => [m.monitorId, uptimeOf(m)]));
+}

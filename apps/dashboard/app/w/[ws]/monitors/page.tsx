@@ -10,7 +10,7 @@ import { CertDays } from "../../../../features/monitors/cert-days";
 import { AutoRefresh } from "../../../../features/monitors/charts";
 import { one, pct } from "../../../../features/monitors/figures";
 import { HEALTH_LABEL, HealthWithLocations } from "../../../../features/monitors/health";
-import { sparklines } from "../../../../features/monitors/series";
+import { measuredUptimes, sparklines } from "../../../../features/monitors/series";
 import { getDb } from "../../../../lib/db";
 import { ago } from "../../../../lib/format";
 import { regionLabel } from "../../../../lib/regions";
@@ -45,9 +45,14 @@ export default async function Monitors({ params, searchParams }: { params: Promi
     offlineLocations(db, ws),
   ]);
   const now = Date.now();
-  const [sparks, glance, alerts] = await Promise.all([
+  const [sparks, uptimes, glance, alerts] = await Promise.all([
     sparklines(
       page.rows.map((r) => r.id),
+      now,
+    ),
+    measuredUptimes(
+      page.rows.filter((r) => r.kind !== "heartbeat").map((r) => r.id),
+      24 * 3_600_000,
       now,
     ),
     heartbeatGlance(
@@ -280,7 +285,7 @@ export default async function Monitors({ params, searchParams }: { params: Promi
                           {r.latencyMs === null ? "—" : `${r.latencyMs} ms`}
                         </td>
                         <td className={`${td} hidden text-right tabular-nums text-zinc-700 md:table-cell`}>
-                          {sparks ? pct(spark?.uptime) : "unavailable"}
+                          {r.kind === "heartbeat" ? "—" : uptimes.get(r.id) == null ? "no data" : pct(uptimes.get(r.id))}
                         </td>
                         <td className={`${td} hidden lg:table-cell`}>
                           {sparks ? <Sparkline points={spark?.points ?? []} label={`${r.name}: latency over 24 hours`} /> : null}

@@ -27,7 +27,7 @@ import { HEALTH_HINT, HealthBadge } from "../../../../../features/monitors/healt
 import { HeldAlert } from "../../../../../features/monitors/held-alert";
 import { LatencyCard, OfflineBanner } from "../../../../../features/monitors/latency-card";
 import { MonitorActions } from "../../../../../features/monitors/monitor-buttons";
-import { chartUptime, latencyChart, RANGES, rangeOf } from "../../../../../features/monitors/series";
+import { latencyChart, measuredUptimes, RANGES, rangeOf } from "../../../../../features/monitors/series";
 import { getDb } from "../../../../../lib/db";
 import { getEnv } from "../../../../../lib/env";
 import { actorLabel, ago, dateTime, duration } from "../../../../../lib/format";
@@ -67,8 +67,9 @@ export default async function MonitorDetail({
   getEnv(); // sets where ping URLs point
   // A heartbeat has no probes, latency or check results: its pings are shown instead.
   const locations = hbMon ? [] : await monitorLocationStates(db, ws, mon);
-  const [chart, results, events, incidents, certNotAfter, hb, acks, members, parents, offline] = await Promise.all([
+  const [chart, uptimes, results, events, incidents, certNotAfter, hb, acks, members, parents, offline] = await Promise.all([
     hbMon ? null : latencyChart(ws, mon.id, locations, range, now),
+    hbMon ? null : measuredUptimes([mon.id], RANGES[range].ms, now),
     hbMon ? { rows: [], next: null } : recentResults(db, ws, mon.id, { before, limit: 20 }),
     monitorEvents(db, ws, mon.id, 20),
     monitorIncidents(db, ws, mon.id, 10, now),
@@ -249,7 +250,7 @@ export default async function MonitorDetail({
       ) : (
         <>
           <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            <Stat label={`Uptime ${RANGES[range].label}`} value={chart ? pct(chartUptime(chart)) : "unavailable"} />
+            <Stat label={`Uptime ${RANGES[range].label}`} value={uptimes?.get(mon.id) == null ? "no data" : pct(uptimes.get(mon.id))} />
             {locations.slice(0, 3).map((l) => (
               <Stat
                 key={l.locationId}
