@@ -16,6 +16,10 @@ const LONGEST_FIRST = [
   "apps/dashboard/features/dashboard.stack.test.ts", // 80
   "test/e2e/bulk-create.stack.test.ts", // 67, started last in the run of 2026-11-28 10:37
   "test/e2e/replicas.stack.test.ts", // 80
+  "apps/status-page/src/status-page.stack.test.ts", // 88, 2026-11-29
+  "apps/private-location/src/restart.stack.test.ts", // 79, 2026-11-29
+  "packages/core/src/alerts/dependencies.test.ts", // 40-70 (fast project), 2026-11-29
+  "test/truth/audit.stack.test.ts", // 50, 2026-11-29
   "test/e2e/ping-namespace.stack.test.ts", // 79
   "apps/dashboard/features/monitors/monitors-list.stack.test.ts", // 73
   "test/e2e/protocol-kinds.stack.test.ts", // 65
