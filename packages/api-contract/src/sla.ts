@@ -96,3 +96,25 @@ export const MeasuredUptime = z.object({
   buckets: z.array(MeasuredBucket),
 });
 export type MeasuredUptime = z.infer<typeof MeasuredUptime>;
+
+/**
+ * A measured time as a report states it, every unit down to the second ("30 d 20 h", "2 h 5 min 3 s"); under a
+ * second, to the millisecond ("0.6 s": 10 measured minutes at 99.9 % allow that). Negative times keep their sign.
+ */
+export function spanText(ms: number): string {
+  const sign = ms < 0 ? "-" : "";
+  const abs = Math.abs(ms);
+  if (abs < 1000) return `${sign}${Number((abs / 1000).toFixed(3))} s`;
+  let s = Math.round(abs / 1000);
+  const parts: string[] = [];
+  for (const [unit, size] of [
+    ["d", 86_400],
+    ["h", 3_600],
+    ["min", 60],
+  ] as const) {
+    if (s >= size) parts.push(`${Math.floor(s / size)} ${unit}`);
+    s %= size;
+  }
+  if (s > 0 || parts.length === 0) parts.push(`${s} s`);
+  return sign + parts.join(" ");
+}

@@ -1,3 +1,4 @@
+import { spanText } from "@vigil/api-contract";
 import type { Command } from "commander";
 import type { Ctx } from "../context";
 import { CliError } from "../io";
@@ -9,23 +10,7 @@ const pct = (x: number) => `${(x * 100).toFixed(3)}%`;
 const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
 
 /** A time to the second ("2 h 5 min 3 s"); under a second, to the millisecond ("0.6 s"). */
-export function span(ms: number): string {
-  const sign = ms < 0 ? "-" : "";
-  const abs = Math.abs(ms);
-  if (abs < 1000) return `${sign}${Number((abs / 1000).toFixed(3))} s`;
-  let s = Math.round(abs / 1000);
-  const parts: string[] = [];
-  for (const [unit, size] of [
-    ["d", 86_400],
-    ["h", 3_600],
-    ["min", 60],
-  ] as const) {
-    if (s >= size) parts.push(`${Math.floor(s / size)} ${unit}`);
-    s %= size;
-  }
-  if (s > 0 || parts.length === 0) parts.push(`${s} s`);
-  return sign + parts.join(" ");
-}
+export const span = spanText;
 
 /** `vigil report`: a monitor's or a status page's SLA over a month or a range (the server checks the range). */
 export async function report(ctx: Ctx, flags: ReportFlags): Promise<number> {

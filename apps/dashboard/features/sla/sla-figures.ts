@@ -1,4 +1,5 @@
 // The SLA report's figures as people read them, shared by the dashboard view and its printable page.
+import { spanText } from "@vigil/api-contract";
 import { type SlaReport, slaDowntime } from "@vigil/core";
 import { dateTime, duration } from "../../lib/format";
 import type { SlaRequest } from "./sla";
@@ -9,23 +10,10 @@ export const targetText = (target: number) => `${Number((target * 100).toFixed(6
 const shareText = (x: number) => `${(x * 100).toFixed(1)} %`;
 
 /** Every unit down to the second ("30 d 20 h", "1 h 5 s"): the figures agree with the API's to the second. */
-export function measuredTime(ms: number): string {
-  let s = Math.round(Math.abs(ms) / 1000);
-  const parts: string[] = [];
-  for (const [unit, size] of [
-    ["d", 86_400],
-    ["h", 3_600],
-    ["min", 60],
-  ] as const) {
-    if (s >= size) parts.push(`${Math.floor(s / size)} ${unit}`);
-    s %= size;
-  }
-  if (s > 0 || parts.length === 0) parts.push(`${s} s`);
-  return parts.join(" ");
-}
+export const measuredTime = (ms: number) => spanText(Math.round(Math.abs(ms) / 1000) * 1000);
 
 /** A budget to the second; under a second to the millisecond (10 measured minutes at 99.9 % allow 0.6 s). */
-export const budgetTime = (ms: number) => (Math.abs(ms) < 1000 ? `${Number((Math.abs(ms) / 1000).toFixed(3))} s` : measuredTime(ms));
+export const budgetTime = (ms: number) => spanText(Math.abs(ms));
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 

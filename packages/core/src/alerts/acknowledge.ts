@@ -15,6 +15,7 @@ import {
 import { and, desc, eq, inArray, isNull, max, ne } from "drizzle-orm";
 import { type Actor, auditInsert } from "../audit";
 import { ConflictError, NotFoundError } from "../errors";
+import { newestEvent } from "./follow-ups";
 
 export type AckVia = Acknowledgement["via"];
 
@@ -99,12 +100,7 @@ async function openEvent(db: Db, workspaceId: number, target: { monitorId?: numb
 
 /** Whether an event's alert is still open: the monitor's newest event, and the monitor still down or degraded. */
 async function isOpen(db: Db, eventId: number, monitorId: number, status: string) {
-  const [newest] = await db
-    .select({ id: statusEvent.id })
-    .from(statusEvent)
-    .where(eq(statusEvent.monitorId, monitorId))
-    .orderBy(desc(statusEvent.id))
-    .limit(1);
+  const [newest] = await newestEvent(db, monitorId);
   return newest?.id === eventId && status !== "active";
 }
 

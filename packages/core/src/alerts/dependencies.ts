@@ -14,7 +14,7 @@ import {
 } from "@vigil/db-schema";
 import { and, desc, eq, gt, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { channelsForEvent } from "./deliveries";
-import { monitorAndNewestEvent, planFollowUps, type TimerSend } from "./follow-ups";
+import { monitorAndNewestEvent, newestEvent, planFollowUps, type TimerSend } from "./follow-ups";
 import { type AskCheck, FRESH_GRACE_MS, freshOrWhy, stateAsOf, type Watched, watch } from "./fresh-checks";
 
 type Timer = typeof alertTimer.$inferSelect;
@@ -176,12 +176,7 @@ export async function heldAlert(db: Db, workspaceId: number, monitorId: number) 
     .orderBy(desc(alertTimer.eventId))
     .limit(1);
   if (!row) return null;
-  const [newest] = await db
-    .select({ id: statusEvent.id })
-    .from(statusEvent)
-    .where(eq(statusEvent.monitorId, monitorId))
-    .orderBy(desc(statusEvent.id))
-    .limit(1);
+  const [newest] = await newestEvent(db, monitorId);
   // Only the current alert's hold: once the monitor has recovered, the page has nothing to explain.
   if (newest?.id !== row.eventId) return null;
   return {

@@ -70,5 +70,9 @@ export async function planFollowUps(db: Db, ev: { id: number; workspaceId: numbe
 export const monitorAndNewestEvent = (db: Db, monitorId: number) =>
   [
     db.select({ status: monitor.status, deletedAt: monitor.deletedAt }).from(monitor).where(eq(monitor.id, monitorId)),
-    db.select({ id: statusEvent.id }).from(statusEvent).where(eq(statusEvent.monitorId, monitorId)).orderBy(desc(statusEvent.id)).limit(1),
+    newestEvent(db, monitorId),
   ] as const;
+
+/** The monitor's newest status event (its current alert, or the recovery that ended it), as a query. */
+export const newestEvent = (db: Db, monitorId: number) =>
+  db.select({ id: statusEvent.id }).from(statusEvent).where(eq(statusEvent.monitorId, monitorId)).orderBy(desc(statusEvent.id)).limit(1);
