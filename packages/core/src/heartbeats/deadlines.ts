@@ -23,6 +23,11 @@ export interface HeartbeatState {
   evaluatedPingId: number;
   monitorVersion: number;
   rearmedAt: number | null;
+  /**
+   * When the newest finished run's outcome (failed or not) began among the pings not evaluated yet: with several
+   * pings arriving between two passes, a status moves at the first of them, not the last.
+   */
+  runStartAt?: number | null;
   /** The newest finished run's ping, for the event's details. */
   last: { id: number; failed: boolean; exitCode: number | null; body: string | null; durationMs: number | null } | null;
   maintenances: readonly { startsAt: number; endsAt: number }[];
@@ -97,7 +102,8 @@ export function decideHeartbeat(s: HeartbeatState, receiver: Receiver | null, no
     let event: HeartbeatDecision["event"] = null;
     const finished = s.last && s.lastPingAt !== null && (s.statusCron === null || s.lastPingAt > s.statusCron) ? s.last : null;
     if (fresh && finished && s.lastPingAt !== null) {
-      const cron = s.lastPingAt;
+      const start = s.runStartAt ?? null;
+      const cron = start !== null && (s.statusCron === null || start > s.statusCron) ? start : s.lastPingAt;
       if (finished.failed && s.status !== "error")
         event = {
           change: "error",
@@ -155,9 +161,15 @@ function scheduleOf(m: {
 /** The heartbeats with something to decide: new pings, an edit, or a passed deadline. */
 async function dueStates(db: Db, nowMs: number, limit: number): Promise<{ states: HeartbeatState[]; receiver: Receiver | null }> {
   const lastFinish = sql`(select max(p.id) from ${heartbeatPing} p where p.monitor_id = ${heartbeat.monitorId} and p.kind != 'start')`;
+  // The first unevaluated finished ping with the newest one's outcome, after the last unevaluated one without it.
+  const unevaluated = (alias: string) =>
+    sql.raw(`${alias}.monitor_id = heartbeat.monitor_id and ${alias}.kind != 'start' and ${alias}.id > heartbeat.evaluated_ping_id`);
+  const runStartAt = sql<number | null>`(select min(q.at) from ${heartbeatPing} q where ${unevaluated("q")}
+    and (q.kind = 'fail') = (${heartbeatPing.kind} = 'fail')
+    and q.id > coalesce((select max(o.id) from ${heartbeatPing} o where ${unevaluated("o")} and (o.kind = 'fail') != (${heartbeatPing.kind} = 'fail')), 0))`;
   const [rows, receivers] = await db.batch([
     db
-      .select({ h: heartbeat, m: monitor, p: heartbeatPing })
+      .select({ h: heartbeat, m: monitor, p: heartbeatPing, runStartAt })
       .from(heartbeat)
       .innerJoin(monitor, eq(monitor.id, heartbeat.monitorId))
       .leftJoin(heartbeatPing, sql`${heartbeatPing.id} = ${lastFinish}`)
@@ -186,7 +198,7 @@ async function dueStates(db: Db, nowMs: number, limit: number): Promise<{ states
           .innerJoin(maintenanceMonitor, eq(maintenanceMonitor.maintenanceId, maintenance.id))
           .where(and(inArray(maintenanceMonitor.monitorId, ids), gte(maintenance.endsAt, nowMs - 86_400_000)));
   const states = rows.map(
-    ({ h, m, p }): HeartbeatState => ({
+    ({ h, m, p, runStartAt }): HeartbeatState => ({
       monitorId: m.id,
       workspaceId: m.workspaceId,
       status: m.status,
@@ -200,6 +212,7 @@ async function dueStates(db: Db, nowMs: number, limit: number): Promise<{ states
       evaluatedPingId: h.evaluatedPingId,
       monitorVersion: h.monitorVersion,
       rearmedAt: h.rearmedAt,
+      runStartAt: runStartAt === null ? null : Number(runStartAt),
       last: p ? { id: p.id, failed: p.kind === "fail", exitCode: p.exitCode, body: p.body, durationMs: p.durationMs } : null,
       maintenances: windows.filter((w) => w.monitorId === m.id),
     }),

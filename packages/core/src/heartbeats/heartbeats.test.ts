@@ -132,6 +132,27 @@ describe("a heartbeat's pings and deadline", () => {
     ]);
   });
 
+  it("pings that arrive between two passes recover the heartbeat at the first of them: the outage lasts as long as the job was late", async () => {
+    const m = await createMonitor(t.db, ws, { kind: "heartbeat", name: "late-pass", request: { period: "60s", grace: "30s" } }, "operator");
+    const { pingUrl } = await heartbeatDetails(t.db, ws, m.id);
+    const token = pingUrl.split("/ping/")[1]!;
+    const ping = (at: number) =>
+      recordPing(t.db, { to: { token }, signal: { kind: "success" }, at, sourceIp: "127.0.0.1", userAgent: "curl", body: null });
+    const t0 = Date.now();
+    await ping(t0);
+    await markReceiverAlive(t.db, t0 - 60_000, t0);
+    await evaluateHeartbeats(t.db, t0);
+    await markReceiverAlive(t.db, t0 - 60_000, t0 + 95_000);
+    // Other tests' heartbeats share the database: only this one's events count.
+    const own = (events: Awaited<ReturnType<typeof evaluateHeartbeats>>) =>
+      events.filter((e) => e.monitorId === m.id).map((e) => [e.status, e.cronTimestamp]);
+    expect(own(await evaluateHeartbeats(t.db, t0 + 95_000))).toEqual([["error", t0 + 90_000]]);
+    // The job is back at +120 s and pings again at +180 s before the workflows' next pass (they were busy).
+    await ping(t0 + 120_000);
+    await ping(t0 + 180_000);
+    expect(own(await evaluateHeartbeats(t.db, t0 + 181_000))).toEqual([["recovered", t0 + 120_000]]);
+  });
+
   it("its page tells when the next ping is due and when it goes down from the first ping on, and still after the miss", async () => {
     const m = await createMonitor(t.db, ws, { kind: "heartbeat", name: "report", request: { period: "1m", grace: "30s" } }, "operator");
     const token = (await heartbeatDetails(t.db, ws, m.id)).pingUrl.split("/ping/")[1]!;
