@@ -11,19 +11,23 @@ useTestDatabase((started) => {
   t = started;
 });
 
-/** The "Confirm subscription" button's POST handler, as the status page serves it. */
+/** The "Confirm subscription" and "Unsubscribe" buttons' POST handlers, as the status page serves them. */
 let pressConfirm: (token: string) => Promise<Response>;
+let pressUnsubscribe: (token: string) => Promise<Response>;
 let pageId: number;
 
 beforeAll(async () => {
   // The handler reads its database from the environment on first use, as the status page process does.
   Object.assign(process.env, t.env, { AUTH_SECRET: "a-test-secret-of-at-least-16-chars" });
-  const { POST } = await import("../../apps/status-page/app/confirm/submit/route");
-  pressConfirm = (token) => {
+  const confirm = await import("../../apps/status-page/app/confirm/submit/route");
+  const leave = await import("../../apps/status-page/app/unsubscribe/submit/route");
+  const press = (post: (req: Request) => Promise<Response>, path: string) => (token: string) => {
     const form = new FormData();
     form.set("token", token);
-    return POST(new Request("http://127.0.0.1/confirm/submit?lang=en", { method: "POST", body: form }));
+    return post(new Request(`http://127.0.0.1${path}?lang=en`, { method: "POST", body: form }));
   };
+  pressConfirm = press(confirm.POST, "/confirm/submit");
+  pressUnsubscribe = press(leave.POST, "/unsubscribe/submit");
   const ws = await unlimitedWorkspace(t.db);
   pageId = (await createStatusPage(t.db, ws, { slug: "scanned", title: "Scanned Co" }, "u")).id;
 });
@@ -85,5 +89,19 @@ describe("a subscription is confirmed only by the mailed token, pressed on purpo
     expect((await row("twice@example.com")).confirmedAt).toBeNull();
     await pressConfirm(second.confirmToken!);
     expect((await row("twice@example.com")).confirmedAt).toBeTypeOf("number");
+  });
+});
+
+describe("an unsubscribe link acts only on a button press with its own token", () => {
+  it("a scanner opening the unsubscribe link keeps the mail coming; a forged POST changes nothing; the button unsubscribes", async () => {
+    const { confirmToken } = await subscribe(t.db, pageId, { email: "stays@example.com" });
+    await pressConfirm(confirmToken!);
+    const { unsubscribeToken } = await row("stays@example.com");
+    for (let i = 0; i < 2; i++) expect((await subscriptionLink(t.db, "unsubscribe", unsubscribeToken!)).state).toBe("subscribed");
+    for (const forged of ["", confirmToken!, `${unsubscribeToken}x`]) await pressUnsubscribe(forged);
+    expect((await row("stays@example.com")).unsubscribedAt).toBeNull();
+
+    expect((await pressUnsubscribe(unsubscribeToken!)).status).toBe(303);
+    expect((await row("stays@example.com")).unsubscribedAt).toBeTypeOf("number");
   });
 });
