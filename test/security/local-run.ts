@@ -21,7 +21,7 @@ export interface LocalRun {
   /** Test now of a monitor draft (in region iad): its check result. */
   testNow(monitor: Record<string, unknown>): Promise<{ status: string; errorMessage?: string }>;
   /** Workspace names: an attacker's UPDATE would show here. */
-  workspaceNames(): Promise<string[]>;
+  workspaceNames(): Promise<(string | null)[]>;
   close(): Promise<void>;
 }
 
