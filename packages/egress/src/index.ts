@@ -11,4 +11,5 @@ export {
   instanceEndpoints,
   parseDenyList,
   parseInstanceUrls,
+  type PublicOnly,
 } from "./policy";
