@@ -48,7 +48,7 @@ async function pageWithWebhook(slug: string) {
   const ws = (await createWorkspace(db, { name: slug }, "operator")).id;
   await setLimits(db, ws, "unlimited", "operator");
   const page = await createStatusPage(db, ws, { slug, title: slug }, "u");
-  const sub = await subscribeEndpoint(db, page.id, { channel: "webhook", url }, { publicUrl: "https://status.example.com" });
+  const sub = await subscribeEndpoint(db, page.id, { channel: "webhook", url });
   expect(sub.state).toBe("pending_verification");
   return { ws, page };
 }
@@ -64,7 +64,9 @@ describe("verifying anonymous subscribers' webhooks in workflows", () => {
     expect(received).toEqual([]);
     const [seen] = await listSubscribers(db, ws, page.id);
     expect(seen!.state).toBe("pending");
-    expect(seen!.verificationError).toMatch(/is a loopback address \(127\.0\.0\.0\/8\), not a public one \(SUBSCRIBER_ALLOW_PRIVATE does not allow it\); refused$/);
+    expect(seen!.verificationError).toMatch(
+      /is a loopback address \(127\.0\.0\.0\/8\), not a public one \(SUBSCRIBER_ALLOW_PRIVATE does not allow it\); refused$/,
+    );
   });
 
   it("with SUBSCRIBER_ALLOW_PRIVATE naming loopback, an internal webhook on 127.0.0.1 is verified by the job and gets the page's reports", async () => {

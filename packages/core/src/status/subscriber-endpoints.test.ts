@@ -14,10 +14,10 @@ import {
   createStatusPage,
   createStatusReport,
   createWorkspace,
+  listSubscribers,
   purgeExpired,
   SIGNATURE_HEADER,
   sendSubscriberMails,
-  listSubscribers,
   setLimits,
   subscribeEndpoint,
   ValidationError,
@@ -78,7 +78,7 @@ describe("webhook and Slack subscribers", () => {
     const hook = await receiver(echo);
     try {
       const page = await createStatusPage(t.db, ws, { slug: "hooked", title: "Hooked" }, "u");
-      const sub = await subscribeEndpoint(t.db, page.id, { channel: "webhook", url: `${hook.url}/status` }, { publicUrl: PUBLIC });
+      const sub = await subscribeEndpoint(t.db, page.id, { channel: "webhook", url: `${hook.url}/status` });
       expect(sub).toMatchObject({ channel: "webhook", state: "pending_verification" });
       expect(sub.secret).toMatch(/^whsec_/);
       // Nothing is posted in the visitor's request: the verification is workflows' job.
@@ -141,7 +141,7 @@ describe("webhook and Slack subscribers", () => {
     const hook = await receiver((r) => (down && !r.body.includes("subscription.verify") ? { status: 503, body: "busy" } : echo(r)));
     try {
       const page = await createStatusPage(t.db, ws, { slug: "flaky", title: "Flaky" }, "u");
-      await subscribeEndpoint(t.db, page.id, { channel: "webhook", url: hook.url }, { publicUrl: PUBLIC });
+      await subscribeEndpoint(t.db, page.id, { channel: "webhook", url: hook.url });
       await verify();
       down = true;
       await createStatusReport(t.db, ws, { pageId: page.id, title: "Outage", message: "Down." }, "u");
@@ -161,7 +161,7 @@ describe("webhook and Slack subscribers", () => {
     try {
       const page = await createStatusPage(t.db, ws, { slug: "silent", title: "Silent" }, "u");
       const now = Date.now();
-      const sub = await subscribeEndpoint(t.db, page.id, { channel: "webhook", url: hook.url }, { publicUrl: PUBLIC, nowMs: now });
+      const sub = await subscribeEndpoint(t.db, page.id, { channel: "webhook", url: hook.url }, { nowMs: now });
       await verify();
       expect((await listSubscribers(t.db, ws, page.id))[0]).toMatchObject({
         state: "pending",
@@ -185,10 +185,7 @@ describe("webhook and Slack subscribers", () => {
         t.db,
         page.id,
         { channel: "slack", url: `${slack.url}/services/T/B/x` },
-        {
-          publicUrl: PUBLIC,
-          slackOrigins: [slack.url],
-        },
+        { slackOrigins: [slack.url] },
       );
       expect(sub).toMatchObject({ channel: "slack", secret: null, state: "pending_verification" });
       expect(slack.got).toHaveLength(0);
@@ -217,7 +214,7 @@ describe("webhook and Slack subscribers", () => {
         "http://hooks.slack.com/services/T/B/x",
         "https://example.com/hooks.slack.com/services/T/B/x",
       ]) {
-        const err = await subscribeEndpoint(t.db, page.id, { channel: "slack", url }, { publicUrl: PUBLIC }).catch((e) => e);
+        const err = await subscribeEndpoint(t.db, page.id, { channel: "slack", url }).catch((e) => e);
         expect(err, url).toBeInstanceOf(ValidationError);
         expect((err as ValidationError).issues, url).toEqual([
           {
@@ -238,7 +235,7 @@ describe("webhook and Slack subscribers", () => {
     try {
       const egress = await EgressPolicy.create({ instance: [{ name: "redis", url: inside.url }], publicOnly: { allow: ["127.0.0.0/8"] } });
       const page = await createStatusPage(t.db, ws, { slug: "inside", title: "Inside" }, "u");
-      const sub = await subscribeEndpoint(t.db, page.id, { channel: "webhook", url: inside.url }, { publicUrl: PUBLIC });
+      const sub = await subscribeEndpoint(t.db, page.id, { channel: "webhook", url: inside.url });
       await verify(egress);
       const [seen] = await listSubscribers(t.db, ws, page.id);
       expect(seen).toMatchObject({ id: sub.subscriberId, state: "pending" });
@@ -255,7 +252,7 @@ describe("webhook and Slack subscribers", () => {
       const page = await createStatusPage(t.db, ws, { slug: "scanned", title: "Scanned" }, "u");
       const answers = [];
       for (const url of [`${internal.url}/hook`, "http://10.1.2.3:8080/", "http://[::1]:22/", "http://169.254.169.254/latest"])
-        answers.push(await subscribeEndpoint(t.db, page.id, { channel: "webhook", url }, { publicUrl: PUBLIC }));
+        answers.push(await subscribeEndpoint(t.db, page.id, { channel: "webhook", url }));
       // Field for field the same answer: nothing tells an open port from a closed one or a refused range.
       for (const a of answers) expect(Object.keys(a).sort()).toEqual(["channel", "secret", "state", "subscriberId"]);
       expect(new Set(answers.map((a) => a.state))).toEqual(new Set(["pending_verification"]));
@@ -281,7 +278,7 @@ describe("webhook and Slack subscribers", () => {
     const hook = await receiver(echo);
     try {
       const page = await createStatusPage(t.db, ws, { slug: "moved", title: "Moved" }, "u");
-      await subscribeEndpoint(t.db, page.id, { channel: "webhook", url: hook.url }, { publicUrl: PUBLIC });
+      await subscribeEndpoint(t.db, page.id, { channel: "webhook", url: hook.url });
       await verify(allowLoopback);
       expect(hook.got).toHaveLength(1);
       // The operator drops the allowed range: the verified subscriber's URL is private again.
@@ -300,7 +297,7 @@ describe("webhook and Slack subscribers", () => {
 
   it("a bad channel or URL is refused naming the field and rule, and nothing is stored", async () => {
     const page = await createStatusPage(t.db, ws, { slug: "strict", title: "Strict" }, "u");
-    const err = await subscribeEndpoint(t.db, page.id, { channel: "fax", url: "ftp://example.com" }, { publicUrl: PUBLIC }).catch((e) => e);
+    const err = await subscribeEndpoint(t.db, page.id, { channel: "fax", url: "ftp://example.com" }).catch((e) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).issues).toEqual([
       { path: "channel", message: "must be one of webhook, slack" },

@@ -59,7 +59,7 @@ const json = (body: unknown) => JSON.stringify(body);
  * secret and must answer 2xx with the challenge (as `{"challenge": "..."}` or the bare text); a Slack
  * webhook is posted a message with a confirm link.
  */
-export async function subscribeEndpoint(db: Db, pageId: number, raw: unknown, opts: EndpointOptions): Promise<EndpointSubscription> {
+export async function subscribeEndpoint(db: Db, pageId: number, raw: unknown, opts: EndpointOptions = {}): Promise<EndpointSubscription> {
   const input = parseInput(SubscribeEndpointInput, raw, "subscription");
   if (input.channel === "slack") assertSlackOrigin(input.url, opts.slackOrigins ?? SLACK_WEBHOOK_ORIGINS);
   const nowMs = opts.nowMs ?? Date.now();
@@ -161,7 +161,10 @@ export async function verifyEndpointSubscribers(db: Db, opts: VerifyOptions): Pr
     if (row.channel === "slack") {
       // The token the visitor's request made was never sent anywhere: this message carries a new one.
       const token = newToken();
-      await db.update(pageSubscriber).set({ tokenHash: sha256(token) }).where(eq(pageSubscriber.id, row.id));
+      await db
+        .update(pageSubscriber)
+        .set({ tokenHash: sha256(token) })
+        .where(eq(pageSubscriber.id, row.id));
       const tr = translator(row.language ?? found.language);
       const confirmUrl = `${base}/confirm?token=${encodeURIComponent(token)}&lang=${tr.locale}`;
       const text = `${tr.t("mail.confirmIntro", { page: page.title })}\n${tr.t("mail.confirm")}: <${confirmUrl}>\n${tr.t("mail.confirmValidity")}`;
