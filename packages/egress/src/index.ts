@@ -9,7 +9,7 @@ export {
   type InstanceEndpoint,
   type InstanceUrls,
   instanceEndpoints,
+  type PublicOnly,
   parseDenyList,
   parseInstanceUrls,
-  type PublicOnly,
 } from "./policy";
