@@ -2,17 +2,8 @@
 import { ConflictError, type EndpointSubscription, subscribeEndpoint, ValidationError } from "@vigil/core";
 import { type Locale, translator } from "@vigil/core/i18n";
 import { SecretKeyError } from "@vigil/db-schema";
-import { EgressPolicy } from "@vigil/egress";
 import { getDb } from "./data";
-import { getEnv } from "./env";
 import type { FoundPage } from "./page";
-
-let egress: Promise<EgressPolicy> | undefined;
-/** Subscriber URLs may not reach this instance's database, Redis or analytics, as channel webhooks may not. */
-const egressPolicy = () => {
-  egress ??= EgressPolicy.forInstance(getEnv());
-  return egress;
-};
 
 export type EndpointOutcome =
   | { ok: true; subscription: EndpointSubscription }
@@ -22,14 +13,16 @@ export type EndpointOutcome =
 const invalidNote = (input: unknown) =>
   (input as { channel?: unknown } | null)?.channel === "slack" ? ("invalidSlackUrl" as const) : ("invalidUrl" as const);
 
-/** Validates and subscribes; a bad field or a taken URL is an answer, never a throw. */
+/**
+ * Validates and stores the subscription, pending: workflows sends its verification through the public-only
+ * policy, so this request reaches no URL and every accepted URL gets the same answer.
+ * A bad field or a taken URL is an answer, never a throw.
+ */
 export async function subscribeEndpointFor(page: FoundPage, input: unknown, language: Locale | undefined): Promise<EndpointOutcome> {
   try {
     const subscription = await subscribeEndpoint(getDb(), page.id, input, {
       access: { passwordHash: page.passwordHash },
       language,
-      publicUrl: getEnv().PUBLIC_URL,
-      egress: await egressPolicy(),
     });
     return { ok: true, subscription };
   } catch (err) {

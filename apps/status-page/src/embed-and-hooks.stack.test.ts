@@ -3,8 +3,17 @@ import { mkdirSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { createComponent, createStatusPage, createStatusReport, SIGNATURE_HEADER, sendSubscriberMails } from "@vigil/core";
+import {
+  createComponent,
+  createStatusPage,
+  createStatusReport,
+  listSubscribers,
+  SIGNATURE_HEADER,
+  sendSubscriberMails,
+  verifyEndpointSubscribers,
+} from "@vigil/core";
 import type { TestDatabase } from "@vigil/db-schema/testing";
+import { EgressPolicy } from "@vigil/egress";
 import { NotifierEnv } from "@vigil/notifier";
 import { launchChromium } from "@vigil/testing/browser";
 import type { Browser } from "playwright-core";
@@ -114,14 +123,21 @@ describe("webhook subscribers from the page", () => {
       await p.locator("summary").click();
       await p.fill("input[name=url]", `${hook.url}/vigil`);
       await p.click("form:has(input[name=url]) button[type=submit]");
-      await expect(p.locator("h1").textContent()).resolves.toBe("Your webhook is subscribed");
+      await expect(p.locator("h1").textContent()).resolves.toBe("Your webhook is pending verification");
       const secret = (await p.locator("#secret").textContent())!;
       expect(secret).toMatch(/^whsec_/);
       await ctx.close();
+      expect(hook.got).toHaveLength(0);
 
+      // Workflows' job, with the operator's allow-list letting this loopback receiver through.
+      const egress = await EgressPolicy.create({ publicOnly: { allow: ["127.0.0.0/8"] } });
+      expect(await verifyEndpointSubscribers(t.db, { publicUrl: site.url, egress })).toMatchObject({ verified: 1 });
       const page = (await t.db.query.statusPage.findFirst({ where: (sp, { eq }) => eq(sp.slug, "shop") }))!;
       await createStatusReport(t.db, seed.ws, { pageId: page.id, title: "Card payments fail", message: "Investigating." }, "u");
-      expect(await sendSubscriberMails(t.db, NotifierEnv.parse({}), { publicUrl: site.url })).toMatchObject({ sent: 1, failed: 0 });
+      expect(await sendSubscriberMails(t.db, NotifierEnv.parse({}), { publicUrl: site.url, egress })).toMatchObject({
+        sent: 1,
+        failed: 0,
+      });
       const delivery = hook.got.at(-1)!;
       expect(delivery.headers[SIGNATURE_HEADER]).toBe(`sha256=${createHmac("sha256", secret).update(delivery.body).digest("hex")}`);
       expect(JSON.parse(delivery.body.toString("utf8"))).toMatchObject({
@@ -130,6 +146,44 @@ describe("webhook subscribers from the page", () => {
       });
     } finally {
       await hook.close();
+    }
+  });
+
+  it("a script probing loopback ports through subscriptions gets the same answer for an open port, a closed one and the database, and nothing is reached", async () => {
+    const open = await loopback(() => ({ status: 404, type: "text/plain", body: "nope" }));
+    const closed = await loopback(() => ({ status: 200, type: "text/plain", body: "" }));
+    const closedUrl = closed.url;
+    await closed.close();
+    try {
+      const page = await createStatusPage(t.db, seed.ws, { slug: "probed", title: "Probed" }, "u");
+      const answers: unknown[] = [];
+      for (const url of [
+        `${open.url}/x`,
+        `${closedUrl}/x`,
+        `${process.env.DATABASE_URL ?? "http://127.0.0.1:8080"}/x`,
+        "http://10.0.0.1/x",
+      ]) {
+        const res = await fetch(`${site.url}/probed/subscribe`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ channel: "webhook", url }),
+        });
+        expect(res.status, url).toBe(201);
+        const body = (await res.json()) as Record<string, unknown>;
+        answers.push({ ...body, subscriberId: "id", secret: typeof body.secret });
+      }
+      expect(new Set(answers.map((a) => JSON.stringify(a)))).toEqual(
+        new Set([JSON.stringify({ subscriberId: "id", channel: "webhook", secret: "string", state: "pending_verification" })]),
+      );
+      expect(open.got).toHaveLength(0);
+      // The default policy of workflows: public addresses only; the page's admins see each real reason.
+      await verifyEndpointSubscribers(t.db, { publicUrl: site.url, egress: await EgressPolicy.create({ publicOnly: {} }) });
+      expect(open.got).toHaveLength(0);
+      const seen = await listSubscribers(t.db, seed.ws, page.id);
+      for (const s of seen)
+        expect(s.verificationError).toMatch(/is a (loopback|private network) address \(.*\), not a public one; refused$/);
+    } finally {
+      await open.close();
     }
   });
 

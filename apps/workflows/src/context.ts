@@ -11,6 +11,8 @@ export interface WorkflowContext {
   notifierEnv: NotifierEnv;
   /** What alert deliveries may not reach: this instance's database, Redis and analytics. */
   egress: EgressPolicy;
+  /** What anonymous status-page subscribers' URLs may reach: public addresses and SUBSCRIBER_ALLOW_PRIVATE only. */
+  subscriberEgress: EgressPolicy;
   notifyQueue(jobs: NotifyJob[]): Promise<void>;
   /** Runs one alert's requests within the NOTIFY_CONCURRENCY requests in flight at once. */
   sending<T>(send: () => Promise<T>): Promise<T>;

@@ -12,6 +12,7 @@ export const WorkflowsEnv = z.object({
   /** The public status site: links in subscriber mail (confirm, unsubscribe, report pages). */
   STATUS_PAGE_URL: env.url("http://127.0.0.1:3003"),
   SUBSCRIBER_MAIL_INTERVAL_MS: ms(15_000, 1000),
+  SUBSCRIBER_ALLOW_PRIVATE: env.SUBSCRIBER_ALLOW_PRIVATE,
   ...serviceEnv(3000),
   /**
    * Heartbeat passes run when the server stored pings and about a second after each deadline; while a passed

@@ -37,6 +37,7 @@ const workflows = () => ({
   logger: createLogger("workflows", "silent"),
   notifierEnv: NotifierEnv.parse({ DASHBOARD_URL: "https://vigil.example.com" }),
   egress: EgressPolicy.none,
+  subscriberEgress: EgressPolicy.none,
   sending: <T>(send: () => Promise<T>) => send(),
 });
 

@@ -28,6 +28,7 @@ import { housekeepingProcessor } from "./housekeeping";
 import { retryDelay } from "./notify/backoff";
 import { notifyProcessor } from "./notify/processor";
 import { slots } from "./notify/slots";
+import { subscriberEgress } from "./subscriber-mail";
 
 /** libSQL's hourly rollup: a run with nothing to sum costs one index seek per monitor. */
 const ROLLUP_EVERY_MS = 60_000;
@@ -101,6 +102,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
     logger,
     notifierEnv: NotifierEnv.parse(env),
     egress: await EgressPolicy.forInstance(env),
+    subscriberEgress: await subscriberEgress(env),
     metrics,
     sending: slots(env.NOTIFY_CONCURRENCY),
     retryDelay: (jobId, attemptsMade) => retryDelay(jobId, attemptsMade, env.NOTIFY_BACKOFF_MS, env.NOTIFY_BACKOFF_MAX_MS),

@@ -73,6 +73,27 @@ const url = (fallback?: string) => {
   return fallback === undefined ? u : u.default(fallback);
 };
 
+/** Addresses or CIDR ranges, comma separated; `example` shows the form in the error. */
+const cidrList = (example: string) =>
+  z
+    .string()
+    .default("")
+    .transform((raw) =>
+      raw
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) =>
+        list.every((entry) => {
+          const [addr, bits, extra] = entry.split("/");
+          const v = isIP(addr ?? "");
+          return v !== 0 && extra === undefined && (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (v === 4 ? 32 : 128)));
+        }),
+      `must be IP addresses or CIDR ranges, comma separated, such as ${example}`,
+    );
+
 /** Variables shared by several services; each service composes what it needs. */
 export const env = {
   port,
@@ -89,24 +110,12 @@ export const env = {
    * Proxies in front of the apps (addresses or CIDR ranges, comma separated): X-Forwarded-* headers are
    * believed only from these. Unset: no proxy, and a client-sent X-Forwarded-For counts for nothing.
    */
-  TRUSTED_PROXIES: z
-    .string()
-    .default("")
-    .transform((raw) =>
-      raw
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .refine(
-      (list) =>
-        list.every((entry) => {
-          const [addr, bits, extra] = entry.split("/");
-          const v = isIP(addr ?? "");
-          return v !== 0 && extra === undefined && (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (v === 4 ? 32 : 128)));
-        }),
-      "must be IP addresses or CIDR ranges, comma separated, such as 10.0.0.0/8,127.0.0.1",
-    ),
+  TRUSTED_PROXIES: cidrList("10.0.0.0/8,127.0.0.1"),
+  /**
+   * Private ranges (comma separated CIDR) that anonymous status-page subscribers' webhook and Slack URLs may
+   * reach, for internal status pages. Unset: public addresses only. The instance's own services stay refused.
+   */
+  SUBSCRIBER_ALLOW_PRIVATE: cidrList("10.0.0.0/8,fd00::/8"),
   /** Where jobs reach the server's ping endpoints (`<PING_BASE_URL>/ping/<token>`), as shown in the dashboard and in alerts. */
   PING_BASE_URL: url("http://127.0.0.1:3001"),
   /** The database as the operator reaches it from the host: the dashboard's operator statements (`curl`) name it. */

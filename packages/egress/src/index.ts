@@ -9,6 +9,7 @@ export {
   type InstanceEndpoint,
   type InstanceUrls,
   instanceEndpoints,
+  type PublicOnly,
   parseDenyList,
   parseInstanceUrls,
 } from "./policy";

@@ -109,3 +109,61 @@ describe("HTTP clients that go through the policy", () => {
     }
   });
 });
+
+describe("public only (anonymous subscribers' URLs)", () => {
+  it("refuses loopback, private, link-local, CGNAT, multicast and unspecified addresses, naming the range", async () => {
+    const policy = await EgressPolicy.create({ publicOnly: { setting: "SUBSCRIBER_ALLOW_PRIVATE" } });
+    const refused = {
+      "127.0.0.1": "loopback address (127.0.0.0/8)",
+      "::1": "loopback address (::1/128)",
+      "::ffff:127.0.0.1": "loopback address (127.0.0.0/8)",
+      "10.1.2.3": "private network address (10.0.0.0/8)",
+      "172.20.0.1": "private network address (172.16.0.0/12)",
+      "192.168.1.1": "private network address (192.168.0.0/16)",
+      "fd12::1": "private network address (fc00::/7)",
+      "100.64.0.1": "carrier-grade NAT address (100.64.0.0/10)",
+      "169.254.169.254": "link-local address (169.254.0.0/16)",
+      "fe80::1": "link-local address (fe80::/10)",
+      "224.0.0.1": "multicast address (224.0.0.0/4)",
+      "0.0.0.0": "unspecified address (0.0.0.0/8)",
+      "::": "unspecified address (::/128)",
+    };
+    for (const [address, range] of Object.entries(refused))
+      expect(await policy.refusal(address, 80), address).toBe(`a ${range}, not a public one (SUBSCRIBER_ALLOW_PRIVATE does not allow it)`);
+    for (const address of ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c", "172.32.0.1", "100.128.0.1"])
+      expect(await policy.refusal(address, 443), address).toBeUndefined();
+  });
+
+  it("the operator's allowed ranges pass, but never the instance's own endpoints", async () => {
+    const policy = await EgressPolicy.create({
+      instance: [{ name: "redis", url: "redis://127.0.0.1:6379" }],
+      publicOnly: { allow: ["127.0.0.0/8", "10.0.0.0/8"] },
+    });
+    expect(await policy.refusal("127.0.0.1", 8443)).toBeUndefined();
+    expect(await policy.refusal("10.9.9.9", 80)).toBeUndefined();
+    expect(await policy.refusal("127.0.0.1", 6379)).toBe("this instance's redis");
+    expect(await policy.refusal("192.168.0.1", 80)).toMatch(/^a private network address/);
+  });
+
+  it("a name that resolves to loopback is refused before any connection, and reaches it once its range is allowed", async () => {
+    let connections = 0;
+    const receiver = createServer((_req, res) => res.end("ok"));
+    receiver.on("connection", () => connections++);
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    const port = (receiver.address() as AddressInfo).port;
+    try {
+      const strict = await EgressPolicy.create({ publicOnly: {} });
+      await expect(request(`http://localhost:${port}/`, { method: "POST", dispatcher: egressDispatcher(strict) })).rejects.toThrow(
+        /is a loopback address \((127\.0\.0\.0\/8|::1\/128)\), not a public one; refused/,
+      );
+      expect(connections).toBe(0);
+      const allowed = await EgressPolicy.create({ publicOnly: { allow: ["127.0.0.0/8", "::1"] } });
+      const res = await request(`http://127.0.0.1:${port}/`, { method: "POST", dispatcher: egressDispatcher(allowed) });
+      expect(res.statusCode).toBe(200);
+      await res.body.text();
+      expect(connections).toBe(1);
+    } finally {
+      await new Promise((r) => receiver.close(r));
+    }
+  });
+});

@@ -157,6 +157,35 @@ async function reachingAddresses(host: string): Promise<string[]> {
   return onThisMachine ? [...new Set([...resolved, ...LOOPBACK, ...local])] : resolved;
 }
 
+/** Addresses that are not on the public internet, each with what people call it. */
+const NON_PUBLIC: readonly (readonly [string, string])[] = [
+  ["0.0.0.0/8", "unspecified"],
+  ["::/128", "unspecified"],
+  ["127.0.0.0/8", "loopback"],
+  ["::1/128", "loopback"],
+  ["10.0.0.0/8", "private network"],
+  ["172.16.0.0/12", "private network"],
+  ["192.168.0.0/16", "private network"],
+  ["fc00::/7", "private network"],
+  ["100.64.0.0/10", "carrier-grade NAT"],
+  ["169.254.0.0/16", "link-local"],
+  ["fe80::/10", "link-local"],
+  ["224.0.0.0/4", "multicast"],
+  ["ff00::/8", "multicast"],
+  ["240.0.0.0/4", "reserved"],
+  ["192.0.0.0/24", "reserved"],
+  ["198.18.0.0/15", "reserved"],
+];
+const nonPublic = NON_PUBLIC.map(([cidr, kind]) => ({ cidr, kind, list: blockList([cidr]) }));
+
+/** What "public only" refuses: every address outside the public internet but those in `allow`. */
+export interface PublicOnly {
+  /** Private ranges the operator allows (e.g. SUBSCRIBER_ALLOW_PRIVATE for internal status pages). */
+  allow?: readonly string[];
+  /** The setting that lists them, named in the refusal so an operator knows where to allow a range. */
+  setting?: string;
+}
+
 interface CompiledRule {
   list: BlockList;
   port?: number;
@@ -172,7 +201,8 @@ const compile = (rule: DenyRule): CompiledRule => ({
 /**
  * What the tenant side may not reach: the instance's own endpoints (their hosts resolved, and
  * re-resolved every minute) and fixed rules such as PROBE_DENY. Everything else, private networks and
- * loopback included, stays reachable. Checks run on resolved addresses, right before connecting.
+ * loopback included, stays reachable unless the policy is "public only" (anonymous visitors' URLs).
+ * Checks run on resolved addresses, right before connecting.
  */
 export class EgressPolicy {
   /** Refuses nothing: for code whose targets are the operator's own settings. */
@@ -180,12 +210,14 @@ export class EgressPolicy {
 
   readonly #fixed: CompiledRule[];
   readonly #instance: InstanceEndpoint[];
+  readonly #publicOnly: { allow: BlockList; setting: string | undefined } | undefined;
   #resolved: CompiledRule[] = [];
   #resolvedAt = Number.NEGATIVE_INFINITY;
   #refreshing: Promise<void> | undefined;
 
-  constructor(instance: readonly InstanceEndpoint[], rules: readonly DenyRule[]) {
+  constructor(instance: readonly InstanceEndpoint[], rules: readonly DenyRule[], publicOnly?: PublicOnly) {
     this.#instance = [...instance];
+    this.#publicOnly = publicOnly && { allow: blockList(publicOnly.allow ?? []), setting: publicOnly.setting };
     for (const e of this.#instance) endpointPort(e);
     this.#fixed = rules.map(compile);
   }
@@ -196,8 +228,13 @@ export class EgressPolicy {
   }
 
   /** Builds the rules of the instance's endpoints (resolving their hosts) and throws if a URL is unusable. */
-  static async create(opts: { instance?: readonly InstanceEndpoint[]; deny?: readonly DenyRule[] }): Promise<EgressPolicy> {
-    const policy = new EgressPolicy(opts.instance ?? [], opts.deny ?? []);
+  static async create(opts: {
+    instance?: readonly InstanceEndpoint[];
+    deny?: readonly DenyRule[];
+    /** Refuse every non-public address too (anonymous visitors' URLs), but the ranges it allows. */
+    publicOnly?: PublicOnly;
+  }): Promise<EgressPolicy> {
+    const policy = new EgressPolicy(opts.instance ?? [], opts.deny ?? [], opts.publicOnly);
     await policy.#rules();
     return policy;
   }
@@ -233,7 +270,11 @@ export class EgressPolicy {
     for (const rule of await this.#rules()) {
       if ((rule.port === undefined || rule.port === port) && rule.list.check(address, familyOf(address))) return rule.reason;
     }
-    return undefined;
+    if (!this.#publicOnly || this.#publicOnly.allow.check(address, familyOf(address))) return undefined;
+    const range = nonPublic.find((r) => r.list.check(address, familyOf(address)));
+    if (!range) return undefined;
+    const hint = this.#publicOnly.setting ? ` (${this.#publicOnly.setting} does not allow it)` : "";
+    return `a ${range.kind} address (${range.cidr}), not a public one${hint}`;
   }
 
   /**

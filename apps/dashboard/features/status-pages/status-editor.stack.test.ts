@@ -10,9 +10,12 @@ import {
   listStatusReports,
   setLimits,
   subscribe,
+  subscribeEndpoint,
+  verifyEndpointSubscribers,
 } from "@vigil/core";
 import { incident, pageSubscriber } from "@vigil/db-schema";
 import type { TestDatabase } from "@vigil/db-schema/testing";
+import { EgressPolicy } from "@vigil/egress";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StatusSite } from "../../../status-page/src/testing";
@@ -272,10 +275,24 @@ describe("the status-page editor", () => {
         confirmedAt: Date.now(),
         createdAt: Date.now(),
       });
+    // A visitor's webhook on a private network: workflows refuses it; the admin sees why, the visitor never did.
+    const internal = await subscribeEndpoint(db.db, pageId, { channel: "webhook", url: "http://10.20.30.40:8080/hook" });
+    await verifyEndpointSubscribers(db.db, {
+      publicUrl: "https://status.example.com",
+      egress: await EgressPolicy.create({ publicOnly: { setting: "SUBSCRIBER_ALLOW_PRIVATE" } }),
+    });
     await page.goto(`${editor()}/subscribers`);
     await seen(page.getByTestId("subscriber-ada@example.com"));
     await seen(page.getByTestId("subscriber-bob@example.com").getByText("pending"));
-    await seen(page.getByText("4 confirmed of 5"));
+    await seen(page.getByTestId(`subscriber-${internal.subscriberId}`).getByText("verification failed"));
+    await seen(
+      page
+        .getByTestId(`subscriber-${internal.subscriberId}`)
+        .getByText(
+          "target 10.20.30.40:8080 is a private network address (10.0.0.0/8), not a public one (SUBSCRIBER_ALLOW_PRIVATE does not allow it); refused",
+        ),
+    );
+    await seen(page.getByText("4 confirmed of 6"));
 
     const csv = await page.request.get(`${editor()}/subscribers/export`);
     expect(csv.headers()["content-type"]).toContain("text/csv");
@@ -289,6 +306,7 @@ describe("the status-page editor", () => {
       '"bob@example.com",email,pending',
       '"",webhook,confirmed',
       '"",slack,confirmed',
+      '"",webhook,pending',
     ]);
     expect(text).not.toContain("hooks.");
     // Signed out: no list.

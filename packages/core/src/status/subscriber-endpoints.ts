@@ -1,11 +1,12 @@
 // Subscribers that are endpoints, not inboxes: a webhook (signed JSON) or a Slack incoming webhook. They
-// opt in twice like e-mail: a webhook echoes a challenge at once; a Slack channel gets a confirm link.
+// opt in twice like e-mail: a webhook echoes a challenge; a Slack channel gets a confirm link. Both are
+// sent by workflows, never in the visitor's request, so a visitor learns nothing of what a URL reaches.
 import { createHmac, randomBytes } from "node:crypto";
 import { SubscribeEndpointInput } from "@vigil/api-contract";
-import { type Db, pageSubscriber } from "@vigil/db-schema";
-import { EgressPolicy, EgressRefusedError, egressDispatcher } from "@vigil/egress";
+import { type Db, pageSubscriber, statusPage, subscriberDelivery } from "@vigil/db-schema";
+import { type EgressPolicy, EgressRefusedError, egressDispatcher } from "@vigil/egress";
 import type { OutgoingHttp } from "@vigil/notifier";
-import { and, eq } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, ne } from "drizzle-orm";
 import { request } from "undici";
 import { ConflictError, parseInput, ValidationError } from "../errors";
 import { type Locale, translator } from "../i18n";
@@ -25,10 +26,11 @@ export interface EndpointSubscription {
   channel: "webhook" | "slack";
   /** Webhook only: the signing secret, shown to the visitor this once. */
   secret: string | null;
-  /** A webhook that echoed the challenge is subscribed now; a Slack channel waits for its confirm link. */
-  verified: boolean;
-  /** Why the webhook's verification failed (the subscriber stays pending for 48 h, then is dropped). */
-  error: string | null;
+  /**
+   * Always "pending_verification": workflows posts the challenge (webhook) or the confirm link (Slack) next.
+   * Every outcome answers the visitor the same; the page's admins see why an endpoint failed.
+   */
+  state: "pending_verification";
 }
 
 /** Where Slack serves incoming webhooks: its own host, and GovSlack's. A URL elsewhere is not a Slack channel. */
@@ -38,9 +40,6 @@ export interface EndpointOptions {
   nowMs?: number;
   access?: { passwordHash: string | null };
   language?: Locale;
-  publicUrl: string;
-  /** What a subscriber's URL may not reach (the instance's database, Redis, analytics). */
-  egress?: EgressPolicy;
   /** Where a Slack subscriber's URL may point (default SLACK_WEBHOOK_ORIGINS; tests name a loopback receiver). */
   slackOrigins?: readonly string[];
 }
@@ -60,7 +59,7 @@ const json = (body: unknown) => JSON.stringify(body);
  * secret and must answer 2xx with the challenge (as `{"challenge": "..."}` or the bare text); a Slack
  * webhook is posted a message with a confirm link.
  */
-export async function subscribeEndpoint(db: Db, pageId: number, raw: unknown, opts: EndpointOptions): Promise<EndpointSubscription> {
+export async function subscribeEndpoint(db: Db, pageId: number, raw: unknown, opts: EndpointOptions = {}): Promise<EndpointSubscription> {
   const input = parseInput(SubscribeEndpointInput, raw, "subscription");
   if (input.channel === "slack") assertSlackOrigin(input.url, opts.slackOrigins ?? SLACK_WEBHOOK_ORIGINS);
   const nowMs = opts.nowMs ?? Date.now();
@@ -72,7 +71,11 @@ export async function subscribeEndpoint(db: Db, pageId: number, raw: unknown, op
     .where(and(eq(pageSubscriber.pageId, pageId), eq(pageSubscriber.urlHash, sha256(input.url))));
   if (existing?.confirmedAt && !existing.unsubscribedAt)
     throw new ConflictError("this URL is already subscribed to the page; unsubscribe it first to get a new secret");
-  if (existing) await db.delete(pageSubscriber).where(eq(pageSubscriber.id, existing.id));
+  if (existing) {
+    // A new subscription of the same URL is verified afresh.
+    await db.delete(subscriberDelivery).where(eq(subscriberDelivery.subscriberId, existing.id));
+    await db.delete(pageSubscriber).where(eq(pageSubscriber.id, existing.id));
+  }
   const token = newToken();
   const secret = input.channel === "webhook" ? `whsec_${randomBytes(24).toString("base64url")}` : null;
   const [created] = await db
@@ -92,28 +95,116 @@ export async function subscribeEndpoint(db: Db, pageId: number, raw: unknown, op
       createdAt: nowMs,
     })
     .returning();
-  const egress = opts.egress ?? EgressPolicy.none;
-  const base = opts.publicUrl.replace(/\/+$/, "");
-  const page = { slug: found.slug, title: found.title, url: `${base}/${found.slug}` };
-  if (input.channel === "slack") {
-    const tr = translator(opts.language ?? found.language);
-    const confirmUrl = `${base}/confirm?token=${encodeURIComponent(token)}&lang=${tr.locale}`;
-    const text = `${tr.t("mail.confirmIntro", { page: page.title })}\n${tr.t("mail.confirm")}: <${confirmUrl}>\n${tr.t("mail.confirmValidity")}`;
-    const sent = await post(input.url, json({ text }), {}, egress);
-    return { subscriberId: created!.id, channel: "slack", secret: null, verified: false, error: sent.ok ? null : sent.error };
+  // Nothing is sent from here: workflows verifies it (verifyEndpointSubscribers) through the public-only policy.
+  return { subscriberId: created!.id, channel: input.channel, secret, state: "pending_verification" };
+}
+
+/** The delivery record of a subscriber's verification (one per subscription: a new one replaces the row). */
+const VERIFICATION = { kind: "verification", refId: 0 } as const;
+
+export interface VerifyOptions {
+  nowMs?: number;
+  publicUrl: string;
+  /** Anonymous visitors' URLs: public addresses only, but the operator's allowed ranges (SUBSCRIBER_ALLOW_PRIVATE). */
+  egress: EgressPolicy;
+}
+
+export interface VerifySummary {
+  verified: number;
+  /** Slack channels posted their confirm link. */
+  linked: number;
+  failed: number;
+}
+
+/**
+ * Sends each new endpoint subscriber its verification, once: a webhook the signed `subscription.verify`
+ * challenge (it must answer 2xx echoing it, as `{"challenge": "..."}` or the bare text), a Slack channel a
+ * message with a fresh confirm link. Claimed before sending, so several workers never send one twice. The
+ * real reason of a failure is stored for the page's admins (listSubscribers), never shown to the visitor.
+ */
+export async function verifyEndpointSubscribers(db: Db, opts: VerifyOptions): Promise<VerifySummary> {
+  const nowMs = opts.nowMs ?? Date.now();
+  const summary: VerifySummary = { verified: 0, linked: 0, failed: 0 };
+  const rows = await db
+    .select({ subscriber: pageSubscriber, page: { slug: statusPage.slug, title: statusPage.title, language: statusPage.language } })
+    .from(pageSubscriber)
+    .innerJoin(statusPage, eq(statusPage.id, pageSubscriber.pageId))
+    .leftJoin(
+      subscriberDelivery,
+      and(
+        eq(subscriberDelivery.subscriberId, pageSubscriber.id),
+        eq(subscriberDelivery.kind, VERIFICATION.kind),
+        eq(subscriberDelivery.refId, VERIFICATION.refId),
+      ),
+    )
+    .where(
+      and(
+        ne(pageSubscriber.channel, "email"),
+        isNull(pageSubscriber.confirmedAt),
+        isNull(pageSubscriber.unsubscribedAt),
+        gt(pageSubscriber.tokenExpiresAt, nowMs),
+        isNull(subscriberDelivery.id),
+      ),
+    )
+    .orderBy(pageSubscriber.id)
+    .limit(100);
+  for (const { subscriber: row, page: found } of rows) {
+    const claimed = await db
+      .insert(subscriberDelivery)
+      .values({ subscriberId: row.id, ...VERIFICATION, outcome: "pending", attempts: 1 })
+      .onConflictDoNothing()
+      .returning({ id: subscriberDelivery.id });
+    if (claimed.length === 0) continue;
+    const base = opts.publicUrl.replace(/\/+$/, "");
+    const page = { slug: found.slug, title: found.title, url: `${base}/${found.slug}` };
+    let error: string | null;
+    if (row.channel === "slack") {
+      // The token the visitor's request made was never sent anywhere: this message carries a new one.
+      const token = newToken();
+      await db
+        .update(pageSubscriber)
+        .set({ tokenHash: sha256(token) })
+        .where(eq(pageSubscriber.id, row.id));
+      const tr = translator(row.language ?? found.language);
+      const confirmUrl = `${base}/confirm?token=${encodeURIComponent(token)}&lang=${tr.locale}`;
+      const text = `${tr.t("mail.confirmIntro", { page: page.title })}\n${tr.t("mail.confirm")}: <${confirmUrl}>\n${tr.t("mail.confirmValidity")}`;
+      const sent = await post(row.url!, json({ text }), {}, opts.egress);
+      error = sent.ok ? null : sent.error;
+      if (!error) summary.linked++;
+    } else {
+      const challenge = randomBytes(16).toString("hex");
+      const body = json({ type: "subscription.verify", challenge, page });
+      const answer = await post(row.url!, body, { [SIGNATURE_HEADER]: signBody(row.secret!, body) }, opts.egress);
+      const echoed = answer.ok && (answer.text.trim() === challenge || challengeOf(answer.text) === challenge);
+      error = echoed ? null : answer.ok ? "the endpoint answered without echoing the challenge" : answer.error;
+      if (echoed) {
+        await db.update(pageSubscriber).set({ confirmedAt: nowMs }).where(eq(pageSubscriber.id, row.id));
+        summary.verified++;
+      }
+    }
+    if (error) summary.failed++;
+    await db
+      .update(subscriberDelivery)
+      .set({ outcome: error ? "failed" : "sent", error, sentAt: error ? null : nowMs })
+      .where(and(eq(subscriberDelivery.subscriberId, row.id), eq(subscriberDelivery.kind, VERIFICATION.kind)));
   }
-  const challenge = randomBytes(16).toString("hex");
-  const body = json({ type: "subscription.verify", challenge, page });
-  const answer = await post(input.url, body, { [SIGNATURE_HEADER]: signBody(secret!, body) }, egress);
-  const echoed = answer.ok && (answer.text.trim() === challenge || challengeOf(answer.text) === challenge);
-  if (echoed) await db.update(pageSubscriber).set({ confirmedAt: nowMs }).where(eq(pageSubscriber.id, created!.id));
-  return {
-    subscriberId: created!.id,
-    channel: "webhook",
-    secret,
-    verified: echoed,
-    error: echoed ? null : answer.ok ? "the endpoint answered without echoing the challenge" : answer.error,
-  };
+  return summary;
+}
+
+/** Why each endpoint subscriber of these failed verification, for the page's admins. */
+export async function verificationErrors(db: Db, subscriberIds: readonly number[]): Promise<Map<number, string>> {
+  if (subscriberIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: subscriberDelivery.subscriberId, error: subscriberDelivery.error })
+    .from(subscriberDelivery)
+    .where(
+      and(
+        inArray(subscriberDelivery.subscriberId, [...subscriberIds]),
+        eq(subscriberDelivery.kind, VERIFICATION.kind),
+        eq(subscriberDelivery.outcome, "failed"),
+      ),
+    );
+  return new Map(rows.flatMap((r) => (r.error ? [[r.id, r.error] as const] : [])));
 }
 
 function challengeOf(text: string): string | null {

@@ -19,7 +19,7 @@ import { type Locale, translator } from "../i18n";
 import { CONFIRM_RESEND_MS } from "../rate-limits";
 import { sha256 } from "../secrets";
 import { newToken, pageRow } from "./common";
-import { deliveryKey, endpointRequest } from "./subscriber-endpoints";
+import { deliveryKey, endpointRequest, verificationErrors } from "./subscriber-endpoints";
 import { CONFIRM_TOKEN_TTL_MS, type SubscriberMail, subscribablePage } from "./subscription";
 
 /** A mail that keeps failing is given up after this many attempts. */
@@ -153,11 +153,17 @@ export interface SubscriberView {
   state: "pending" | "confirmed" | "unsubscribed";
   createdAt: number;
   confirmedAt: number | null;
+  /** A pending webhook or Slack subscriber whose verification failed: why (refused address, HTTP status, no echo). */
+  verificationError: string | null;
 }
 
 export async function listSubscribers(db: Db, workspaceId: number, pageId: number): Promise<SubscriberView[]> {
   await pageRow(db, workspaceId, pageId);
   const rows = await db.select().from(pageSubscriber).where(eq(pageSubscriber.pageId, pageId)).orderBy(pageSubscriber.id);
+  const errors = await verificationErrors(
+    db,
+    rows.filter((r) => r.channel !== "email" && r.confirmedAt === null).map((r) => r.id),
+  );
   return rows.map((r) => ({
     id: r.id,
     channel: r.channel,
@@ -165,6 +171,7 @@ export async function listSubscribers(db: Db, workspaceId: number, pageId: numbe
     state: r.unsubscribedAt !== null ? "unsubscribed" : r.confirmedAt !== null ? "confirmed" : "pending",
     createdAt: r.createdAt,
     confirmedAt: r.confirmedAt,
+    verificationError: errors.get(r.id) ?? null,
   }));
 }
 

@@ -203,7 +203,8 @@ export const pageSubscriber = sqliteTable(
   ],
 );
 
-export const SUBSCRIBER_MAIL_KINDS = ["report_update", "maintenance"] as const;
+/** "verification": an endpoint subscriber's challenge or confirm link (ref 0), its failure reason kept for admins. */
+export const SUBSCRIBER_MAIL_KINDS = ["report_update", "maintenance", "verification"] as const;
 export const SUBSCRIBER_MAIL_OUTCOMES = ["pending", "sent", "failed"] as const;
 
 /** One row per (subscriber, report update or maintenance): a mail is never sent twice. */

@@ -50,8 +50,8 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
       );
       if (!r.ok) return back(r.note);
       countRequest("subscribe", 201);
-      if (r.subscription.channel === "slack") return back(r.subscription.error ? "unverified" : "slackSent");
-      if (!r.subscription.verified) return back("unverified");
+      // Whatever the URL reaches, the same answer: workflows verifies it next, admins see why it failed.
+      if (r.subscription.channel === "slack") return back("slackSent");
       return secretPage(
         language ?? page.language,
         page.title,
@@ -95,8 +95,9 @@ export async function POST(req: Request, { params }: { params: Promise<{ slug: s
 }
 
 /**
- * `POST /{slug}/subscribe` with `{"channel": "webhook" | "slack", "url": "..."}`: 201 with the subscription
- * (a webhook's `secret` appears in this answer only), 400 naming the field, 409 for a URL already subscribed.
+ * `POST /{slug}/subscribe` with `{"channel": "webhook" | "slack", "url": "..."}`: 201 with the subscription,
+ * `state: "pending_verification"` (a webhook's `secret` appears in this answer only), 400 naming the field,
+ * 409 for a URL already subscribed.
  */
 async function endpointJson(req: Request, page: FoundPage, language: Locale | undefined, client: string | null) {
   const json = (body: unknown, status: number, extra: Record<string, string> = {}) =>

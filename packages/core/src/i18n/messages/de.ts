@@ -70,9 +70,9 @@ export const de: Messages = {
   "subscribe.unverified":
     "Ihr Endpunkt hat die Challenge nicht zurückgegeben, daher wird nichts an ihn gesendet. Prüfen Sie ihn und abonnieren Sie erneut.",
   "subscribe.taken": "Diese URL ist bereits abonniert. Bestellen Sie sie zuerst ab, um ein neues Geheimnis zu erhalten.",
-  "secret.title": "Ihr Webhook ist abonniert",
+  "secret.title": "Ihr Webhook wartet auf die Bestätigung",
   "secret.text":
-    "Prüfen Sie den Header x-vigil-signature jeder Anfrage mit diesem Geheimnis (HMAC-SHA256 des Inhalts). Es wird nur jetzt angezeigt: Kopieren Sie es.",
+    "Wir senden ihm gleich eine Challenge; abonniert ist er, sobald er sie zurückgibt. Prüfen Sie den Header x-vigil-signature jeder Anfrage mit diesem Geheimnis (HMAC-SHA256 des Inhalts). Es wird nur jetzt angezeigt: Kopieren Sie es.",
   "secret.back": "Zurück zur Statusseite",
   "gate.intro": "Diese Statusseite ist geschützt. Geben Sie ihr Passwort ein, um fortzufahren.",
   "gate.password": "Passwort",

@@ -68,9 +68,9 @@ export const en = {
     "A Slack subscription needs an incoming-webhook URL starting with https://hooks.slack.com/ (or https://hooks.slack-gov.com/).",
   "subscribe.unverified": "Your endpoint did not echo the challenge, so nothing will be sent to it. Check it and subscribe again.",
   "subscribe.taken": "This URL is already subscribed. Unsubscribe it first to get a new secret.",
-  "secret.title": "Your webhook is subscribed",
+  "secret.title": "Your webhook is pending verification",
   "secret.text":
-    "Check the x-vigil-signature header of each request with this secret (HMAC-SHA256 of the body). It is shown only now: copy it.",
+    "We send it a challenge in a moment; it is subscribed once it echoes it. Check the x-vigil-signature header of each request with this secret (HMAC-SHA256 of the body). It is shown only now: copy it.",
   "secret.back": "Back to the status page",
   "gate.intro": "This status page is protected. Enter its password to continue.",
   "gate.password": "Password",

@@ -69,9 +69,9 @@ export const es: Messages = {
     "Una suscripción de Slack necesita una URL de webhook entrante que empiece por https://hooks.slack.com/ (o https://hooks.slack-gov.com/).",
   "subscribe.unverified": "Su punto de acceso no devolvió el reto, así que no se le enviará nada. Revíselo y suscríbase de nuevo.",
   "subscribe.taken": "Esta URL ya está suscrita. Cancele primero la suscripción para obtener un secreto nuevo.",
-  "secret.title": "Su webhook está suscrito",
+  "secret.title": "Su webhook está pendiente de verificación",
   "secret.text":
-    "Compruebe la cabecera x-vigil-signature de cada petición con este secreto (HMAC-SHA256 del cuerpo). Solo se muestra ahora: cópielo.",
+    "En un momento le enviamos un reto; queda suscrito cuando lo devuelva. Compruebe la cabecera x-vigil-signature de cada petición con este secreto (HMAC-SHA256 del cuerpo). Solo se muestra ahora: cópielo.",
   "secret.back": "Volver a la página de estado",
   "gate.intro": "Esta página de estado está protegida. Introduzca su contraseña para continuar.",
   "gate.password": "Contraseña",

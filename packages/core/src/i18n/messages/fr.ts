@@ -69,9 +69,9 @@ export const fr: Messages = {
     "Un abonnement Slack demande une URL de webhook entrant commençant par https://hooks.slack.com/ (ou https://hooks.slack-gov.com/).",
   "subscribe.unverified": "Votre point d’accès n’a pas renvoyé le défi : rien ne lui sera envoyé. Vérifiez-le et abonnez-vous à nouveau.",
   "subscribe.taken": "Cette URL est déjà abonnée. Désabonnez-la d’abord pour obtenir un nouveau secret.",
-  "secret.title": "Votre webhook est abonné",
+  "secret.title": "Votre webhook est en attente de vérification",
   "secret.text":
-    "Vérifiez l’en-tête x-vigil-signature de chaque requête avec ce secret (HMAC-SHA256 du corps). Il n’est affiché que maintenant : copiez-le.",
+    "Nous lui envoyons un défi dans un instant ; il est abonné dès qu’il le renvoie. Vérifiez l’en-tête x-vigil-signature de chaque requête avec ce secret (HMAC-SHA256 du corps). Il n’est affiché que maintenant : copiez-le.",
   "secret.back": "Retour à la page d’état",
   "gate.intro": "Cette page d’état est protégée. Saisissez son mot de passe pour continuer.",
   "gate.password": "Mot de passe",

@@ -69,9 +69,9 @@ export const ja: Messages = {
     "Slack での購読には https://hooks.slack.com/（または https://hooks.slack-gov.com/）で始まる Incoming Webhook の URL が必要です。",
   "subscribe.unverified": "エンドポイントがチャレンジを返さなかったため、何も送信されません。確認してもう一度登録してください。",
   "subscribe.taken": "この URL はすでに登録されています。新しいシークレットを受け取るには、先に登録を解除してください。",
-  "secret.title": "Webhook を登録しました",
+  "secret.title": "Webhook の確認待ちです",
   "secret.text":
-    "各リクエストの x-vigil-signature ヘッダーをこのシークレット（本文の HMAC-SHA256）で検証してください。表示は今回だけです。コピーしてください。",
+    "まもなくチャレンジを送信します。それを返すと登録が完了します。各リクエストの x-vigil-signature ヘッダーをこのシークレット（本文の HMAC-SHA256）で検証してください。表示は今回だけです。コピーしてください。",
   "secret.back": "ステータスページに戻る",
   "gate.intro": "このステータスページは保護されています。続けるにはパスワードを入力してください。",
   "gate.password": "パスワード",

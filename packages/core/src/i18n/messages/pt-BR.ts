@@ -69,9 +69,9 @@ export const ptBR: Messages = {
     "Uma assinatura do Slack precisa de uma URL de webhook de entrada que comece com https://hooks.slack.com/ (ou https://hooks.slack-gov.com/).",
   "subscribe.unverified": "Seu endpoint não devolveu o desafio, então nada será enviado a ele. Verifique e inscreva-se novamente.",
   "subscribe.taken": "Esta URL já está inscrita. Cancele a inscrição primeiro para receber um novo segredo.",
-  "secret.title": "Seu webhook está inscrito",
+  "secret.title": "Seu webhook aguarda verificação",
   "secret.text":
-    "Verifique o cabeçalho x-vigil-signature de cada requisição com este segredo (HMAC-SHA256 do corpo). Ele só é mostrado agora: copie-o.",
+    "Em instantes enviamos um desafio; ele fica inscrito quando o devolver. Verifique o cabeçalho x-vigil-signature de cada requisição com este segredo (HMAC-SHA256 do corpo). Ele só é mostrado agora: copie-o.",
   "secret.back": "Voltar para a página de status",
   "gate.intro": "Esta página de status é protegida. Digite a senha para continuar.",
   "gate.password": "Senha",

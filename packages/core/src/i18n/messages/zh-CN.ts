@@ -67,8 +67,9 @@ export const zhCN: Messages = {
   "subscribe.invalidSlackUrl": "Slack 订阅需要以 https://hooks.slack.com/（或 https://hooks.slack-gov.com/）开头的传入 Webhook URL。",
   "subscribe.unverified": "您的端点没有返回挑战值，因此不会向其发送任何内容。请检查后重新订阅。",
   "subscribe.taken": "此 URL 已订阅。请先退订以获取新的密钥。",
-  "secret.title": "您的 Webhook 已订阅",
-  "secret.text": "请用此密钥校验每个请求的 x-vigil-signature 头（请求体的 HMAC-SHA256）。它只显示这一次：请复制。",
+  "secret.title": "您的 Webhook 正在等待验证",
+  "secret.text":
+    "我们稍后会向它发送挑战值；返回该值后即完成订阅。请用此密钥校验每个请求的 x-vigil-signature 头（请求体的 HMAC-SHA256）。它只显示这一次：请复制。",
   "secret.back": "返回状态页面",
   "gate.intro": "此状态页面受密码保护。请输入密码继续。",
   "gate.password": "密码",

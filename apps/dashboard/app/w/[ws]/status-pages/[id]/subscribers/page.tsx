@@ -2,14 +2,14 @@ import { canManage, limitsOf, listSubscribers } from "@vigil/core";
 import { Download, Mail } from "lucide-react";
 import { removeSubscriberAction } from "../../../../../../features/status-pages/actions";
 import { editorPage } from "../../../../../../features/status-pages/status-page";
+import { SubscriberState } from "../../../../../../features/status-pages/subscriber-state";
 import { getDb } from "../../../../../../lib/db";
 import { date } from "../../../../../../lib/format";
 import { ConfirmAction } from "../../../../../../ui/confirm";
-import { Badge, buttonClass, Card, CardHeader, Code, Empty, Notice, Table, td } from "../../../../../../ui/ui";
+import { buttonClass, Card, CardHeader, Code, Empty, Notice, Table, td } from "../../../../../../ui/ui";
 
 export const metadata = { title: "Subscribers" };
 
-const TONE = { confirmed: "green", pending: "amber", unsubscribed: "zinc" } as const;
 /** Endpoint subscribers: their URL is a credential (a Slack webhook) and is not shown. */
 const ENDPOINT_LABEL = { webhook: "Webhook (signed JSON)", slack: "Slack channel" } as const;
 
@@ -57,7 +57,7 @@ export default async function Subscribers({ params }: { params: Promise<{ ws: st
             <tr key={s.id} data-testid={`subscriber-${s.email || s.id}`}>
               <td className={`${td} font-medium`}>{s.channel === "email" ? s.email : ENDPOINT_LABEL[s.channel]}</td>
               <td className={td}>
-                <Badge tone={TONE[s.state]}>{s.state}</Badge>
+                <SubscriberState subscriber={s} />
               </td>
               <td className={`${td} text-zinc-600`}>{date(s.confirmedAt ?? s.createdAt)}</td>
               <td className={`${td} text-right`}>
