@@ -1,4 +1,5 @@
 import { metricsRefusal, metricsRefused } from "@vigil/config";
+import { getEnv } from "../../lib/env";
 import { collectDefaultMetrics, Registry } from "prom-client";
 
 export const dynamic = "force-dynamic";
@@ -9,7 +10,7 @@ collectDefaultMetrics({ register: registry });
 
 /** Prometheus text, like every other service's /metrics: for the operator's scraper alone (VIGIL_METRICS_TOKEN). */
 export async function GET(req: Request) {
-  const refusal = metricsRefusal(req.headers.get("authorization"), process.env.VIGIL_METRICS_TOKEN);
+  const refusal = metricsRefusal(req.headers.get("authorization"), getEnv().VIGIL_METRICS_TOKEN);
   if (refusal) return metricsRefused(refusal);
   return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType, "cache-control": "no-store" } });
 }
