@@ -1,6 +1,6 @@
 import { metricsRefusal, metricsRefused } from "@vigil/config";
-import { getEnv } from "../../lib/env";
 import { collectDefaultMetrics, Registry } from "prom-client";
+import { getEnv } from "../../lib/env";
 
 export const dynamic = "force-dynamic";
 
