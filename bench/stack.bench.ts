@@ -15,6 +15,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ProbeMonitor, TcpCheck } from "@vigil/api-contract";
+import { metricsHeaders } from "@vigil/testing";
 import { type BenchReport, type BenchRow, tcpListeners } from "./lib";
 
 const SIZES = (process.env.BENCH_STACK_N ?? "0,100,1000,10000").split(",").map(Number);
@@ -271,7 +272,7 @@ async function runStack(n: number, ports: number[]): Promise<StackRun> {
     return ((await res.json()) as { query_count?: number }).query_count ?? null;
   };
   const queueDepth = async () => {
-    const text = await (await fetch(`http://127.0.0.1:${workflows}/metrics`)).text();
+    const text = await (await fetch(`http://127.0.0.1:${workflows}/metrics`, { headers: metricsHeaders() })).text();
     let sum = 0;
     for (const m of text.matchAll(/^vigil_queue_jobs\{queue="evaluate",state="(waiting|active|delayed)"\} (\d+)/gm)) sum += Number(m[2]);
     return sum;

@@ -132,6 +132,26 @@ for (const file of ["docker-compose.yaml", "docker-compose.lite.yaml"]) {
   });
 }
 
+/** The services with a published port the public may reach, and which serve /metrics there. */
+const METRICS_SERVICES: Record<string, string[]> = {
+  "docker-compose.yaml": ["workflows", "server", "dashboard", "status-page", "private-location"],
+  "docker-compose.lite.yaml": ["dashboard", "status-page"],
+};
+
+for (const [file, names] of Object.entries(METRICS_SERVICES)) {
+  describe(`${file}: metrics`, () => {
+    const { services } = load(file);
+    it("every service serving /metrics gets VIGIL_METRICS_TOKEN, and compose refuses to start without it", () => {
+      for (const name of names) {
+        const value = services[name]!.environment?.VIGIL_METRICS_TOKEN;
+        expect(value, name).toBeDefined();
+        expect(() => interpolate(value!, {}), name).toThrow(/^VIGIL_METRICS_TOKEN: set VIGIL_METRICS_TOKEN in \.env/);
+        expect(interpolate(value!, { VIGIL_METRICS_TOKEN: "t".repeat(32) }), name).toBe("t".repeat(32));
+      }
+    });
+  });
+}
+
 describe("docker-compose.yaml (full deployment)", () => {
   const { services, volumes } = load("docker-compose.yaml");
   const longRunning = Object.entries(services).filter(([name]) => !oneShots.includes(name));
@@ -434,6 +454,7 @@ Object.assign(dotEnv, {
   REDIS_PASSWORD: "cd".repeat(32),
   ANALYTICS_API_KEY: "ab".repeat(32),
   VIGIL_SECRET_KEY: "a2V5LWtleS1rZXkta2V5LWtleS1rZXkta2V5LWtleS0=",
+  VIGIL_METRICS_TOKEN: "ef".repeat(32),
   SERVICE_KEY: "vgl_loc_example",
 });
 
@@ -639,7 +660,10 @@ describe("docker-compose.yaml: the probe cannot reach the instance's internals",
   it("the probe gets its key, the server's address and its own settings, and no database, Redis, analytics or signing secret", () => {
     const names = Object.keys(probe.environment ?? {});
     expect(names.filter((n) => /^(DATABASE_|REDIS_|ANALYTICS_|AUTH_|VIGIL_SECRET|QUEUE_)/.test(n))).toEqual([]);
-    expect(names.filter((n) => !/^(SERVICE_KEY|SERVICE_INGEST_URL|PROBE_\w+|LOG_LEVEL|PORT|HOST)$/.test(n))).toEqual([]);
+    // The metrics token opens its own /metrics only.
+    expect(names.filter((n) => !/^(SERVICE_KEY|SERVICE_INGEST_URL|PROBE_\w+|LOG_LEVEL|PORT|HOST|VIGIL_METRICS_TOKEN)$/.test(n))).toEqual(
+      [],
+    );
     expect(probe.volumes).toEqual(["probe:/data/probe"]);
   });
 

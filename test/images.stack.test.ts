@@ -34,6 +34,8 @@ Object.assign(dotEnv, {
   ANALYTICS_API_KEY: "ab".repeat(32),
   // Setup fills in the key that encrypts stored secrets (README: Environment).
   VIGIL_SECRET_KEY: generateSecretKey(),
+  // And the token Prometheus sends for /metrics.
+  VIGIL_METRICS_TOKEN: "ef".repeat(32),
 });
 /** Compose's interpolation of `${VAR}`, `${VAR:-default}` and `${VAR:?error}`. */
 const interpolate = (text: string, env: Record<string, string>) =>

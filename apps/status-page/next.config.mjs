@@ -33,6 +33,10 @@ const config = {
     "ws",
   ],
   poweredByHeader: false,
+  // Everything else gets its headers from the proxy (lib/security-headers.ts), which never sees static files.
+  async headers() {
+    return [{ source: "/_next/static/:path*", headers: [{ key: "X-Content-Type-Options", value: "nosniff" }] }];
+  },
   experimental: {
     // Pages load on their first request instead of all at start: a server most pages of which are rarely
     // opened keeps ~40 MB less resident.

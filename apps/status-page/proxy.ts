@@ -6,6 +6,7 @@ import { PAGE_HEADERS, RENDER_HEADER, RENDER_TOKEN, type RenderedPage, renderedP
 import { LOCALE_HEADER, localeOf } from "./lib/i18n";
 import { withoutRuntime } from "./lib/no-runtime";
 import { PRIVATE_CACHE, PUBLIC_CACHE } from "./lib/page";
+import { applySecurityHeaders } from "./lib/security-headers";
 import { HOST_PAGE_HEADER } from "./lib/site";
 
 /** Paths that belong to the site itself, never to a page on a custom domain. */
@@ -97,8 +98,16 @@ const unknownHost = () =>
     headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
   });
 
-/** A request on a page's custom domain is served by that page: `/` → `/{slug}`, `/history` → `/{slug}/history`. */
+/** Every answer, whichever way it is made, carries the site's security headers (lib/security-headers.ts). */
 export async function proxy(req: NextRequest) {
+  const res = await route(req);
+  const host = requestHost(req.headers.get("x-forwarded-host"), req.headers.get("host"));
+  applySecurityHeaders(res.headers, req.nextUrl.pathname, !isPublicHost(host));
+  return res;
+}
+
+/** A request on a page's custom domain is served by that page: `/` → `/{slug}`, `/history` → `/{slug}/history`. */
+async function route(req: NextRequest) {
   const headers = new Headers(req.headers);
   const claimed = headers.get(HOST_PAGE_HEADER);
   const { pathname } = req.nextUrl;

@@ -1,6 +1,6 @@
 // The probe's own lateness is never an alert: 10,000 monitors created at once against healthy loopback targets.
 import { statusEvent } from "@vigil/db-schema";
-import { freePort } from "@vigil/testing";
+import { freePort, metricsHeaders } from "@vigil/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hookChannel, type Stack, startStack, TcpTarget, until, WebhookReceiver } from "./harness";
 
@@ -70,7 +70,7 @@ describe("monitors created in bulk", () => {
     const events = await stack.db.select({ monitorId: statusEvent.monitorId, status: statusEvent.status }).from(statusEvent);
     expect(events).toEqual([{ monitorId: deadId, status: "error" }]);
     expect(hook.deliveries.map((d) => [d.monitorId, d.status])).toEqual([[deadId, "error"]]);
-    const metrics = await (await fetch(`http://127.0.0.1:${stack.probes[0]!.env.PORT}/metrics`)).text();
+    const metrics = await (await fetch(`http://127.0.0.1:${stack.probes[0]!.env.PORT}/metrics`, { headers: metricsHeaders() })).text();
     const skipped = metrics.split("\n").filter((l) => l.startsWith("vigil_probe_slots_skipped_total"));
     console.info(
       `bulk create: ${TOTAL} monitors in ${createdIn} ms; dead target alerted after ${alertAfter} ms; ${skipped.join("; ") || "no slot skipped"}`,

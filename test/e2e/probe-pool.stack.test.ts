@@ -1,7 +1,7 @@
 // A pool of three probes on one location's key, one SIGKILLed mid-slot: real server, workflows, probes, sqld, Redis.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { freePort } from "@vigil/testing";
+import { freePort, metricsHeaders } from "@vigil/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Outbox } from "../../apps/private-location/src/outbox";
 import { Service, type Stack, startStack, Targets, TcpTarget, until, WebhookReceiver } from "./harness";
@@ -21,7 +21,7 @@ type Plan = { from: number; members: string[] };
 const status = async (p: Service): Promise<any> => (await fetch(`http://127.0.0.1:${p.env.PORT}/status`)).json();
 /** The sum of a service's counter `name` since it started: every label set, or those starting with `labels`. */
 async function counter(p: Service, name: string, labels?: string): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${p.env.PORT}/metrics`)).text();
+  const text = await (await fetch(`http://127.0.0.1:${p.env.PORT}/metrics`, { headers: metricsHeaders() })).text();
   const series = labels ? `\\{${labels}[^}]*\\}` : `(?:\\{[^}]*\\})?`;
   return [...text.matchAll(new RegExp(`^${name}${series} (\\d+)`, "gm"))].reduce((n, m) => n + Number(m[1]), 0);
 }

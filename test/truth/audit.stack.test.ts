@@ -5,6 +5,7 @@
 
 import { type TestClock, testClock } from "@vigil/config/test-clock";
 import { createComponent, createPrivateLocation, createStatusPage } from "@vigil/core";
+import { metricsHeaders } from "@vigil/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildStatusPage, type StatusSite, startStatusPage } from "../../apps/status-page/src/testing";
 import { hookChannel, runCli, type Stack, startStack, until, WebhookReceiver } from "../e2e/harness";
@@ -293,7 +294,7 @@ describe("the truth audit: every place that reports a scripted timeline agrees w
     const lastPing = series(text, "vigil_monitor_last_ping_timestamp_seconds", { monitor_id: String(ids.heartbeat) });
     expect(Math.abs(lastPing! * 1000 - (S0 + (SLOTS - 2) * SLOT + 2_000))).toBeLessThanOrEqual(SLOT);
 
-    const serverMetrics = await (await fetch(`http://127.0.0.1:${stack.server.env.PORT}/metrics`)).text();
+    const serverMetrics = await (await fetch(`http://127.0.0.1:${stack.server.env.PORT}/metrics`, { headers: metricsHeaders() })).text();
     expect(series(serverMetrics, "vigil_location_slots_missed_total", { location: String(locationId) })).toBe(1);
   });
 

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { acceptInvitation, createPrivateLocation, createWorkspace, inviteMember, setLimits } from "@vigil/core";
 import { freePort, startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+import { metricsHeaders } from "@vigil/testing";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -435,7 +436,9 @@ describe("start-up and the embedded run", () => {
     await ctx.close();
     const health = await fetch(`${d.url}/healthz`);
     expect(await health.json()).toEqual({ status: "ok", service: "dashboard" });
-    const metrics = await fetch(`${d.url}/metrics`);
+    // Only the operator's scraper reads the process's metrics.
+    expect((await fetch(`${d.url}/metrics`)).status).toBe(401);
+    const metrics = await fetch(`${d.url}/metrics`, { headers: metricsHeaders() });
     expect(metrics.headers.get("content-type")).toContain("text/plain");
     expect(await metrics.text()).toMatch(/process_cpu_user_seconds_total\{service="dashboard"\}/);
     await d.stop();

@@ -20,6 +20,7 @@ export const DashboardEnv = z.object({
   PUBLIC_DATABASE_URL: env.PUBLIC_DATABASE_URL,
   DATABASE_AUTH_TOKEN: env.DATABASE_AUTH_TOKEN,
   VIGIL_SECRET_KEY: env.VIGIL_SECRET_KEY,
+  VIGIL_METRICS_TOKEN: env.VIGIL_METRICS_TOKEN,
   LOG_LEVEL: env.LOG_LEVEL,
   AUTH_SECRET: secret,
   /** Rotation (Auth.js's own): the highest-numbered one set signs, every one set still verifies. */

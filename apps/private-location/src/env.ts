@@ -56,5 +56,6 @@ export const ProbeEnv = z.object({
    */
   PROBE_INSTANCE_URLS: list(parseInstanceUrls),
   LOG_LEVEL: env.LOG_LEVEL,
+  VIGIL_METRICS_TOKEN: env.VIGIL_METRICS_TOKEN,
 });
 export type ProbeEnv = z.infer<typeof ProbeEnv>;

@@ -1,6 +1,7 @@
 // End to end: the real server and the real probe as processes, a real sqld, loopback targets.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { metricsHeaders } from "@vigil/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   attributesOf,
@@ -137,7 +138,7 @@ describe("the probe against the real server", () => {
     expect(status).toMatchObject({ location: { id: stack.locationId, region: "iad" }, monitors: 7, syncError: null });
     expect(status.lagMs.p99).toBeGreaterThanOrEqual(0);
     expect(status.lastSentAt).toBeGreaterThan(0);
-    const metrics = await (await fetch(`${probe.url}/metrics`)).text();
+    const metrics = await (await fetch(`${probe.url}/metrics`, { headers: metricsHeaders() })).text();
     for (const series of [
       'vigil_probe_checks_total{kind="tcp",status="success"',
       "vigil_probe_schedule_lag_seconds_bucket",

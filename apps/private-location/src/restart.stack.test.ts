@@ -1,5 +1,6 @@
 // A probe SIGKILLed and restarted: the slots that fell due while it was away run late, with their own slot time.
 import { checkResultRow } from "@vigil/db-schema";
+import { metricsHeaders } from "@vigil/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ProbeProc, removeDir, type Stack, startProbe, startStack, tcpTarget, waitFor } from "./test-harness";
 
@@ -84,7 +85,7 @@ describe("a probe restarted mid-window", () => {
     for (const r of late) expect(r.slot + r.startOffset).toBeGreaterThanOrEqual(backAt - 1000);
     // The server counted exactly the slots that have no result.
     expect(absent).toBeGreaterThanOrEqual(1);
-    const metrics = await (await fetch(`${stack.serverUrl}/metrics`)).text();
+    const metrics = await (await fetch(`${stack.serverUrl}/metrics`, { headers: metricsHeaders() })).text();
     const line = metrics
       .split("\n")
       .find((l) => l.startsWith("vigil_location_slots_missed_total{") && l.includes(`location="${stack.locationId}"`));

@@ -4,7 +4,7 @@ import { auditLog, checkResult, monitorLocationStatus, notificationChannel, priv
 import { eq } from "drizzle-orm";
 import { ulid } from "ulid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "./testing";
+import { metricsHeaders, startTestServer, type TestServer } from "./testing";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -692,7 +692,7 @@ describe("probe endpoints", () => {
 describe("service endpoints", () => {
   it("serves /healthz, Prometheus /metrics and an OpenAPI document", async () => {
     expect((await s.call("GET", "/healthz", undefined, null)).body).toMatchObject({ status: "ok", service: "server" });
-    const metrics = await fetch(`${s.url}/metrics`).then((r) => r.text());
+    const metrics = await fetch(`${s.url}/metrics`, { headers: metricsHeaders() }).then((r) => r.text());
     expect(metrics).toMatch(/vigil_http_requests_total\{.*route="\/v1\/monitors".*\} \d+/);
     expect(metrics).toMatch(/vigil_ingest_rows_total\{outcome="accepted",service="server"\} \d+/);
     const doc = (await s.call("GET", "/openapi.json", undefined, null)).body;

@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import { analyticsFromEnv } from "@vigil/analytics";
 import { pingEndpoint } from "@vigil/api-contract";
+import { metricsRefusal } from "@vigil/config";
 import { LocationKeys, markReceiverAlive, PingWriter, resolveQueuePrefix } from "@vigil/core";
 import { createDb, openSecrets } from "@vigil/db-schema";
 import { EgressPolicy } from "@vigil/egress";
@@ -19,7 +20,7 @@ import { PingWatermark } from "./ping-watermark";
 export async function startServer(env: ServerEnv, opts: { handleSignals?: boolean } = {}) {
   const logger = createLogger("server", env.LOG_LEVEL);
   const db = createDb(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN, { uncompressed: true });
-  const { app, registry } = createServiceApp("server", logger, () => ({ redis: redis.status }));
+  const { app, registry } = createServiceApp("server", logger, (auth) => metricsRefusal(auth, env.VIGIL_METRICS_TOKEN));
   const metrics = {
     requests: new Counter({
       name: "vigil_http_requests_total",

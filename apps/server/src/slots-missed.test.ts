@@ -1,7 +1,7 @@
 import { probeResult } from "@vigil/core/testing";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "./testing";
+import { metricsHeaders, startTestServer, type TestServer } from "./testing";
 
 const I = 60_000;
 let database: TestDatabase;
@@ -12,7 +12,7 @@ afterAll(async () => database?.close());
 
 /** The server's own /metrics, the series of `vigil_location_slots_missed_total` for the location `id`. */
 async function missedIn(s: TestServer, id: number): Promise<number | undefined> {
-  const text = await (await fetch(`${s.url}/metrics`)).text();
+  const text = await (await fetch(`${s.url}/metrics`, { headers: metricsHeaders() })).text();
   expect(text).toContain("# TYPE vigil_location_slots_missed_total counter");
   const line = text.split("\n").find((l) => l.startsWith("vigil_location_slots_missed_total{") && l.includes(`location="${id}"`));
   return line === undefined ? undefined : Number(line.split(" ").at(-1));

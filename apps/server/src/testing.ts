@@ -1,6 +1,10 @@
 import { randomBytes } from "node:crypto";
+import { parseEnv } from "@vigil/config";
 import { createApiKey, createWorkspace, setLimits } from "@vigil/core";
 import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
+
+export { metricsHeaders } from "@vigil/testing";
+
 import { ServerEnv } from "./env";
 import { startServer } from "./server";
 
@@ -18,13 +22,15 @@ export interface TestServer {
 export async function startTestServer(env: Record<string, string> = {}, existing?: TestDatabase): Promise<TestServer> {
   const database = existing ?? (await startTestDatabase());
   const server = await startServer(
-    ServerEnv.parse({
+    // As a service reads its environment (parseEnv): a variable given as "" is unset.
+    parseEnv(ServerEnv, {
       DATABASE_URL: database.url,
       PORT: "0",
       HOST: "127.0.0.1",
       LOG_LEVEL: "silent",
       QUEUE_PREFIX: `t-${randomBytes(4).toString("hex")}`,
       PROBE_WAIT_MS: "2000",
+      VIGIL_METRICS_TOKEN: process.env.VIGIL_METRICS_TOKEN,
       ...env,
     }),
     { handleSignals: false },

@@ -4,6 +4,7 @@ import { mailTransport, NotifierEnv } from "@vigil/notifier";
 
 /** Everything the status page reads from its environment. */
 export const StatusPageEnv = z.object({
+  VIGIL_METRICS_TOKEN: env.VIGIL_METRICS_TOKEN,
   ...NotifierEnv.shape,
   ...AnalyticsEnv.shape,
   DATABASE_URL: env.DATABASE_URL,

@@ -5,8 +5,9 @@
 import { type IncomingMessage, Server, type ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
 import { installClientStamp } from "@vigil/rate-limit";
-import { requestHost, sharedCopy } from "./hosts";
+import { isPublicHost, requestHost, sharedCopy } from "./hosts";
 import { freshPage, PAGE_HEADERS, RENDER_HEADER } from "./html-cache";
+import { securityHeaders } from "./security-headers";
 
 const INSTALLED = Symbol.for("vigil.fast-path");
 
@@ -19,7 +20,7 @@ function serveFresh(req: IncomingMessage, res: ServerResponse): boolean {
   const copy = sharedCopy(host, path, search, req.headers["accept-language"]?.toString());
   const page = copy && freshPage(copy.key);
   if (!page) return false;
-  const headers: Record<string, string> = { ...PAGE_HEADERS(page), "x-vigil-cache": "hit" };
+  const headers: Record<string, string> = { ...PAGE_HEADERS(page), ...securityHeaders(path, !isPublicHost(host)), "x-vigil-cache": "hit" };
   if (req.headers["if-none-match"] === page.etag) {
     res.writeHead(304, headers).end();
     return true;

@@ -15,6 +15,7 @@ import {
 import type { TestDatabase } from "@vigil/db-schema/testing";
 import { EgressPolicy } from "@vigil/egress";
 import { NotifierEnv } from "@vigil/notifier";
+import { metricsHeaders } from "@vigil/testing";
 import { launchChromium } from "@vigil/testing/browser";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -103,6 +104,69 @@ describe("embeds", () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe("what other sites may do with the pages", () => {
+  const DENIED = { "content-security-policy": "frame-ancestors 'none'", "x-frame-options": "DENY" };
+  const everywhere = { "x-content-type-options": "nosniff", "referrer-policy": "strict-origin-when-cross-origin" };
+  const headersOf = (r: { headers: IncomingHttpHeaders }) =>
+    Object.fromEntries(
+      ["content-security-policy", "x-frame-options", "x-content-type-options", "referrer-policy"].map((h) => [h, r.headers[h]]),
+    );
+
+  it("no other site can frame or sniff the page, its history, its password and subscribe forms; the embed view alone may be framed", async () => {
+    const locked = await createStatusPage(t.db, seed.ws, { slug: "shop-private", title: "Shop private", password: "frame me not 42" }, "u");
+    await createComponent(t.db, seed.ws, locked.id, { name: "Vault" }, "u");
+    // The second view of an open page comes from the rendered copy, answered before Next's router.
+    await until(
+      "a copy of the page served before Next",
+      async () => (await send(site.url, "/shop")).headers["x-vigil-cache"] === "hit",
+      20_000,
+      200,
+    );
+    const answers = {
+      page: await send(site.url, "/shop"),
+      history: await send(site.url, "/shop/history"),
+      passwordPrompt: await send(site.url, "/shop-private"),
+      passwordForm: await send(site.url, "/shop-private/unlock", { form: { password: "wrong" }, from: "127.0.0.21" }),
+      subscribeForm: await send(site.url, "/shop/subscribe", { form: { email: "framed@example.com" }, from: "127.0.0.22" }),
+      unknownPage: await send(site.url, "/no-such-page"),
+    };
+    expect(answers.page.headers["x-vigil-cache"]).toBe("hit");
+    for (const [name, res] of Object.entries(answers)) expect(headersOf(res), name).toEqual({ ...DENIED, ...everywhere });
+    const embed = await send(site.url, "/shop/embed");
+    // No page setting names the sites that may frame it yet: any may.
+    expect(headersOf(embed)).toEqual({ "content-security-policy": "frame-ancestors *", "x-frame-options": undefined, ...everywhere });
+  });
+
+  it("a browser refuses to show the full page inside another site's frame, beside the embed it shows", async () => {
+    const other = await loopback(() => ({
+      status: 200,
+      type: "text/html",
+      body: `<!doctype html><html><body><iframe id="embed" src="${site.url}/shop/embed"></iframe><iframe id="full" src="${site.url}/shop"></iframe></body></html>`,
+    }));
+    const ctx = await browser.newContext();
+    try {
+      const p = await ctx.newPage();
+      await p.goto(other.url);
+      await expect(p.frameLocator("#embed").locator("[data-overall]").textContent()).resolves.toContain("All systems operational");
+      // Both were asked for at once; the full page's frame stays empty.
+      await p.waitForLoadState("load");
+      expect(await p.frameLocator("#full").locator("[data-overall]").count()).toBe(0);
+      expect(await (await send(site.url, "/shop")).body).toContain("data-overall");
+    } finally {
+      await ctx.close();
+      await other.close();
+    }
+  });
+
+  it("the site's /metrics answers only the operator's token", async () => {
+    const anonymous = await send(site.url, "/metrics");
+    expect([anonymous.status, anonymous.body]).toEqual([401, '/metrics needs "Authorization: Bearer <VIGIL_METRICS_TOKEN>"\n']);
+    const scraped = await send(site.url, "/metrics", { headers: metricsHeaders() });
+    expect(scraped.status).toBe(200);
+    expect(scraped.body).toContain("status_page_requests_total");
   });
 });
 

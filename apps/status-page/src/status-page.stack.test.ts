@@ -12,6 +12,7 @@ import {
 } from "@vigil/core";
 import type { TestDatabase } from "@vigil/db-schema/testing";
 import { NotifierEnv } from "@vigil/notifier";
+import { metricsHeaders } from "@vigil/testing";
 import { launchChromium } from "@vigil/testing/browser";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -385,7 +386,7 @@ describe("the public status page", () => {
     expect(plainRes.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=15, stale-while-revalidate=15");
     const plain = await plainRes.text();
     expect(plain).toContain("Powered by");
-    expect((await fetch(`${site.url}/metrics`)).headers.get("content-type")).toContain("text/plain");
+    expect((await fetch(`${site.url}/metrics`, { headers: metricsHeaders() })).headers.get("content-type")).toContain("text/plain");
   });
 
   it("90 days of bars: hover and keyboard focus show a day's uptime and incidents; screenshots at desktop and phone width", async () => {

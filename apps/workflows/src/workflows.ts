@@ -1,5 +1,6 @@
 import { AnalyticsUnavailableError, analyticsFromEnv, exportResults, isClickHouse } from "@vigil/analytics";
 import { pingEndpoint } from "@vigil/api-contract";
+import { metricsRefusal } from "@vigil/config";
 import { type AskCheck, resolveQueuePrefix } from "@vigil/core";
 import { createDb, openSecrets } from "@vigil/db-schema";
 import { EgressPolicy } from "@vigil/egress";
@@ -69,7 +70,7 @@ export async function startWorkflows(env: WorkflowsEnv, opts: { handleSignals?: 
   const analytics = analyticsFromEnv(db, env);
   for (const q of Object.values(queues)) q.on("error", (err) => logger.warn({ err: err.message, queue: q.name }, "queue"));
 
-  const { app, registry } = createServiceApp("workflows", logger, () => ({ redis: connection.status }));
+  const { app, registry } = createServiceApp("workflows", logger, (auth) => metricsRefusal(auth, env.VIGIL_METRICS_TOKEN));
   const metrics = {
     deliveries: new Counter({
       name: "vigil_deliveries_total",

@@ -6,6 +6,7 @@ import { EnvError } from "./errors";
 
 export { installTestClock, TEST_CLOCK_VARIABLE } from "./clock";
 export { EnvError } from "./errors";
+export { METRICS_TOKEN_UNSET, METRICS_TOKEN_VARIABLE, metricsRefusal, metricsRefused } from "./metrics-token";
 
 /**
  * Secrets a service may also take from a file, `<NAME>_FILE` (compose mounts them from a volume or as
@@ -104,6 +105,8 @@ export const env = {
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// URL")
     .default("redis://127.0.0.1:6379"),
+  /** What Prometheus sends as a bearer token to read a service's /metrics; unset, /metrics refuses every scrape. */
+  VIGIL_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (pnpm start makes one; openssl rand -hex 32)").optional(),
   /** Encrypts stored secrets; its format is checked where the key is used (@vigil/db-schema). */
   VIGIL_SECRET_KEY: z.string().optional(),
   /**
@@ -137,6 +140,7 @@ export const serviceEnv = (defaultPort: number) => ({
   DATABASE_URL: env.DATABASE_URL,
   DATABASE_AUTH_TOKEN: env.DATABASE_AUTH_TOKEN,
   VIGIL_SECRET_KEY: env.VIGIL_SECRET_KEY,
+  VIGIL_METRICS_TOKEN: env.VIGIL_METRICS_TOKEN,
   REDIS_URL: env.REDIS_URL,
   LOG_LEVEL: env.LOG_LEVEL,
   PING_BASE_URL: env.PING_BASE_URL,

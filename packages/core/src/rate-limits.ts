@@ -14,6 +14,16 @@ export const RATE_LIMITS = {
   secondFactorPerUser: { name: "second-factor", limit: 10, windowMs: 15 * MINUTE, what: "second-factor codes for this account" },
   /** A crash-looping job is cut off, not stored thousands of times; a job pinging every second with starts fits. */
   heartbeatPing: { name: "ping", limit: 150, windowMs: MINUTE, what: "pings for this heartbeat" },
+  /**
+   * Pings to tokens that do not exist, per client (IPv6 per /64): each costs a database lookup. Past it the
+   * client's every ping is refused for the window; other clients' pings, and valid ones, never count.
+   */
+  unknownPingPerClient: {
+    name: "ping-unknown-client",
+    limit: 30,
+    windowMs: MINUTE,
+    what: "pings to unknown heartbeats from your network address",
+  },
   ackLinkPerClient: {
     name: "ack-link-client",
     limit: 30,

@@ -108,4 +108,5 @@ export function rateLimiterFor(
 }
 
 export { clientAddress } from "./client-address";
+export { clientKey } from "./client-key";
 export { installClientStamp, stampedClient } from "./client-stamp";

@@ -1,7 +1,7 @@
 import { env } from "@vigil/config";
 import { createRedis } from "@vigil/queue";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientAddress, createRateLimiter, RateLimitedError, type RateRule } from "./index";
+import { clientAddress, clientKey, createRateLimiter, RateLimitedError, type RateRule } from "./index";
 
 const rule: RateRule = { name: `test-${process.pid}-${Date.now()}`, limit: 3, windowMs: 60_000, what: "tries" };
 const redis = createRedis("redis://127.0.0.1:6379", "producer");
@@ -53,5 +53,17 @@ describe("the client address", () => {
       "must be IP addresses or CIDR ranges, comma separated, such as 10.0.0.0/8,127.0.0.1",
     );
     expect(env.TRUSTED_PROXIES.parse(" 127.0.0.1 , ::1/128 ")).toEqual(["127.0.0.1", "::1/128"]);
+  });
+});
+
+describe("the per-client key", () => {
+  it("every address of one IPv6 /64 shares a client's budget; IPv4 addresses and other /64s do not", () => {
+    expect(clientKey("2001:db8:1:2::1")).toBe(clientKey("2001:0db8:0001:0002:ffff:1:2:3"));
+    expect(clientKey("2001:db8:1:2::1")).toBe("2001:db8:1:2::/64");
+    expect(clientKey("2001:db8:1:3::1")).not.toBe(clientKey("2001:db8:1:2::1"));
+    expect(clientKey("::1")).toBe("0:0:0:0::/64");
+    expect(clientKey("fe80::1")).toBe("fe80:0:0:0::/64");
+    expect(clientKey("127.0.0.2")).toBe("127.0.0.2");
+    expect(clientKey("127.0.0.3")).not.toBe(clientKey("127.0.0.2"));
   });
 });

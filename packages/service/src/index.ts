@@ -19,20 +19,32 @@ export interface ServiceContext {
   registry: Registry;
 }
 
-/** A Hono app that already answers `GET /healthz` and `GET /metrics` (Prometheus text). */
-export function createServiceApp(
-  service: string,
-  logger: Logger,
-  health?: () => Promise<Record<string, unknown>> | Record<string, unknown>,
-) {
+/** Null when a scrape's Authorization header may read /metrics, else the refusal as one line (see @vigil/config's metricsRefusal). */
+export type MetricsGate = (authorization: string | undefined) => string | null;
+
+const METRICS_OFF: MetricsGate = () => "/metrics is off in this process";
+
+/**
+ * A Hono app that already answers `GET /healthz` (open, "ok" and the service's name, nothing about its
+ * insides) and `GET /metrics` (Prometheus text, to the operator's scraper alone: `metrics` decides).
+ */
+export function createServiceApp(service: string, logger: Logger, metrics: MetricsGate = METRICS_OFF) {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   // The event-loop lag histogram samples on a timer: every 10 ms by default, which is most of an idle
   // service's CPU. Every 100 ms still shows the stalls it exists to show.
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 });
   const app = new Hono();
-  app.get("/healthz", async (c) => c.json({ status: "ok", service, ...(health ? await health() : {}) }));
-  app.get("/metrics", async (c) => c.text(await registry.metrics(), 200, { "content-type": registry.contentType }));
+  app.get("/healthz", (c) => c.json({ status: "ok", service }));
+  let warned = false;
+  app.get("/metrics", async (c) => {
+    const refusal = metrics(c.req.header("authorization"));
+    if (refusal === null) return c.text(await registry.metrics(), 200, { "content-type": registry.contentType });
+    // Once per process: enough for the operator to see why Prometheus gets 401s, not a line per scrape.
+    if (!warned) logger.warn({ reason: refusal }, "metrics scrape refused");
+    warned = true;
+    return c.text(`${refusal}\n`, 401, { "cache-control": "no-store", "www-authenticate": 'Bearer realm="metrics"' });
+  });
   return { app, registry, ctx: { service, logger, registry } satisfies ServiceContext };
 }
 

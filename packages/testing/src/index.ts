@@ -1,7 +1,14 @@
 // The one test kit: free ports, polling, seeded randomness, child processes and a loopback mail API.
 import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, createServer } from "node:net";
+
+// /metrics answers only the operator's token: a test process makes one, which the services it starts inherit.
+process.env.VIGIL_METRICS_TOKEN ||= randomBytes(24).toString("hex");
+
+/** The headers a scrape of a service's /metrics sends in tests, as Prometheus sends the operator's token. */
+export const metricsHeaders = (): Record<string, string> => ({ authorization: `Bearer ${process.env.VIGIL_METRICS_TOKEN}` });
 
 /** A port the OS just handed out and released. */
 // Ports below Linux's ephemeral range (32768+): there an outgoing connection of another test can never take the

@@ -16,7 +16,7 @@ export interface NextApp {
 }
 
 /**
- * Spawns `next start` of `apps/<name>` with exactly `env` (plus PATH/HOME, and the VIGIL_SECRET_KEY the
+ * Spawns `next start` of `apps/<name>` with exactly `env` (plus PATH/HOME, the metrics token, and the VIGIL_SECRET_KEY the
  * test's database was given); does not wait.
  */
 export function spawnNextApp(name: string, port: number, env: Record<string, string>): Proc {
@@ -31,6 +31,7 @@ export function spawnNextApp(name: string, port: number, env: Record<string, str
       NEXT_TELEMETRY_DISABLED: "1",
       NODE_ENV: "production",
       ...(process.env.VIGIL_SECRET_KEY ? { VIGIL_SECRET_KEY: process.env.VIGIL_SECRET_KEY } : {}),
+      ...(process.env.VIGIL_METRICS_TOKEN ? { VIGIL_METRICS_TOKEN: process.env.VIGIL_METRICS_TOKEN } : {}),
       ...env,
     },
     health: `http://127.0.0.1:${port}/healthz`,

@@ -13,7 +13,7 @@ import {
   sha256,
 } from "@vigil/core";
 import { LimitExceededError } from "@vigil/limits";
-import { clientAddress, RateLimitedError } from "@vigil/rate-limit";
+import { clientAddress, clientKey, RateLimitedError } from "@vigil/rate-limit";
 import { type Context, Hono } from "hono";
 import type { ServerDeps } from "../context";
 
@@ -60,9 +60,45 @@ function signalOf(suffix: string | undefined): PingSignal | null {
   return code === 0 ? { kind: "success" } : { kind: "fail", exitCode: code };
 }
 
+/**
+ * Clients past their budget of unknown tokens, and until when: their pings are refused before any lookup.
+ * The count itself is the shared limiter's; this only spares the database while a client is refused.
+ */
+function refusedClients() {
+  const until = new Map<string, { atMs: number; err: RateLimitedError }>();
+  return {
+    get(key: string, nowMs: number): RateLimitedError | undefined {
+      const hit = until.get(key);
+      if (!hit) return undefined;
+      if (hit.atMs > nowMs) return new RateLimitedError(hit.err.rule, Math.max(1, Math.ceil((hit.atMs - nowMs) / 1000)));
+      until.delete(key);
+      return undefined;
+    },
+    set(key: string, err: RateLimitedError, nowMs: number) {
+      if (until.size > 10_000) for (const [k, v] of until) if (v.atMs <= nowMs) until.delete(k);
+      until.set(key, { atMs: nowMs + err.retryAfterS * 1000, err });
+    },
+  };
+}
+
+const tooMany = (c: Context, err: RateLimitedError) => c.body(`${err.message}\n`, 429, { ...TEXT, "retry-after": String(err.retryAfterS) });
+
 export function pingRoutes(deps: ServerDeps, trustedProxies: readonly string[]) {
   const ping = new Hono();
+  const refused = refusedClients();
   const notFound = (c: Context) => c.body("not found\n", 404, TEXT);
+  /** An unknown token counts against the client; past its budget it is refused (429) instead of told 404. */
+  const unknown = async (c: Context, client: string | null) => {
+    if (client === null) return notFound(c);
+    try {
+      await deps.limiter.take(RATE_LIMITS.unknownPingPerClient, client);
+    } catch (err) {
+      if (!(err instanceof RateLimitedError)) throw err;
+      refused.set(client, err, Date.now());
+      return tooMany(c, err);
+    }
+    return notFound(c);
+  };
   const handle = async (c: Context) => {
     const at = Date.now();
     const inFlight = deps.pings.begin(at);
@@ -81,13 +117,18 @@ export function pingRoutes(deps: ServerDeps, trustedProxies: readonly string[]) 
     if (!byName && c.req.param("c") !== undefined) return notFound(c);
     // Read the body before answering, whatever the answer: the client's upload never meets a closed socket.
     const body = c.req.method === "POST" ? await bodyExcerpt(c.req.raw) : null;
-    if (!signal || !(byName ? slug : PING_TOKEN_RE.test(first))) return notFound(c);
+    const socket = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
+    const sourceIp = clientAddress(c.req.raw.headers, socket, trustedProxies);
+    const client = sourceIp === null ? null : clientKey(sourceIp);
+    const refusal = client === null ? undefined : refused.get(client, Date.now());
+    if (refusal) return tooMany(c, refusal);
+    if (!signal || !(byName ? slug : PING_TOKEN_RE.test(first))) return unknown(c, client);
     try {
       // Keyed by a hash: Redis never holds a usable token or ping key.
       await deps.limiter.take(RATE_LIMITS.heartbeatPing, sha256(byName ? `${first}/${slug}` : first));
     } catch (err) {
       if (!(err instanceof RateLimitedError)) throw err;
-      return c.body(`${err.message}\n`, 429, { ...TEXT, "retry-after": String(err.retryAfterS) });
+      return tooMany(c, err);
     }
     let to: Ping["to"] = { token: first };
     if (byName) {
@@ -100,19 +141,18 @@ export function pingRoutes(deps: ServerDeps, trustedProxies: readonly string[]) 
         if (err instanceof LimitExceededError) return c.body(`${err.message}\n`, 403, TEXT);
         throw err;
       }
-      if (monitorId === null) return notFound(c);
+      if (monitorId === null) return unknown(c, client);
       to = { monitorId };
     }
-    const socket = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
     const stored = await deps.pingWriter.record({
       to,
       signal,
       at,
-      sourceIp: clientAddress(c.req.raw.headers, socket, trustedProxies),
+      sourceIp,
       userAgent: c.req.header("user-agent")?.slice(0, 300) ?? null,
       body,
     });
-    if (!stored) return notFound(c);
+    if (!stored) return unknown(c, client);
     deps.pingsStored();
     return c.req.method === "HEAD" ? c.body(null, 200, TEXT) : c.body("OK\n", 200, TEXT);
   };
