@@ -107,5 +107,6 @@ export function rateLimiterFor(
   return { take: async (...args) => (await get()).take(...args) };
 }
 
-export { clientAddress } from "./client-address";
+export { clientAddress, clientKey } from "./client-address";
 export { installClientStamp, stampedClient } from "./client-stamp";
+export { PROXY_SECRET_ENV } from "./proxy-header";
