@@ -287,6 +287,7 @@ for (const c of commands) {
     },
     log: (line) => console.log(`[${c.name}] ${line}`),
     proxySecret,
+    metrics: { service: c.name, token: metricsToken },
   });
   onDemand.set(c.name, o);
   await o.listen().catch((err: Error) => {

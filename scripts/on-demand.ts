@@ -5,6 +5,7 @@
 // is refused or lost. A stack nobody is looking at holds no Next server.
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { proxyHeader } from "../packages/rate-limit/src/proxy-header";
+import { answerStoppedScrape } from "./stopped-metrics";
 
 export interface OnDemandOptions {
   /** The public address the launcher listens on. */
@@ -23,6 +24,8 @@ export interface OnDemandOptions {
    * secret, so the app counts per-client limits by the client and not by the launcher's 127.0.0.1.
    */
   proxySecret?: string;
+  /** When set, a scrape of /metrics while the app is stopped is answered here (with this token), not started. */
+  metrics?: { service: string; token: string };
 }
 
 type State = "off" | "starting" | "up" | "stopping";
@@ -83,6 +86,19 @@ export class OnDemand {
     this.open.add(socket);
     socket.once("close", () => this.open.delete(socket));
     socket.on("error", () => socket.destroy());
+    if (this.state === "up") {
+      this.lastActivity = Date.now();
+      return this.pipe(socket);
+    }
+    const metrics = this.o.metrics;
+    if (!metrics || this.state === "starting") return this.wait(socket);
+    // Stopped (or stopping): a scrape is answered here; anything else starts the app as usual.
+    void answerStoppedScrape(socket, metrics.service, metrics.token).then((answered) => {
+      if (!answered && !socket.destroyed && !this.closed) this.wait(socket);
+    });
+  }
+
+  private wait(socket: Socket) {
     this.lastActivity = Date.now();
     if (this.state === "up") return this.pipe(socket);
     this.waiting.push(socket);

@@ -47,6 +47,8 @@ beforeAll(async () => {
     innerPort,
     idleMs: 60_000,
     proxySecret: SECRET,
+    // As the launcher runs it: a stopped app's first bytes are read for a scrape, then handed on.
+    metrics: { service: "status-page", token: "t" },
     start: () => {
       // As the launcher runs a web app: the client preload first, the secret in its environment.
       app = spawn(process.execPath, ["--import", "tsx", "--import", `${root}scripts/client-preload.ts`, "--input-type=module", "-e", APP], {
