@@ -1,6 +1,7 @@
 // Who a request came from, below the limiter (index) and the stamp Next's requests carry (client-stamp).
 import { type BlockList, isIP } from "node:net";
 import { blockList } from "@vigil/egress";
+import { CLIENT_HEADER } from "./client-stamp";
 
 const bare = (a: string) => {
   const s = a.trim().replace(/^\[|\]$/g, "");
@@ -58,3 +59,9 @@ export function clientKey(address: string): string {
     .map((g) => Number.parseInt(g, 16).toString(16))
     .join(":")}::/64`;
 }
+
+/** The client of a request whose address was stamped, as limits count it: see clientAddress and clientKey. */
+export const stampedClient = (headers: Pick<Headers, "get">, trustedProxies: readonly string[]): string | null => {
+  const address = clientAddress(headers, headers.get(CLIENT_HEADER) || undefined, trustedProxies);
+  return address && clientKey(address);
+};

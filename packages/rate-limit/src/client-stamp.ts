@@ -2,11 +2,10 @@
 // through: without the socket's address a per-client limit would count only behind a named proxy.
 import { type IncomingMessage, Server } from "node:http";
 import type { Socket } from "node:net";
-import { clientAddress, clientKey } from "./client-address";
 import { PROXY_SECRET_ENV, readProxyHeader } from "./proxy-header";
 
 /** Set from the socket on every request before the app sees it; a client-sent value is overwritten. */
-const CLIENT_HEADER = "x-vigil-client";
+export const CLIENT_HEADER = "x-vigil-client";
 
 /** The client each proxied connection came from, as its PROXY header said. */
 const proxied = new WeakMap<Socket, string>();
@@ -43,9 +42,3 @@ export function installClientStamp(): void {
     return (emit as (...a: unknown[]) => boolean).apply(this, [event, ...args]);
   } as typeof proto.emit;
 }
-
-/** The client of a request whose address was stamped, as limits count it: see clientAddress and clientKey. */
-export const stampedClient = (headers: Pick<Headers, "get">, trustedProxies: readonly string[]): string | null => {
-  const address = clientAddress(headers, headers.get(CLIENT_HEADER) || undefined, trustedProxies);
-  return address && clientKey(address);
-};
