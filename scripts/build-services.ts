@@ -11,6 +11,7 @@ import { ROOT } from "./local";
 export const SERVICE_BUNDLES = {
   launcher: "scripts/dist/launcher.js",
   services: "scripts/dist/local-services.js",
+  clientPreload: "scripts/dist/client-preload.js",
 };
 const STAMP = join(ROOT, "scripts/dist/.source-hash");
 
@@ -28,7 +29,7 @@ export async function buildServices(): Promise<void> {
   const fresh =
     existsSync(STAMP) && readFileSync(STAMP, "utf8") === hash && Object.values(SERVICE_BUNDLES).every((f) => existsSync(join(ROOT, f)));
   if (fresh) return;
-  await buildNode(join(ROOT, "scripts"), ["launcher=launcher.ts", "local-services=local-services.ts"]);
+  await buildNode(join(ROOT, "scripts"), ["launcher=launcher.ts", "local-services=local-services.ts", "client-preload=client-preload.ts"]);
   writeFileSync(STAMP, hash);
   // esbuild's service process would otherwise stay beside the launcher for the whole run (~140 MB).
   await stop();

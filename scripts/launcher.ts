@@ -9,6 +9,7 @@ import { connect, createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { ensureDbKeys, sqldBinary } from "@vigil/sqld";
 import { NEXT_START_FLAGS } from "@vigil/testing/next-build";
+import { PROXY_SECRET_ENV } from "../packages/rate-limit/src/proxy-header";
 import { DATA_DIR, DATABASE_URL, DB_KEYS_DIR, PORTS, PUBLIC_URLS, REDIS_URL, ROOT, SERVER_URL, WEB_IDLE_MS } from "./local";
 import { OnDemand } from "./on-demand";
 
@@ -117,6 +118,11 @@ if (!(await redisAnswers(REDIS_URL))) {
   });
 }
 
+// Made once per run and known only to the launcher and the web apps: see OnDemand's proxySecret.
+const proxySecret = randomBytes(32).toString("base64url");
+const METRICS_TOKEN_FILE = `${DATA_DIR}/metrics-token`;
+// Every /metrics of this run answers only with `Authorization: Bearer <token>` (docs/prometheus.md).
+const metricsToken = keptSecret("VIGIL_METRICS_TOKEN", "metrics-token", "base64url");
 const web = {
   DATABASE_URL,
   DATABASE_AUTH_TOKEN: dbKeys.token,
@@ -132,6 +138,7 @@ const web = {
   // Ping URLs, alert links and the operator's statements name the ports this run listens on.
   ...PUBLIC_URLS,
   HOST: local,
+  VIGIL_METRICS_TOKEN: metricsToken,
 };
 // Web apps start on their first request and stop when idle, unless VIGIL_WEB_IDLE_S=0 keeps them always on.
 const next = async (app: string, port: number, env: Record<string, string>): Promise<Command> => {
@@ -139,9 +146,25 @@ const next = async (app: string, port: number, env: Record<string, string>): Pro
   return {
     name: app,
     file: process.execPath,
-    args: ["node_modules/next/dist/bin/next", "start", "-p", String(innerPort), "-H", local, ...NEXT_START_FLAGS],
+    args: [
+      // Reads the launcher's PROXY header off each connection before Next's server sees it.
+      ...(innerPort !== port ? ["--import", `${ROOT}scripts/dist/client-preload.js`] : []),
+      "node_modules/next/dist/bin/next",
+      "start",
+      "-p",
+      String(innerPort),
+      "-H",
+      local,
+      ...NEXT_START_FLAGS,
+    ],
     cwd: `${ROOT}apps/${app}`,
-    env: { ...web, PORT: String(innerPort), ...env, ...NODE_MALLOC },
+    env: {
+      ...web,
+      PORT: String(innerPort),
+      ...env,
+      ...NODE_MALLOC,
+      ...(innerPort !== port ? { [PROXY_SECRET_ENV]: proxySecret } : {}),
+    },
     ...(innerPort !== port ? { onDemand: { port, innerPort } } : {}),
   };
 };
@@ -166,11 +189,17 @@ commands.push(
     name: "services",
     file: process.execPath,
     args: [...SERVICES_NODE_FLAGS, `${ROOT}scripts/dist/local-services.js`],
-    env: { VIGIL_SECRET_KEY: web.VIGIL_SECRET_KEY, DATABASE_AUTH_TOKEN: dbKeys.token, ...NODE_MALLOC },
+    env: { VIGIL_SECRET_KEY: web.VIGIL_SECRET_KEY, DATABASE_AUTH_TOKEN: dbKeys.token, VIGIL_METRICS_TOKEN: metricsToken, ...NODE_MALLOC },
     labels: true,
   },
   await next("dashboard", PORTS.dashboard, { AUTH_URL: process.env.AUTH_URL || PUBLIC_URLS.DASHBOARD_URL }),
   await next("status-page", PORTS.statusPage, { PUBLIC_URL: process.env.PUBLIC_URL || PUBLIC_URLS.STATUS_PAGE_URL }),
+);
+
+console.log(
+  process.env.VIGIL_METRICS_TOKEN
+    ? "vigil: /metrics answers with Authorization: Bearer $VIGIL_METRICS_TOKEN"
+    : `vigil: /metrics answers with Authorization: Bearer <the token in ${METRICS_TOKEN_FILE}>`,
 );
 
 const running = new Map<string, ChildProcess>();
@@ -257,6 +286,8 @@ for (const c of commands) {
       running.get(c.name)?.kill("SIGINT");
     },
     log: (line) => console.log(`[${c.name}] ${line}`),
+    proxySecret,
+    metrics: { service: c.name, token: metricsToken },
   });
   onDemand.set(c.name, o);
   await o.listen().catch((err: Error) => {

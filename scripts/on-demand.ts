@@ -4,6 +4,8 @@
 // next connection starts it again. A connection that arrives while the app starts (or stops) waits for it: none
 // is refused or lost. A stack nobody is looking at holds no Next server.
 import { connect, createServer, type Server, type Socket } from "node:net";
+import { proxyHeader } from "../packages/rate-limit/src/proxy-header";
+import { answerStoppedScrape } from "./stopped-metrics";
 
 export interface OnDemandOptions {
   /** The public address the launcher listens on. */
@@ -17,6 +19,13 @@ export interface OnDemandOptions {
   /** Asks the app to exit; the launcher calls `exited()` once it has. */
   stop: () => void;
   log: (line: string) => void;
+  /**
+   * When set, each forwarded connection starts with a PROXY header naming its client and carrying this
+   * secret, so the app counts per-client limits by the client and not by the launcher's 127.0.0.1.
+   */
+  proxySecret?: string;
+  /** When set, a scrape of /metrics while the app is stopped is answered here (with this token), not started. */
+  metrics?: { service: string; token: string };
 }
 
 type State = "off" | "starting" | "up" | "stopping";
@@ -77,6 +86,19 @@ export class OnDemand {
     this.open.add(socket);
     socket.once("close", () => this.open.delete(socket));
     socket.on("error", () => socket.destroy());
+    if (this.state === "up") {
+      this.lastActivity = Date.now();
+      return this.pipe(socket);
+    }
+    const metrics = this.o.metrics;
+    if (!metrics || this.state === "starting") return this.wait(socket);
+    // Stopped (or stopping): a scrape is answered here; anything else starts the app as usual.
+    void answerStoppedScrape(socket, metrics.service, metrics.token).then((answered) => {
+      if (!answered && !socket.destroyed && !this.closed) this.wait(socket);
+    });
+  }
+
+  private wait(socket: Socket) {
     this.lastActivity = Date.now();
     if (this.state === "up") return this.pipe(socket);
     this.waiting.push(socket);
@@ -114,6 +136,10 @@ export class OnDemand {
     const app = connect({ port: this.o.innerPort, host: "127.0.0.1" });
     app.on("error", () => socket.destroy());
     socket.once("close", () => app.destroy());
+    if (this.o.proxySecret && socket.remoteAddress && socket.remotePort && socket.localAddress && socket.localPort) {
+      const client = { address: socket.remoteAddress, port: socket.remotePort };
+      app.write(proxyHeader(client, { address: socket.localAddress, port: socket.localPort }, this.o.proxySecret));
+    }
     // The app has answered and hung up: so does the client's connection, once what is buffered has been sent.
     app.once("close", () => socket.end(() => socket.destroy()));
     const active = () => {

@@ -6,7 +6,7 @@ import { request } from "node:http";
 import { connect } from "node:net";
 import { freePort, until } from "@vigil/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { OnDemand } from "../scripts/on-demand";
+import { OnDemand, type OnDemandOptions } from "../scripts/on-demand";
 
 // Answers its pid; on SIGINT it exits a moment later, like a server finishing its requests.
 const APP = `
@@ -59,7 +59,9 @@ function rawClient(port: number) {
   return { client, answer: () => received };
 }
 
-async function harness(idleMs: number): Promise<Harness> {
+const METRICS_TOKEN = "metrics-token-of-this-run";
+
+async function harness(idleMs: number, metrics?: OnDemandOptions["metrics"]): Promise<Harness> {
   const [port, innerPort] = [await freePort(), await freePort()];
   let child: ChildProcess | undefined;
   const h: Harness = { port, o: undefined as unknown as OnDemand, app: () => child, starts: 0, stops: 0 };
@@ -85,6 +87,7 @@ async function harness(idleMs: number): Promise<Harness> {
       h.onStop?.();
     },
     log: () => {},
+    metrics,
   });
   await h.o.listen();
   current = h;
@@ -187,5 +190,29 @@ describe("web apps on demand", () => {
     await get(h.port, "/");
     h.o.close();
     await expect(get(h.port, "/")).rejects.toThrow();
+  });
+
+  it("a scrape of a stopped app's /metrics is answered by the launcher, only with the metrics token, and does not start it", async () => {
+    const h = await harness(200, { service: "status-page", token: METRICS_TOKEN });
+    const scrape = (authorization?: string) =>
+      new Promise<{ status: number; text: string; auth?: string }>((resolve, reject) => {
+        const headers = authorization ? { authorization } : {};
+        const req = request({ port: h.port, host: "127.0.0.1", path: "/metrics", agent: false, headers }, (res) => {
+          let text = "";
+          res.on("data", (d) => (text += d));
+          res.on("end", () => resolve({ status: res.statusCode!, text, auth: res.headers["www-authenticate"] }));
+        });
+        req.on("error", reject).end();
+      });
+    expect(await scrape()).toEqual({ status: 401, text: "metrics token required\n", auth: 'Bearer realm="metrics"' });
+    expect((await scrape("Bearer wrong")).status).toBe(401);
+    const ok = await scrape(`Bearer ${METRICS_TOKEN}`);
+    expect(ok.status).toBe(200);
+    expect(ok.text).toContain('vigil_web_app_running{service="status-page"} 0');
+    expect(h.starts).toBe(0);
+    // Any other request starts it, and once it runs /metrics is the app's own.
+    expect((await get(h.port, "/page")).text).toBe(`${h.app()!.pid} GET /page `);
+    expect((await scrape()).text).toBe(`${h.app()!.pid} GET /metrics `);
+    expect(h.starts).toBe(1);
   });
 });

@@ -1,11 +1,12 @@
 // `pnpm start` on the embedded defaults: every service answers /healthz, Ctrl-C stops all, data survives.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } from "node:fs";
-import { Agent, get as httpGet, createServer as httpServer, type IncomingHttpHeaders } from "node:http";
+import { Agent, get as httpGet, request as httpRequest, createServer as httpServer, type IncomingHttpHeaders } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { hashPagePassword } from "@vigil/core";
 import { until } from "@vigil/testing";
 import { launchChromium } from "@vigil/testing/browser";
 import { afterAll, describe, expect, it } from "vitest";
@@ -264,6 +265,52 @@ async function followsEveryUrl(run: Run) {
   }
 }
 
+/** A form POST from `from` (a loopback address of its own): its status and where it sends the browser. */
+function postFrom(from: string, url: string, form: Record<string, string>): Promise<{ status: number; location: string }> {
+  return new Promise((resolve, reject) => {
+    const body = new URLSearchParams(form).toString();
+    const headers = { "content-type": "application/x-www-form-urlencoded", "content-length": String(body.length) };
+    const req = httpRequest(url, { method: "POST", localAddress: from, agent: false, headers }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode!, location: String(res.headers.location ?? "") }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/**
+ * Through the launcher, each client is its own: wrong passwords on a protected page from 127.0.0.2 lock
+ * 127.0.0.2 out, and 127.0.0.3 (the page's owner, say) still gets in.
+ */
+async function lockoutIsPerClient(run: Run) {
+  const apiUrl = /VIGIL_API_URL=(\S+)/.exec(run.output())![1]!;
+  const token = /VIGIL_API_TOKEN=(\S+)/.exec(run.output())![1]!;
+  const made = await fetch(`${apiUrl}/v1/status-pages`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ slug: "members-only", title: "Members only" }),
+  });
+  expect(made.status, await made.clone().text()).toBe(201);
+  // Set in the database: the API refuses a password here ("password-protection: not enabled") though setup
+  // gave the workspace the unlimited preset.
+  const hash = await hashPagePassword("the right one");
+  await sql([`UPDATE status_page SET password_hash = '${hash}' WHERE slug = 'members-only'`]);
+  const unlock = `http://127.0.0.1:${statusPage}/members-only/unlock`;
+  for (let i = 0; i < 5; i++) expect((await postFrom("127.0.0.2", unlock, { password: "guess" })).location).toMatch(/auth=wrong/);
+  expect((await postFrom("127.0.0.2", unlock, { password: "the right one" })).location).toMatch(/auth=locked/);
+  expect((await postFrom("127.0.0.3", unlock, { password: "guess" })).location).toMatch(/auth=wrong/);
+  const owner = await postFrom("127.0.0.3", unlock, { password: "the right one" });
+  expect(owner.status).toBe(303);
+  expect(owner.location).not.toMatch(/auth=/);
+}
+
+/** A scrape of `port`'s /metrics, with `token` as its bearer when given. */
+async function scrape(port: number, token?: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return { status: res.status, text: await res.text() };
+}
+
 let current: Run | undefined;
 afterAll(async () => {
   if (current && current.child.exitCode === null && current.child.signalCode === null) await stop(current);
@@ -283,6 +330,7 @@ describe("pnpm start", () => {
     expect(first).toMatch(/\[server\] .*"msg":"listening"/);
     expect(first).toMatch(/VIGIL_API_TOKEN=vgl_key_/);
     await followsEveryUrl(current);
+    await lockoutIsPerClient(current);
     await sql(["INSERT INTO workspace (name) VALUES ('kept across restarts')"]);
     // The web apps keep an idle connection past Node's 5 s default, as a proxy in front expects.
     expect(await Promise.all([keptAlive(PORTS.dashboard, 6000), keptAlive(PORTS["status-page"], 6000)])).toEqual([true, true]);
@@ -293,6 +341,8 @@ describe("pnpm start", () => {
     expect(statSync(join(dataDir, "db-jwt.key")).mode & 0o777).toBe(0o600);
     expect(statSync(join(dataDir, "db-token")).mode & 0o777).toBe(0o600);
     expect(statSync(join(dataDir, "db-jwt.pub")).mode & 0o777).toBe(0o644);
+    expect(statSync(join(dataDir, "metrics-token")).mode & 0o777).toBe(0o600);
+    expect(first).toContain(`/metrics answers with Authorization: Bearer <the token in ${join(dataDir, "metrics-token")}>`);
     // The database answers only with the token: what reaches its port without it runs nothing.
     const refused = await post(["SELECT name FROM workspace"], null);
     expect(refused.status).toBe(401);
@@ -336,6 +386,13 @@ describe("pnpm start", () => {
     await waitHealthy(current, 240_000, ["workflows", "server", "private-location"]);
     // Nobody has opened the web apps: neither runs. The first request starts one and gets its real answer.
     expect(webPid("dashboard")).toBeUndefined();
+    expect(webPid("status-page")).toBeUndefined();
+    // A scrape of a stopped app is answered by the launcher, only with the run's metrics token, and starts nothing.
+    const metricsToken = readFileSync(join(dataDir, "metrics-token"), "utf8").trim();
+    expect((await scrape(PORTS["status-page"])).status).toBe(401);
+    const scraped = await scrape(PORTS["status-page"], metricsToken);
+    expect(scraped.status).toBe(200);
+    expect(scraped.text).toContain('vigil_web_app_running{service="status-page"} 0');
     expect(webPid("status-page")).toBeUndefined();
     const signin = await fetch(`http://127.0.0.1:${PORTS.dashboard}/signin`);
     expect(signin.status).toBe(200);

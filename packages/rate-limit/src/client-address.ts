@@ -1,6 +1,7 @@
 // Who a request came from, below the limiter (index) and the stamp Next's requests carry (client-stamp).
 import { type BlockList, isIP } from "node:net";
 import { blockList } from "@vigil/egress";
+import { CLIENT_HEADER } from "./client-stamp";
 
 const bare = (a: string) => {
   const s = a.trim().replace(/^\[|\]$/g, "");
@@ -42,3 +43,25 @@ export function clientAddress(
   }
   return hops[0] ?? peer ?? null;
 }
+
+/**
+ * The key a per-client limit counts `address` under: an IPv4 address as it is, an IPv6 one by its /64, as one
+ * subscriber line or host gets a whole /64 and could otherwise take a fresh address for each try.
+ */
+export function clientKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const [head = "", tail = ""] = address.split("::");
+  const h = head ? head.split(":") : [];
+  const t = address.includes("::") && tail ? tail.split(":") : [];
+  const groups = [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill("0"), ...t];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
+}
+
+/** The client of a request whose address was stamped, as limits count it: see clientAddress and clientKey. */
+export const stampedClient = (headers: Pick<Headers, "get">, trustedProxies: readonly string[]): string | null => {
+  const address = clientAddress(headers, headers.get(CLIENT_HEADER) || undefined, trustedProxies);
+  return address && clientKey(address);
+};

@@ -107,6 +107,6 @@ export function rateLimiterFor(
   return { take: async (...args) => (await get()).take(...args) };
 }
 
-export { clientAddress } from "./client-address";
-export { clientKey } from "./client-key";
-export { installClientStamp, stampedClient } from "./client-stamp";
+export { clientAddress, clientKey, stampedClient } from "./client-address";
+export { installClientStamp } from "./client-stamp";
+export { PROXY_SECRET_ENV } from "./proxy-header";
