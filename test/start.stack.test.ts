@@ -50,7 +50,8 @@ interface Run {
 function start(env: Record<string, string> = {}): Run {
   const child = spawn("pnpm", ["start"], {
     cwd: root,
-    env: { ...process.env, ...PORT_ENV, VIGIL_DATA_DIR: dataDir, FORCE_COLOR: "0", ...env },
+    // Not the test process's own metrics token: a first start makes one under the data dir, as on a fresh machine.
+    env: { ...process.env, VIGIL_METRICS_TOKEN: undefined, ...PORT_ENV, VIGIL_DATA_DIR: dataDir, FORCE_COLOR: "0", ...env },
     detached: true,
   });
   let out = "";
