@@ -6,7 +6,7 @@ import { PAGE_HEADERS, RENDER_HEADER, RENDER_TOKEN, type RenderedPage, renderedP
 import { LOCALE_HEADER, localeOf } from "./lib/i18n";
 import { withoutRuntime } from "./lib/no-runtime";
 import { PRIVATE_CACHE, PUBLIC_CACHE } from "./lib/page";
-import { applySecurityHeaders } from "./lib/security-headers";
+import { applySecurityHeaders, embedSlug, isEmbed } from "./lib/security-headers";
 import { HOST_PAGE_HEADER } from "./lib/site";
 
 /** Paths that belong to the site itself, never to a page on a custom domain. */
@@ -102,7 +102,13 @@ const unknownHost = () =>
 export async function proxy(req: NextRequest) {
   const res = await route(req);
   const host = requestHost(req.headers.get("x-forwarded-host"), req.headers.get("host"));
-  applySecurityHeaders(res.headers, req.nextUrl.pathname, !isPublicHost(host));
+  const onDomain = !isPublicHost(host);
+  const { pathname } = req.nextUrl;
+  // The embed view may be framed only by the sites its page's admin listed (none listed: any site).
+  const embedder = isEmbed(pathname, onDomain)
+    ? await (onDomain ? pageByHost(host) : pageBySlug(embedSlug(pathname))).catch(() => null)
+    : null;
+  applySecurityHeaders(res.headers, pathname, onDomain, embedder?.embedOrigins);
   return res;
 }
 

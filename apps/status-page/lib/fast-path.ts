@@ -21,6 +21,8 @@ function serveFresh(req: IncomingMessage, res: ServerResponse): boolean {
   const page = copy && freshPage(copy.key);
   if (!page) return false;
   const headers: Record<string, string> = { ...PAGE_HEADERS(page), ...securityHeaders(path, !isPublicHost(host)), "x-vigil-cache": "hit" };
+  // The embed view keeps the frame-ancestors its render was given (the page's allowed sites).
+  if (page.csp) headers["content-security-policy"] = page.csp;
   if (req.headers["if-none-match"] === page.etag) {
     res.writeHead(304, headers).end();
     return true;

@@ -12,6 +12,8 @@ export interface RenderedPage {
   contentLanguage: string;
   cacheControl: string;
   etag: string;
+  /** The Content-Security-Policy the render was sent with (the embed view's names who may frame it). */
+  csp: string | null;
 }
 
 // Shared by the proxy's bundle and instrumentation's (the fast path): one store per process.
@@ -60,6 +62,7 @@ function render(key: string, url: string, headers: Record<string, string>, cache
       contentLanguage: res.headers.get("content-language") ?? "",
       cacheControl,
       etag: `"${createHash("sha1").update(html).digest("base64url")}"`,
+      csp: res.headers.get("content-security-policy"),
     };
     if (entries.size >= MAX_ENTRIES && !entries.has(key)) entries.delete(entries.keys().next().value!);
     entries.set(key, page);

@@ -10,6 +10,7 @@ import {
   listSubscribers,
   SIGNATURE_HEADER,
   sendSubscriberMails,
+  updateStatusPage,
   verifyEndpointSubscribers,
 } from "@vigil/core";
 import type { TestDatabase } from "@vigil/db-schema/testing";
@@ -136,8 +137,34 @@ describe("what other sites may do with the pages", () => {
     expect(answers.page.headers["x-vigil-cache"]).toBe("hit");
     for (const [name, res] of Object.entries(answers)) expect(headersOf(res), name).toEqual({ ...DENIED, ...everywhere });
     const embed = await send(site.url, "/shop/embed");
-    // No page setting names the sites that may frame it yet: any may.
+    // Its page lists no sites that may frame it: any may.
     expect(headersOf(embed)).toEqual({ "content-security-policy": "frame-ancestors *", "x-frame-options": undefined, ...everywhere });
+  });
+
+  it("once the page's admin lists the sites that may embed it, only they may frame the embed view, fresh or from the cached copy", async () => {
+    const page = await createStatusPage(t.db, seed.ws, { slug: "shop-embedded", title: "Shop embedded" }, "u");
+    await createComponent(t.db, seed.ws, page.id, { name: "Cart" }, "u");
+    const listed = "frame-ancestors https://intranet.example.com http://wall.example.net:8080";
+    const refused = await updateStatusPage(t.db, seed.ws, page.id, { embedOrigins: ["https://intranet.example.com/status"] }, "u").catch(
+      (e: { issues?: { path: string; message: string }[] }) => e,
+    );
+    expect((refused as { issues?: unknown }).issues).toEqual([
+      { path: "embedOrigins.0", message: "must be an origin such as https://intranet.example.com (scheme and host, no path)" },
+    ]);
+    await updateStatusPage(t.db, seed.ws, page.id, { embedOrigins: ["https://Intranet.example.com", "http://wall.example.net:8080"] }, "u");
+    await until(
+      "the embed's cached copy to name the listed sites",
+      async () => {
+        const res = await send(site.url, "/shop-embedded/embed");
+        return res.headers["x-vigil-cache"] === "hit" && res.headers["content-security-policy"] === listed;
+      },
+      20_000,
+      200,
+    );
+    const fresh = await send(site.url, "/shop-embedded/embed?lang=de&v=1");
+    expect(fresh.headers["content-security-policy"]).toBe(listed);
+    // The page itself is still framed by nobody.
+    expect((await send(site.url, "/shop-embedded")).headers["content-security-policy"]).toBe("frame-ancestors 'none'");
   });
 
   it("a browser refuses to show the full page inside another site's frame, beside the embed it shows", async () => {

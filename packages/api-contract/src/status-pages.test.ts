@@ -26,6 +26,7 @@ describe("status page schemas", () => {
       whiteLabel: false,
       allowIndex: true,
       published: true,
+      embedOrigins: [],
       createdAt: 1,
       updatedAt: 1,
     };

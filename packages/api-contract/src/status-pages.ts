@@ -70,6 +70,14 @@ export const CustomDomain = z
     "must be a host name such as status.example.com (no scheme, port or path)",
   );
 
+/** A site allowed to frame the embed view: its origin, scheme and host (and port), nothing after. */
+export const EmbedOrigin = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/, "must be an origin such as https://intranet.example.com (scheme and host, no path)");
+const embedOrigins = z.array(EmbedOrigin).max(20, "at most 20 origins");
+
 export const PagePassword = z.string().min(8, "must be at least 8 characters").max(200, "must be at most 200 characters");
 
 export const PageLinkInput = z
@@ -98,6 +106,8 @@ export const StatusPageInput = z
     whiteLabel: z.boolean().default(false),
     allowIndex: z.boolean().default(true),
     published: z.boolean().default(true),
+    /** Sites allowed to frame the embed view; empty: any site. */
+    embedOrigins: embedOrigins.default([]),
   })
   .strict();
 export type StatusPageInput = z.input<typeof StatusPageInput>;
@@ -116,6 +126,7 @@ export const StatusPagePatch = z
     whiteLabel: z.boolean().optional(),
     allowIndex: z.boolean().optional(),
     published: z.boolean().optional(),
+    embedOrigins: embedOrigins.optional(),
   })
   .strict();
 export type StatusPagePatch = z.input<typeof StatusPagePatch>;
@@ -188,6 +199,8 @@ export const StatusPage = z.object({
   whiteLabel: z.boolean(),
   allowIndex: z.boolean(),
   published: z.boolean(),
+  /** Sites allowed to frame the embed view (`frame-ancestors`); empty: any site. */
+  embedOrigins: z.array(z.string()),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

@@ -87,6 +87,10 @@ export async function updateStatusPageAction(_prev: ActionState, form: FormData)
     whiteLabel: checked(form, "whiteLabel"),
     allowIndex: checked(form, "allowIndex"),
     published: checked(form, "published"),
+    // One origin per line (or separated by spaces or commas); empty: any site may frame the widget.
+    embedOrigins: text(form, "embedOrigins")
+      .split(/[\s,]+/)
+      .filter((o) => o !== ""),
   };
   if (mode === "set") patch.password = text(form, "password");
   if (mode === "remove") patch.password = null;

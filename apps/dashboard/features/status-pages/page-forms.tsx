@@ -194,6 +194,21 @@ export function PageSettingsForm({
               defaultChecked={page.whiteLabel}
             />
           </div>
+          <Field
+            label="Sites that may embed the widget"
+            name="embedOrigins"
+            error={err(state, "embedOrigins") ?? Object.entries(state.fields ?? {}).find(([k]) => k.startsWith("embedOrigins."))?.[1]}
+            hint="One origin per line, such as https://intranet.example.com. Empty: any site may frame the embed view; no site may frame the page itself."
+          >
+            <textarea
+              id="embedOrigins"
+              name="embedOrigins"
+              defaultValue={page.embedOrigins.join("\n")}
+              rows={2}
+              placeholder="https://intranet.example.com"
+              className="w-full rounded-md border border-zinc-300 bg-white px-3 py-2 font-mono text-sm shadow-xs"
+            />
+          </Field>
           <div>
             <Button disabled={pending}>
               <Save className="size-4" aria-hidden />

@@ -78,6 +78,7 @@ export const toPageView = (r: PageRow): StatusPageView => ({
   whiteLabel: r.whiteLabel,
   allowIndex: r.allowIndex,
   published: r.published,
+  embedOrigins: r.embedOrigins,
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
 });

@@ -41,6 +41,8 @@ export const statusPage = sqliteTable(
     /** Shown to visitors whose browser asks for none of PAGE_LANGUAGES. */
     language: text("language", { enum: PAGE_LANGUAGES }).notNull().default("en"),
     allowIndex: integer("allow_index", { mode: "boolean" }).notNull().default(true),
+    /** Sites allowed to frame the embed view (`https://intranet.example.com`); empty: any site. */
+    embedOrigins: json<string[]>("embed_origins").notNull().default([]),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,0 +1,1 @@
+ALTER TABLE `status_page` ADD `embed_origins` text DEFAULT '[]' NOT NULL;
