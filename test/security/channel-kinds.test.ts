@@ -2,15 +2,12 @@
 // database and Redis ("Test" sends a message at once, so a channel is a way to POST to any port). Replayed on
 // the real server: each channel test is refused with the reason, not sent, and not retried.
 import { createApiKey, createWorkspace, setLimits } from "@vigil/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalRun, REDIS_PORT, startLocalRun } from "./local-run";
+import { describe, expect, it } from "vitest";
+import { type LocalRun, REDIS_PORT, useLocalRun } from "./local-run";
 
 let run: LocalRun;
-beforeAll(async () => {
-  run = await startLocalRun();
-}, 60_000);
-afterAll(async () => {
-  await run?.close();
+useLocalRun((r) => {
+  run = r;
 });
 
 type Target = "database" | "redis";

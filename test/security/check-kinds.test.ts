@@ -1,15 +1,12 @@
 // The attacker's review of issue 44 aimed every check kind that speaks a protocol at the instance's database and
 // Redis (a member reading other tenants' queued jobs from Redis, or writing SQL to sqld). Replayed through Test
 // now on the local run's shape: each is refused before a byte is sent; a connect-only TCP check stays allowed.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalRun, REDIS_PORT, startLocalRun } from "./local-run";
+import { describe, expect, it } from "vitest";
+import { type LocalRun, REDIS_PORT, useLocalRun } from "./local-run";
 
 let run: LocalRun;
-beforeAll(async () => {
-  run = await startLocalRun();
-}, 60_000);
-afterAll(async () => {
-  await run?.close();
+useLocalRun((r) => {
+  run = r;
 });
 
 type Target = "database" | "redis";

@@ -1,51 +1,28 @@
 // Issue 26's attack, replayed on real components in the local run's shape: sqld, the server and the probe on one
 // host (server and probe in this process, as `pnpm start` runs them), the probe told the instance's own URLs.
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { parseEnv } from "@vigil/config";
-import { createChannel, createPrivateLocation, createWorkspace } from "@vigil/core";
-import { workspace } from "@vigil/db-schema";
-import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
-import { ProbeEnv, startProbe } from "@vigil/private-location";
-import { startTestServer, type TestServer } from "@vigil/server/testing";
-import type { Started } from "@vigil/service";
+import { createChannel, createWorkspace } from "@vigil/core";
 import { until } from "@vigil/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalRun, useLocalRun } from "./local-run";
 
 const SECRET = "https://hooks.slack.com/services/T0TENANT/B0OTHER/s3cr3t-0f-an0ther-tenant";
 
-let database: TestDatabase;
-let server: TestServer;
-let probe: Started;
-let dataDir: string;
-let sqldPort: string;
+let run: LocalRun;
+let sqldPort: number;
 let redirector: Server;
 let redirectorHits = 0;
 
+useLocalRun((r) => {
+  run = r;
+  sqldPort = r.sqldPort;
+});
+
 beforeAll(async () => {
-  database = await startTestDatabase();
-  sqldPort = new URL(database.url).port;
-  server = await startTestServer({}, database);
   // Another tenant's secret, stored where the attacker's SQL would read it.
-  const other = await createWorkspace(database.db, { name: "Other tenant" }, "operator");
-  await createChannel(database.db, other.id, { name: "ops", kind: "slack", config: { webhookUrl: SECRET } }, "operator");
-  const { key } = await createPrivateLocation(database.db, server.workspaceId, { name: "local", region: "iad" }, "operator");
-  dataDir = mkdtempSync(join(tmpdir(), "vigil-security-"));
-  probe = await startProbe(
-    parseEnv(ProbeEnv, {
-      SERVICE_KEY: key,
-      SERVICE_INGEST_URL: server.url,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      PROBE_DATA_DIR: dataDir,
-      PROBE_INSTANCE_URLS: `database=${database.url},redis=redis://127.0.0.1:6379`,
-      LOG_LEVEL: "silent",
-    }),
-    { handleSignals: false },
-  );
+  const other = await createWorkspace(run.database.db, { name: "Other tenant" }, "operator");
+  await createChannel(run.database.db, other.id, { name: "ops", kind: "slack", config: { webhookUrl: SECRET } }, "operator");
   redirector = createServer((_req, res) => {
     redirectorHits++;
     res.writeHead(307, { location: `http://127.0.0.1:${sqldPort}/` }).end();
@@ -55,10 +32,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((r) => redirector?.close(r));
-  await probe?.close();
-  await server?.close();
-  await database?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 const attack = (url: string) => ({
@@ -80,14 +53,14 @@ async function testNow(body: unknown) {
   return until(
     "the probe to answer Test now",
     async () => {
-      const res = await server.call("POST", "/v1/monitors/test", body);
+      const res = await run.server.call("POST", "/v1/monitors/test", body);
       return res.status === 409 ? undefined : res;
     },
     30_000,
   );
 }
 
-const workspaceNames = async () => (await database.db.select({ name: workspace.name }).from(workspace)).map((w) => w.name);
+const workspaceNames = () => run.workspaceNames();
 
 /** The reply carries the refusal and nothing stored; the UPDATE never ran. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read responses ad hoc
@@ -116,13 +89,13 @@ describe("a member cannot reach the instance's database through checks or channe
   });
 
   it("a webhook channel aimed at sqld's port fails its test with the refusal, not retryable", async () => {
-    const created = await server.call("POST", "/v1/channels", {
+    const created = await run.server.call("POST", "/v1/channels", {
       name: "db hook",
       kind: "webhook",
       config: { url: `http://localhost:${sqldPort}/` },
     });
     expect(created.status).toBe(201);
-    const res = await server.call("POST", `/v1/channels/${created.body.id}/test`);
+    const res = await run.server.call("POST", `/v1/channels/${created.body.id}/test`);
     expect(res.status).toBe(502);
     await expectRefused(res.body, `target localhost:${sqldPort} (127.0.0.1) is this instance's database; refused`);
   });

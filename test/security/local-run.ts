@@ -10,7 +10,7 @@ import { startTestDatabase, type TestDatabase } from "@vigil/db-schema/testing";
 import { ProbeEnv, startProbe } from "@vigil/private-location";
 import { startTestServer, type TestServer } from "@vigil/server/testing";
 import { until } from "@vigil/testing";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 
 export const REDIS_PORT = 6379;
 
@@ -71,4 +71,16 @@ export async function startLocalRun(): Promise<LocalRun> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** In a test file: the local run started before its tests (handed to `started`) and closed after them. */
+export function useLocalRun(started: (run: LocalRun) => void): void {
+  let run: LocalRun | undefined;
+  beforeAll(async () => {
+    run = await startLocalRun();
+    started(run);
+  }, 60_000);
+  afterAll(async () => {
+    await run?.close();
+  });
 }
