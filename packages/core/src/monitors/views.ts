@@ -22,7 +22,7 @@ import {
   privateLocation,
   statusEvent,
 } from "@vigil/db-schema";
-import { and, asc, count, desc, eq, gte, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DeliveryOutcome } from "../alerts";
 import { NotFoundError } from "../errors";
@@ -344,21 +344,6 @@ export async function recentResults(
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   return { rows: page, next: more ? page.at(-1)!.cronTimestamp : null };
-}
-
-/** Each check of the last minutes (a short range only: the chart's 1 h view), oldest first. */
-export async function resultsSince(db: Db, workspaceId: number, monitorId: number, from: number) {
-  return db
-    .select({
-      cronTimestamp: checkResult.cronTimestamp,
-      locationId: checkResult.locationId,
-      status: checkResult.status,
-      latencyMs: checkResult.latencyMs,
-    })
-    .from(checkResult)
-    .where(and(eq(checkResult.monitorId, monitorId), eq(checkResult.workspaceId, workspaceId), gte(checkResult.cronTimestamp, from)))
-    .orderBy(asc(checkResult.cronTimestamp))
-    .limit(5000);
 }
 
 export interface EventDelivery {
